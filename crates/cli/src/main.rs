@@ -1,0 +1,42 @@
+//! `sympathy`: run the mechanical-sympathy experiments.
+//!
+//! ```text
+//! sympathy run <experiment> [--quick|--full] [--json] [--runs N] [experiment flags]
+//! sympathy run all --quick
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+mod run;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Mechanical sympathy, measured side by side in Rust and Java.
+#[derive(Parser, Debug)]
+#[command(name = "sympathy", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run one experiment (or `all`) and print seed-style output or JSON Lines.
+    Run(run::RunArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Run(args) => run::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

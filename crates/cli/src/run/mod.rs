@@ -1,0 +1,91 @@
+//! `sympathy run <experiment>`: one file per experiment in this folder, each exposing its
+//! clap arguments and a `run` function; [`EXPERIMENTS`] lists them for `run all`.
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use sympathy_lab::machine::Env;
+use sympathy_lab::{Reporter, Scale};
+
+/// Flags every experiment accepts.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Common {
+    /// Shrink the run to finish in seconds.
+    #[arg(long, conflicts_with = "full")]
+    pub quick: bool,
+    /// Use the seeds' full sizes (minutes; several GiB of memory for some experiments).
+    #[arg(long)]
+    pub full: bool,
+    /// Print JSON Lines in the results schema (docs/results.md) instead of human output.
+    #[arg(long)]
+    pub json: bool,
+    /// Repetitions of each measurement; the median is reported with min and max.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: Option<u32>,
+}
+
+impl Common {
+    /// The size preset the flags select.
+    pub fn scale(&self) -> Scale {
+        match (self.quick, self.full) {
+            (true, _) => Scale::Quick,
+            (_, true) => Scale::Full,
+            _ => Scale::Default,
+        }
+    }
+
+    /// `--runs`, or the experiment's default for the scale.
+    pub fn runs_or(&self, quick: u32, default: u32, full: u32) -> usize {
+        self.runs
+            .unwrap_or_else(|| self.scale().pick(quick, default, full)) as usize
+    }
+}
+
+/// `sympathy run ...`
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(subcommand)]
+    experiment: Experiment,
+}
+
+#[derive(Subcommand, Debug)]
+enum Experiment {
+    /// Every experiment in turn, each with its defaults at the chosen scale.
+    All(Common),
+}
+
+/// An experiment's entry for `run all`: its name and a runner using only the common flags.
+type Entry = (&'static str, fn(&Common, &mut Reporter) -> Result<()>);
+
+/// Every experiment, in the order `run all` runs them.
+const EXPERIMENTS: &[Entry] = &[];
+
+/// Runs the chosen experiment.
+pub fn run(args: RunArgs) -> Result<()> {
+    match args.experiment {
+        Experiment::All(common) => run_all(&common),
+    }
+}
+
+/// Starts a reporter for `common` and writes the env record.
+pub fn reporter(common: &Common) -> Result<Reporter> {
+    let mut reporter = Reporter::stdout(common.json);
+    reporter.env(&Env::collect())?;
+    Ok(reporter)
+}
+
+fn run_all(common: &Common) -> Result<()> {
+    let mut reporter = reporter(common)?;
+    let mut failed = Vec::new();
+    for (name, run) in EXPERIMENTS {
+        reporter.line(&format!("== {name} ({})", common.scale().name()))?;
+        if let Err(err) = run(common, &mut reporter) {
+            eprintln!("error: {name}: {err:#}");
+            failed.push(*name);
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!("{} experiment(s) failed: {}", failed.len(), failed.join(", "))
+    }
+}

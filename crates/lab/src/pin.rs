@@ -1,0 +1,148 @@
+//! Thread pinning that is checked: a pin that did not take effect is an error, never a silent
+//! fallback to an unpinned thread.
+
+use thiserror::Error;
+
+/// Why a thread could not be pinned.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PinError {
+    /// The core id is not one this process may run on.
+    #[error(
+        "core {core} is not available to this process (available: {available:?}); \
+         pick cores from that list, e.g. with --cores 0,1"
+    )]
+    NoSuchCore {
+        /// The requested core.
+        core: usize,
+        /// The cores this process may use.
+        available: Vec<usize>,
+    },
+    /// The kernel refused the affinity change.
+    #[error("could not pin the thread to core {core}: the kernel refused sched_setaffinity")]
+    Refused {
+        /// The requested core.
+        core: usize,
+    },
+    /// The affinity mask read back after pinning is not exactly the requested core.
+    #[error(
+        "pinning to core {core} did not take effect: the thread may still run on {actual:?}"
+    )]
+    NotEffective {
+        /// The requested core.
+        core: usize,
+        /// The cores the thread's mask allows.
+        actual: Vec<usize>,
+    },
+}
+
+/// The cores this process may run on, in ascending order.
+pub fn available_cores() -> Vec<usize> {
+    let mut ids: Vec<usize> = core_affinity::get_core_ids()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Pins the calling thread to `core` and verifies, by reading the affinity mask back, that the
+/// thread can now run on that core alone.
+///
+/// # Errors
+/// [`PinError`] when the core does not exist for this process, the kernel refuses, or the mask
+/// read back differs.
+pub fn pin_current_thread(core: usize) -> Result<(), PinError> {
+    let available = available_cores();
+    if !available.contains(&core) {
+        return Err(PinError::NoSuchCore { core, available });
+    }
+    if !core_affinity::set_for_current(core_affinity::CoreId { id: core }) {
+        return Err(PinError::Refused { core });
+    }
+    let actual = current_affinity();
+    if actual != [core] {
+        return Err(PinError::NotEffective { core, actual });
+    }
+    Ok(())
+}
+
+/// The cores the calling thread's affinity mask allows.
+pub fn current_affinity() -> Vec<usize> {
+    // SAFETY: cpu_set_t is a plain bit array for which all-zero is a valid (empty) value.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: pid 0 means the calling thread; the size and pointer describe `set`, which lives
+    // for the whole call.
+    let rc = unsafe { libc::sched_getaffinity(0, size_of::<libc::cpu_set_t>(), &mut set) };
+    if rc != 0 {
+        return Vec::new();
+    }
+    (0..libc::CPU_SETSIZE as usize)
+        // SAFETY: `cpu` is below CPU_SETSIZE, the number of bits in `set`.
+        .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
+        .collect()
+}
+
+/// Parses a core list such as `0,1` or `0-3,6`.
+///
+/// # Errors
+/// A message naming the part that is not a core number or range.
+///
+/// # Examples
+/// ```
+/// use sympathy_lab::pin::parse_core_list;
+/// assert_eq!(parse_core_list("0-2,5").unwrap(), vec![0, 1, 2, 5]);
+/// assert!(parse_core_list("0,x").is_err());
+/// ```
+pub fn parse_core_list(text: &str) -> Result<Vec<usize>, String> {
+    let mut cores = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let bad = || format!("'{part}' in '{text}' is not a core number or range like 0-3");
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (usize, usize) =
+                    (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+                if a > b {
+                    return Err(bad());
+                }
+                cores.extend(a..=b);
+            }
+            None => cores.push(part.parse().map_err(|_| bad())?),
+        }
+    }
+    Ok(cores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pinning_to_an_available_core_is_verified() {
+        let core = *available_cores().first().expect("at least one core");
+        std::thread::spawn(move || {
+            pin_current_thread(core).unwrap();
+            assert_eq!(current_affinity(), vec![core]);
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn pinning_to_a_missing_core_is_an_error() {
+        let err = std::thread::spawn(|| pin_current_thread(100_000))
+            .join()
+            .unwrap()
+            .unwrap_err();
+        assert!(matches!(err, PinError::NoSuchCore { core: 100_000, .. }));
+        assert!(err.to_string().contains("--cores"));
+    }
+
+    #[test]
+    fn core_lists_parse_ranges_and_reject_garbage() {
+        assert_eq!(parse_core_list("1").unwrap(), vec![1]);
+        assert_eq!(parse_core_list("0-1,3").unwrap(), vec![0, 1, 3]);
+        assert!(parse_core_list("3-1").is_err());
+        assert!(parse_core_list("").is_err());
+    }
+}

@@ -1,0 +1,420 @@
+//! The results schema: JSON Lines that every `sympathy` run prints with `--json`, and that the
+//! Java side emits too, so that one report can pair the languages. See `docs/results.md`.
+//!
+//! A stream is one `{"kind":"env",...}` line (see [`crate::machine::Env`]) followed by one
+//! `{"kind":"result",...}` line per measurement:
+//!
+//! ```text
+//! {"kind":"result","experiment":"ping-pong","language":"rust","variant":"xadd",
+//!  "params":{"cores":"0,1"},"metric":"ns_per_hop","value":64.2,"unit":"ns",
+//!  "stats":{"runs":5,"median":64.2,"min":63.8,"max":66.0},"check":"ok"}
+//! ```
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::machine::Env;
+use crate::stats::Stats;
+
+/// The metric names that are part of the interface, each with its unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Nanoseconds per operation (per increment, per element visited, ...).
+    NsPerOp,
+    /// Nanoseconds for one one-way hop of a value between two cores.
+    NsPerHop,
+    /// One-way hops per second.
+    HopsPerSec,
+    /// Fraction (0..=1) of the operations that one thread performed.
+    ThreadShare,
+    /// Milliseconds to build a data structure.
+    InitMs,
+    /// Milliseconds to run a query over it.
+    QueryMs,
+    /// `init_ms + query_ms` of one run.
+    TotalMs,
+    /// Bytes of memory per record, as measured from the allocator.
+    BytesPerRecord,
+    /// Messages per second through a queue or ring.
+    MsgsPerSec,
+    /// Payload bytes per second through a queue or ring.
+    BytesPerSec,
+    /// Round-trip time, 50th percentile, nanoseconds.
+    RttP50Ns,
+    /// Round-trip time, 99th percentile, nanoseconds.
+    RttP99Ns,
+    /// Round-trip time, 99.9th percentile, nanoseconds.
+    RttP999Ns,
+    /// Round-trip time, maximum, nanoseconds.
+    RttMaxNs,
+}
+
+impl Metric {
+    /// The metric's name in the schema.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::NsPerOp => "ns_per_op",
+            Metric::NsPerHop => "ns_per_hop",
+            Metric::HopsPerSec => "hops_per_sec",
+            Metric::ThreadShare => "thread_share",
+            Metric::InitMs => "init_ms",
+            Metric::QueryMs => "query_ms",
+            Metric::TotalMs => "total_ms",
+            Metric::BytesPerRecord => "bytes_per_record",
+            Metric::MsgsPerSec => "msgs_per_sec",
+            Metric::BytesPerSec => "bytes_per_sec",
+            Metric::RttP50Ns => "rtt_p50_ns",
+            Metric::RttP99Ns => "rtt_p99_ns",
+            Metric::RttP999Ns => "rtt_p999_ns",
+            Metric::RttMaxNs => "rtt_max_ns",
+        }
+    }
+
+    /// The unit the metric's values are in.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::NsPerOp
+            | Metric::NsPerHop
+            | Metric::RttP50Ns
+            | Metric::RttP99Ns
+            | Metric::RttP999Ns
+            | Metric::RttMaxNs => "ns",
+            Metric::HopsPerSec => "hops/s",
+            Metric::ThreadShare => "ratio",
+            Metric::InitMs | Metric::QueryMs | Metric::TotalMs => "ms",
+            Metric::BytesPerRecord => "bytes",
+            Metric::MsgsPerSec => "msgs/s",
+            Metric::BytesPerSec => "bytes/s",
+        }
+    }
+
+    /// Whether a larger value is better (rates) or worse (times, sizes).
+    pub fn higher_is_better(self) -> bool {
+        matches!(
+            self,
+            Metric::HopsPerSec | Metric::MsgsPerSec | Metric::BytesPerSec
+        )
+    }
+}
+
+/// What verified that a run did the work it claims.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// The run's result was verified (a checksum, a final counter, every message in order).
+    Ok,
+    /// The quantity is itself a measurement with nothing to verify (e.g. bytes per record).
+    NotApplicable,
+}
+
+impl Check {
+    fn as_str(&self) -> &'static str {
+        match self {
+            Check::Ok => "ok",
+            Check::NotApplicable => "n/a",
+        }
+    }
+}
+
+/// One result line of the schema.
+///
+/// # Examples
+/// ```
+/// use sympathy_lab::{Check, Measurement, Metric, Stats};
+/// let m = Measurement::new("ping-pong", "xadd")
+///     .param("cores", "0,1")
+///     .stats(Metric::NsPerHop, Stats::from_samples(&[64.0, 63.0, 66.0]).unwrap())
+///     .check(Check::Ok);
+/// let line = m.to_json();
+/// assert!(line.starts_with(r#"{"kind":"result","experiment":"ping-pong","language":"rust""#));
+/// assert!(line.contains(r#""metric":"ns_per_hop","value":64.0,"unit":"ns""#));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measurement {
+    /// Experiment name, e.g. `ping-pong`.
+    pub experiment: String,
+    /// `rust` or `c` (the Java side writes `java`).
+    pub language: String,
+    /// Variant name, e.g. `xadd`.
+    pub variant: String,
+    /// Parameters, in insertion order.
+    pub params: Map<String, Value>,
+    /// What was measured.
+    pub metric: Metric,
+    /// Median and spread.
+    pub stats: Stats,
+    /// How the run was verified.
+    pub check: Check,
+}
+
+impl Measurement {
+    /// A Rust measurement of `experiment`/`variant` with no params, a zero value and
+    /// `check: "ok"`; set the rest with the builder methods.
+    pub fn new(experiment: &str, variant: &str) -> Measurement {
+        Measurement {
+            experiment: experiment.to_string(),
+            language: "rust".to_string(),
+            variant: variant.to_string(),
+            params: Map::new(),
+            metric: Metric::NsPerOp,
+            stats: Stats {
+                runs: 0,
+                median: 0.0,
+                min: 0.0,
+                max: 0.0,
+            },
+            check: Check::Ok,
+        }
+    }
+
+    /// Sets the language (`rust`, `c`, `java`).
+    pub fn language(mut self, language: &str) -> Measurement {
+        self.language = language.to_string();
+        self
+    }
+
+    /// Adds a parameter (`threads`, `cores`, `size_bytes`, `records`, `placement`, ...).
+    pub fn param(mut self, key: &str, value: impl Into<Value>) -> Measurement {
+        self.params.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// Sets the metric and its statistics; the reported value is the median.
+    pub fn stats(mut self, metric: Metric, stats: Stats) -> Measurement {
+        self.metric = metric;
+        self.stats = stats;
+        self
+    }
+
+    /// Sets how the run was verified.
+    pub fn check(mut self, check: Check) -> Measurement {
+        self.check = check;
+        self
+    }
+
+    /// The reported value: the median over runs.
+    pub fn value(&self) -> f64 {
+        self.stats.median
+    }
+
+    /// The measurement as one JSON line (no trailing newline).
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Line<'a> {
+            kind: &'static str,
+            experiment: &'a str,
+            language: &'a str,
+            variant: &'a str,
+            params: &'a Map<String, Value>,
+            metric: &'static str,
+            value: f64,
+            unit: &'static str,
+            stats: &'a Stats,
+            check: &'static str,
+        }
+        let line = Line {
+            kind: "result",
+            experiment: &self.experiment,
+            language: &self.language,
+            variant: &self.variant,
+            params: &self.params,
+            metric: self.metric.name(),
+            value: self.value(),
+            unit: self.metric.unit(),
+            stats: &self.stats,
+            check: self.check.as_str(),
+        };
+        serde_json::to_string(&line).expect("a result line always serialises")
+    }
+
+    /// A one-line human summary: `variant  param=value ...  median unit (min .. max, n runs)`.
+    pub fn to_human(&self) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect();
+        let s = &self.stats;
+        format!(
+            "{:<24} {:<28} {} = {} {} (min {} .. max {}, {} runs){}",
+            self.variant,
+            params.join(" "),
+            self.metric.name(),
+            format_value(s.median),
+            self.metric.unit(),
+            format_value(s.min),
+            format_value(s.max),
+            s.runs,
+            if self.language == "rust" {
+                String::new()
+            } else {
+                format!(" [{}]", self.language)
+            }
+        )
+    }
+}
+
+/// Formats a figure with about four significant digits, switching to exponent-free
+/// engineering style for large rates (`135.2M`).
+pub fn format_value(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.3}G", v / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.3}M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1}k", v / 1e3)
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// Where a run's output goes: seed-style human lines, or the JSON Lines of the schema.
+///
+/// In JSON mode, stdout carries only schema lines; progress and seed-style lines go to stderr
+/// so that a user still sees the run advance.
+pub struct Reporter {
+    json: bool,
+    out: Box<dyn Write>,
+    err: Box<dyn Write>,
+    env_written: bool,
+    results: Vec<Measurement>,
+}
+
+impl Reporter {
+    /// A reporter writing to stdout (and stderr for progress in JSON mode).
+    pub fn stdout(json: bool) -> Reporter {
+        Reporter::to_writers(json, Box::new(io::stdout()), Box::new(io::stderr()))
+    }
+
+    /// A reporter writing to the given streams (used by tests).
+    pub fn to_writers(json: bool, out: Box<dyn Write>, err: Box<dyn Write>) -> Reporter {
+        Reporter {
+            json,
+            out,
+            err,
+            env_written: false,
+            results: Vec::new(),
+        }
+    }
+
+    /// Whether this reporter writes JSON Lines.
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
+    /// Writes the `env` record once (later calls do nothing).
+    pub fn env(&mut self, env: &Env) -> io::Result<()> {
+        if self.env_written {
+            return Ok(());
+        }
+        self.env_written = true;
+        if self.json {
+            writeln!(self.out, "{}", env.to_json())
+        } else {
+            writeln!(self.out, "# {}", env.to_human())
+        }
+    }
+
+    /// A seed-style progress line, e.g. `0 - 0.91ns linear`.
+    pub fn line(&mut self, text: &str) -> io::Result<()> {
+        if self.json {
+            writeln!(self.err, "{text}")
+        } else {
+            writeln!(self.out, "{text}")
+        }
+    }
+
+    /// Records a measurement and prints it (as JSON, or as a human summary line).
+    pub fn result(&mut self, m: Measurement) -> io::Result<()> {
+        if self.json {
+            writeln!(self.out, "{}", m.to_json())?;
+        } else {
+            writeln!(self.out, "{}", m.to_human())?;
+        }
+        self.out.flush()?;
+        self.results.push(m);
+        Ok(())
+    }
+
+    /// Every measurement reported so far.
+    pub fn results(&self) -> &[Measurement] {
+        &self.results
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Measurement {
+        Measurement::new("memory-walk", "linear")
+            .param("size_bytes", 1024)
+            .stats(
+                Metric::NsPerOp,
+                Stats::from_samples(&[0.6, 0.5, 0.7]).unwrap(),
+            )
+    }
+
+    #[test]
+    fn json_line_has_schema_fields_in_order() {
+        let v: Value = serde_json::from_str(&sample().to_json()).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "kind",
+                "experiment",
+                "language",
+                "variant",
+                "params",
+                "metric",
+                "value",
+                "unit",
+                "stats",
+                "check"
+            ]
+        );
+        assert_eq!(v["value"], 0.6);
+        assert_eq!(v["stats"]["runs"], 3);
+        assert_eq!(v["params"]["size_bytes"], 1024);
+        assert_eq!(v["check"], "ok");
+    }
+
+    #[test]
+    fn json_mode_keeps_stdout_clean() {
+        let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct W(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl Write for W {
+            fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut r = Reporter::to_writers(true, Box::new(W(out.clone())), Box::new(io::sink()));
+        r.line("0 - 0.91ns linear").unwrap();
+        r.result(sample()).unwrap();
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        assert!(text.starts_with(r#"{"kind":"result""#));
+        assert_eq!(r.results().len(), 1);
+    }
+
+    #[test]
+    fn rates_are_higher_is_better() {
+        assert!(Metric::MsgsPerSec.higher_is_better());
+        assert!(!Metric::NsPerOp.higher_is_better());
+        assert_eq!(Metric::RttP999Ns.unit(), "ns");
+    }
+}
