@@ -232,12 +232,11 @@ fn run_job(
 fn wait_watching(running: &mut [Running], target: usize, deadline: Instant) -> Result<(), String> {
     loop {
         for (i, r) in running.iter_mut().enumerate() {
-            if i != target {
-                if let Ok(Some(status)) = r.child.try_wait() {
-                    if !status.success() {
-                        return Err(failure(r, &describe(status)));
-                    }
-                }
+            if i != target
+                && let Ok(Some(status)) = r.child.try_wait()
+                && !status.success()
+            {
+                return Err(failure(r, &describe(status)));
             }
         }
         let r = &mut running[target];

@@ -200,9 +200,9 @@ pub(crate) const MACHINE_HEADERS: [&str; 8] = [
 ];
 
 fn human_bytes(b: u64) -> String {
-    if b >= 1 << 20 && b % (1 << 20) == 0 {
+    if b >= 1 << 20 && b.trailing_zeros() >= 20 {
         format!("{} MiB", b >> 20)
-    } else if b >= 1 << 10 && b % (1 << 10) == 0 {
+    } else if b >= 1 << 10 && b.trailing_zeros() >= 10 {
         format!("{} KiB", b >> 10)
     } else {
         format!("{b} B")
