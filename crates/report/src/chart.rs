@@ -5,6 +5,7 @@
 
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::format;
 use crate::table::{LANGUAGES, MetricTable};
@@ -60,9 +61,17 @@ pub(crate) fn svg(experiment: &str, table: &MetricTable) -> Option<String> {
     let max = bars.iter().map(|b| b.value).fold(0.0_f64, f64::max);
     let x_max = if max > 0.0 { max * 1.18 } else { 1.0 };
     let height = 70 + 24 * bars.len() as u32;
+    // Room for the longest bar label (about 6 px per character at the label size).
+    let longest = bars
+        .iter()
+        .map(|b| b.label.chars().count())
+        .max()
+        .unwrap_or(0) as u32;
+    let label_area = (longest * 6 + 16).clamp(120, 480);
+    let width = label_area + 560;
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (820, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
         let drawn: Result<(), Box<dyn std::error::Error>> = (|| {
             root.fill(&WHITE)?;
             let caption = format!(
@@ -79,7 +88,7 @@ pub(crate) fn svg(experiment: &str, table: &MetricTable) -> Option<String> {
                 .caption(caption, ("sans-serif", 16))
                 .margin(8)
                 .x_label_area_size(28)
-                .y_label_area_size(300)
+                .y_label_area_size(label_area)
                 .build_cartesian_2d(0.0..x_max, (0..bars.len()).into_segmented())?;
             // Segment 0 is at the bottom: list the bars top-down in table order.
             let n = bars.len();
@@ -112,7 +121,10 @@ pub(crate) fn svg(experiment: &str, table: &MetricTable) -> Option<String> {
                 Text::new(
                     format!(" {}", format::value(b.value)),
                     (b.value, SegmentValue::CenterOf(n - 1 - i)),
-                    ("sans-serif", 12).into_font().color(&BLACK),
+                    ("sans-serif", 12)
+                        .into_font()
+                        .color(&BLACK)
+                        .pos(Pos::new(HPos::Left, VPos::Center)),
                 )
             }))?;
             root.present()?;

@@ -3,7 +3,9 @@
 /// A figure with about four significant digits, large rates in engineering style (`135.0M`).
 pub(crate) fn value(v: f64) -> String {
     let a = v.abs();
-    if a >= 1e9 {
+    if v == 0.0 {
+        "0".to_string()
+    } else if a >= 1e9 {
         format!("{:.2}G", v / 1e9)
     } else if a >= 1e6 {
         format!("{:.1}M", v / 1e6)
