@@ -13,6 +13,8 @@ mod orchestrate;
 mod runners;
 mod toolchain;
 
+#[cfg(test)]
+use std::path::Path;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -163,4 +165,84 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
         &args.out,
         &mut std::io::stderr(),
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: CompareArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<CompareArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("compare").chain(args.iter().copied())).map(|c| c.args)
+    }
+
+    #[test]
+    fn only_takes_a_comma_separated_list_and_out_has_a_default() {
+        let args = parse(&["--only", "queue,ping-pong"]).unwrap();
+        assert_eq!(args.only, ["queue", "ping-pong"]);
+        assert_eq!(args.out, PathBuf::from("target/sympathy"));
+        assert!(!args.full, "quick is the default");
+    }
+
+    #[test]
+    fn quick_and_full_exclude_each_other_and_from_excludes_running_flags() {
+        assert!(parse(&["--quick", "--full"]).is_err());
+        assert!(parse(&["--from", "a.jsonl", "--only", "queue"]).is_err());
+        assert!(
+            parse(&[
+                "--from",
+                "a.jsonl",
+                "--from",
+                "b.jsonl",
+                "--baseline",
+                "old.jsonl"
+            ])
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn an_unknown_experiment_in_only_is_an_error_naming_the_known_ones() {
+        let args = parse(&["--only", "queue,nope", "--dry-run"]).unwrap();
+        let err = run_experiments(&args).unwrap_err().to_string();
+        assert!(err.contains("unknown experiment `nope`"), "{err}");
+        assert!(err.contains("ping-pong"), "{err}");
+    }
+
+    #[test]
+    fn from_files_render_a_report_without_running_anything() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../report/tests/fixtures");
+        let out =
+            std::env::temp_dir().join(format!("sympathy-compare-from-{}", std::process::id()));
+        let f = |n: &str| fixtures.join(n).display().to_string();
+        let (rust, java, old) = (f("rust.jsonl"), f("java.jsonl"), f("baseline.jsonl"));
+        let out_arg = out.display().to_string();
+        let args = parse(&[
+            "--from",
+            &rust,
+            "--from",
+            &java,
+            "--baseline",
+            &old,
+            "--out",
+            &out_arg,
+        ])
+        .unwrap();
+        run(args).unwrap();
+        for file in sympathy_report::render::OUTPUT_FILES {
+            assert!(
+                std::fs::metadata(out.join(file)).unwrap().len() > 0,
+                "{file}"
+            );
+        }
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(md.contains("Against baseline"));
+        std::fs::remove_dir_all(&out).unwrap();
+    }
 }
