@@ -3,10 +3,12 @@
 //! ```text
 //! sympathy run <experiment> [--quick|--full] [--json] [--runs N] [experiment flags]
 //! sympathy run all --quick
+//! sympathy compare [--quick|--full] [--only queue,ping-pong] [--out DIR] [--baseline FILE]
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod compare;
 mod run;
 
 use std::process::ExitCode;
@@ -25,12 +27,15 @@ struct Cli {
 enum Command {
     /// Run one experiment (or `all`) and print seed-style output or JSON Lines.
     Run(run::RunArgs),
+    /// Run every experiment in Rust and Java and write the side-by-side report.
+    Compare(compare::CompareArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Compare(args) => compare::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,248 @@
+//! `sympathy compare`: runs every experiment in every language, then writes and prints the
+//! side-by-side report.
+//!
+//! ```text
+//! sympathy compare [--quick|--full] [--only queue,ping-pong,...] [--out DIR] [--baseline FILE]
+//! sympathy compare --from results.jsonl [--from more.jsonl] [--baseline FILE]   # re-render only
+//! ```
+//!
+//! The commands of each experiment and language are the table in [`runners`]; the report is
+//! the `sympathy-report` crate.
+
+mod orchestrate;
+mod runners;
+mod toolchain;
+
+#[cfg(test)]
+use std::path::Path;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use sympathy_report::{Merged, Report, baseline, read_jsonl};
+
+use orchestrate::{Size, estimate, human, run_jobs};
+use runners::{all_jobs, experiment_names};
+
+/// `sympathy compare ...`
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Small sizes: the whole comparison in under 10 minutes on 2 cores (the default).
+    #[arg(long, conflicts_with = "full")]
+    quick: bool,
+    /// The seeds' sizes (50M trades, a 2 GiB walk); prints the expected duration first.
+    #[arg(long)]
+    full: bool,
+    /// Only these experiments (comma-separated), e.g. `--only queue,ping-pong`.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Folder for results.jsonl, report.md, report.html and the run logs.
+    #[arg(long, default_value = "target/sympathy")]
+    out: PathBuf,
+    /// An older results.jsonl: print and render the ratio new/old of every result line.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// Run nothing: build the report from these results files (repeatable).
+    #[arg(long = "from", conflicts_with_all = ["quick", "full", "only"])]
+    from: Vec<PathBuf>,
+    /// List the runs and the expected duration, then stop.
+    #[arg(long)]
+    dry_run: bool,
+    /// Exit with success even if some runs failed (the report lists them either way).
+    #[arg(long)]
+    allow_failures: bool,
+}
+
+/// Runs the comparison.
+pub fn run(args: CompareArgs) -> Result<()> {
+    let (merged, failures) = if args.from.is_empty() {
+        let Some(outcome) = run_experiments(&args)? else {
+            return Ok(());
+        };
+        (Merged::from_streams(outcome.streams), outcome.failures)
+    } else {
+        let streams = args
+            .from
+            .iter()
+            .map(|p| read_jsonl(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        (Merged::from_streams(streams), Vec::new())
+    };
+    let mut report = Report::new(merged).with_failures(failures);
+    if let Some(path) = &args.baseline {
+        let old = Merged::from_streams([read_jsonl(path)?]);
+        let name = path.display().to_string();
+        let compared = baseline::compare(&name, &report.merged, &old);
+        report = report.with_baseline(compared);
+    }
+    let written = report
+        .write(&args.out)
+        .with_context(|| format!("writing the report into {}", args.out.display()))?;
+    println!("{}", report.terminal());
+    for path in written {
+        println!("wrote {}", path.display());
+    }
+    let failed = report.failures.len();
+    if failed > 0 && !args.allow_failures {
+        bail!(
+            "{failed} run(s) failed (listed above and in the report); --allow-failures to exit 0 anyway"
+        );
+    }
+    Ok(())
+}
+
+/// Selects, announces and runs the jobs; `None` for `--dry-run`.
+fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
+    let size = if args.full { Size::Full } else { Size::Quick };
+    let jobs = all_jobs();
+    let names = experiment_names(&jobs);
+    for name in &args.only {
+        if !names.contains(&name.as_str()) {
+            bail!(
+                "--only: unknown experiment `{name}`; the experiments are {}",
+                names.join(", ")
+            );
+        }
+    }
+    let jobs: Vec<_> = jobs
+        .into_iter()
+        .filter(|j| args.only.is_empty() || args.only.iter().any(|o| o == j.experiment))
+        .collect();
+    let expected: std::time::Duration = jobs.iter().map(|j| estimate(j, size)).sum();
+    eprintln!(
+        "sympathy compare: {} run(s) at {} size, expected to take about {}{}",
+        jobs.len(),
+        if size == Size::Full {
+            "full (the seeds')"
+        } else {
+            "quick"
+        },
+        human(expected),
+        if size == Size::Full {
+            " (several GiB of memory for struct-table and memory-walk)"
+        } else {
+            ""
+        },
+    );
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: this is a debug build; its figures mean little (use `cargo run --release -- compare`)"
+        );
+    }
+    if args.dry_run {
+        for job in &jobs {
+            eprintln!(
+                "  {} [{}]  ~{}",
+                job.experiment,
+                job.label,
+                human(estimate(job, size))
+            );
+        }
+        return Ok(None);
+    }
+    std::fs::create_dir_all(args.out.join("logs"))
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let need_java = jobs.iter().any(|j| j.needs_java());
+    if need_java {
+        eprintln!(
+            "preparing the Java side (ci/find-jdk, java/sidecar builds its jar if missing) ..."
+        );
+    }
+    let root = toolchain::repo_root();
+    let launcher = toolchain::RealLauncher::new(
+        need_java,
+        root.as_deref(),
+        &args.out.join("logs/java-prepare.log"),
+    )
+    .map_err(anyhow::Error::msg)?;
+    if let (true, Some(problem)) = (need_java, launcher.java_problem()) {
+        eprintln!("warning: Java runs will fail: {problem}");
+    }
+    Ok(Some(run_jobs(
+        &jobs,
+        size,
+        &launcher,
+        &args.out,
+        &mut std::io::stderr(),
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: CompareArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<CompareArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("compare").chain(args.iter().copied())).map(|c| c.args)
+    }
+
+    #[test]
+    fn only_takes_a_comma_separated_list_and_out_has_a_default() {
+        let args = parse(&["--only", "queue,ping-pong"]).unwrap();
+        assert_eq!(args.only, ["queue", "ping-pong"]);
+        assert_eq!(args.out, PathBuf::from("target/sympathy"));
+        assert!(!args.full, "quick is the default");
+    }
+
+    #[test]
+    fn quick_and_full_exclude_each_other_and_from_excludes_running_flags() {
+        assert!(parse(&["--quick", "--full"]).is_err());
+        assert!(parse(&["--from", "a.jsonl", "--only", "queue"]).is_err());
+        assert!(
+            parse(&[
+                "--from",
+                "a.jsonl",
+                "--from",
+                "b.jsonl",
+                "--baseline",
+                "old.jsonl"
+            ])
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn an_unknown_experiment_in_only_is_an_error_naming_the_known_ones() {
+        let args = parse(&["--only", "queue,nope", "--dry-run"]).unwrap();
+        let err = run_experiments(&args).unwrap_err().to_string();
+        assert!(err.contains("unknown experiment `nope`"), "{err}");
+        assert!(err.contains("ping-pong"), "{err}");
+    }
+
+    #[test]
+    fn from_files_render_a_report_without_running_anything() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../report/tests/fixtures");
+        let out =
+            std::env::temp_dir().join(format!("sympathy-compare-from-{}", std::process::id()));
+        let f = |n: &str| fixtures.join(n).display().to_string();
+        let (rust, java, old) = (f("rust.jsonl"), f("java.jsonl"), f("baseline.jsonl"));
+        let out_arg = out.display().to_string();
+        let args = parse(&[
+            "--from",
+            &rust,
+            "--from",
+            &java,
+            "--baseline",
+            &old,
+            "--out",
+            &out_arg,
+        ])
+        .unwrap();
+        run(args).unwrap();
+        for file in sympathy_report::render::OUTPUT_FILES {
+            assert!(
+                std::fs::metadata(out.join(file)).unwrap().len() > 0,
+                "{file}"
+            );
+        }
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(md.contains("Against baseline"));
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+}

@@ -1,0 +1,406 @@
+//! The runner table of `sympathy compare`: which commands run each experiment in each
+//! language. This is data, meant to be edited as experiments land: one [`Job`] per
+//! (experiment, language or language pair), each a short list of [`Step`]s.
+//!
+//! Placeholders in step arguments:
+//! - `{scale}` (a whole argument): `--quick` or `--full`.
+//! - `{count}`: the job's message/iteration count for the scale ([`Job::count`]).
+//! - `{ring}`, `{ring2}`: paths of ring files private to the job (in `<out>/rings/`, removed
+//!   after the job).
+//!
+//! The `sympathy` program is the running executable; `sidecar` is `java/sidecar` of the
+//! checkout, run with `JAVA_HOME` from `ci/find-jdk`.
+
+/// The program a step runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Program {
+    /// The running `sympathy` executable.
+    Sympathy,
+    /// The Java launcher `java/sidecar`.
+    Sidecar,
+}
+
+impl Program {
+    /// The language whose side must be available for the program to run.
+    pub fn name(self) -> &'static str {
+        match self {
+            Program::Sympathy => "sympathy",
+            Program::Sidecar => "java/sidecar",
+        }
+    }
+}
+
+/// One process of a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// What runs.
+    pub program: Program,
+    /// Its arguments (with placeholders).
+    pub args: &'static [&'static str],
+    /// Its stdout is results-schema JSON Lines that go into the report.
+    pub results: bool,
+    /// It is started and left running while the next steps run (a consumer or an echo
+    /// peer); the job waits for it to exit after the last step.
+    pub background: bool,
+}
+
+impl Step {
+    /// A step whose stdout holds results, run to completion.
+    pub const fn results(program: Program, args: &'static [&'static str]) -> Step {
+        Step {
+            program,
+            args,
+            results: true,
+            background: false,
+        }
+    }
+
+    /// A step run to completion whose output only goes to the log (creating a ring file, a
+    /// producer that reports nothing).
+    pub const fn quiet(program: Program, args: &'static [&'static str]) -> Step {
+        Step {
+            program,
+            args,
+            results: false,
+            background: false,
+        }
+    }
+
+    /// The same step, started in the background.
+    pub const fn in_background(self) -> Step {
+        Step {
+            background: true,
+            ..self
+        }
+    }
+}
+
+/// One row of the table: an experiment in one language (or one producer->consumer pair).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Job {
+    /// Experiment name, as in the results and `--only`.
+    pub experiment: &'static str,
+    /// The side(s) that run: `rust`, `java`, `rust->java`, ...
+    pub label: &'static str,
+    /// The processes, in order.
+    pub steps: &'static [Step],
+    /// Expected seconds at `--quick` and at `--full` (for progress and the up-front estimate).
+    pub estimate_s: (u32, u32),
+    /// `{count}` at `--quick` and at `--full`.
+    pub count: (u64, u64),
+}
+
+impl Job {
+    /// `experiment/label`, for logs and file names.
+    pub fn id(&self) -> String {
+        format!(
+            "{}-{}",
+            self.experiment,
+            self.label.replace("->", "-to-").replace(' ', "-")
+        )
+    }
+
+    /// Whether any step needs the Java side.
+    pub fn needs_java(&self) -> bool {
+        self.steps.iter().any(|s| s.program == Program::Sidecar)
+    }
+}
+
+use Program::{Sidecar, Sympathy};
+
+/// `sympathy run <exp> --json {scale}` and its Java twin `java/sidecar run <exp> --json {scale}`.
+/// (The Rust run also carries the C reference variants, with `"language":"c"`.)
+macro_rules! both_languages {
+    ($exp:literal, quick = $q:literal, full = $f:literal, java_quick = $jq:literal, java_full = $jf:literal) => {
+        [
+            Job {
+                experiment: $exp,
+                label: "rust",
+                steps: &[Step::results(Sympathy, &["run", $exp, "--json", "{scale}"])],
+                estimate_s: ($q, $f),
+                count: (0, 0),
+            },
+            Job {
+                experiment: $exp,
+                label: "java",
+                steps: &[Step::results(Sidecar, &["run", $exp, "--json", "{scale}"])],
+                estimate_s: ($jq, $jf),
+                count: (0, 0),
+            },
+        ]
+    };
+}
+
+const ATOMIC: [Job; 2] = both_languages!(
+    "atomic-increment",
+    quick = 20,
+    full = 300,
+    java_quick = 45,
+    java_full = 420
+);
+const PING_PONG: [Job; 2] = both_languages!(
+    "ping-pong",
+    quick = 15,
+    full = 240,
+    java_quick = 40,
+    java_full = 300
+);
+const MEMORY_WALK: [Job; 2] = both_languages!(
+    "memory-walk",
+    quick = 25,
+    full = 600,
+    java_quick = 50,
+    java_full = 720
+);
+const STRUCT_TABLE: [Job; 2] = both_languages!(
+    "struct-table",
+    quick = 20,
+    full = 420,
+    java_quick = 50,
+    java_full = 720
+);
+const QUEUE: [Job; 2] = both_languages!(
+    "queue",
+    quick = 40,
+    full = 480,
+    java_quick = 60,
+    java_full = 600
+);
+
+/// `{count}` of the IPC throughput rows (4-byte messages) and of the echo rows.
+const IPC_QUICK_COUNT: u64 = 10_000_000;
+const IPC_FULL_COUNT: u64 = 200_000_000;
+const LATENCY_QUICK_COUNT: u64 = 200_000;
+const LATENCY_FULL_COUNT: u64 = 10_000_000;
+
+/// The IPC rows: throughput and echo latency for every producer->consumer pair.
+///
+/// TODO(lead): the same-language rows use the interface of issues 3 and 5 (`ipc bench`,
+/// `ipc latency`, `java/sidecar bench|latency`). The cross-language rows assume a consumer or
+/// echo peer that attaches to a ring given by path and reports the figures itself
+/// (`--json`); adjust the flags here when those commands land.
+const IPC: [Job; 8] = [
+    Job {
+        experiment: "ipc",
+        label: "rust->rust",
+        steps: &[Step::results(
+            Sympathy,
+            &[
+                "ipc", "bench", "--size", "4", "--count", "{count}", "--json",
+            ],
+        )],
+        estimate_s: (15, 120),
+        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
+    },
+    Job {
+        experiment: "ipc",
+        label: "java->java",
+        steps: &[Step::results(
+            Sidecar,
+            &["bench", "--size", "4", "--count", "{count}", "--json"],
+        )],
+        estimate_s: (25, 150),
+        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
+    },
+    Job {
+        experiment: "ipc",
+        label: "rust->java",
+        steps: &[
+            Step::quiet(
+                Sympathy,
+                &["ipc", "create", "{ring}", "--capacity", "1048576"],
+            ),
+            Step::results(
+                Sidecar,
+                &["consume", "{ring}", "--count", "{count}", "--json"],
+            )
+            .in_background(),
+            Step::quiet(
+                Sympathy,
+                &[
+                    "ipc", "produce", "{ring}", "--count", "{count}", "--size", "4",
+                ],
+            ),
+        ],
+        estimate_s: (25, 150),
+        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
+    },
+    Job {
+        experiment: "ipc",
+        label: "java->rust",
+        steps: &[
+            Step::quiet(
+                Sympathy,
+                &["ipc", "create", "{ring}", "--capacity", "1048576"],
+            ),
+            Step::results(
+                Sympathy,
+                &["ipc", "consume", "{ring}", "--count", "{count}", "--json"],
+            )
+            .in_background(),
+            Step::quiet(
+                Sidecar,
+                &["produce", "{ring}", "--count", "{count}", "--size", "4"],
+            ),
+        ],
+        estimate_s: (25, 150),
+        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
+    },
+    Job {
+        experiment: "ipc",
+        label: "rust->rust latency",
+        steps: &[Step::results(
+            Sympathy,
+            &[
+                "ipc", "latency", "--size", "32", "--count", "{count}", "--json",
+            ],
+        )],
+        estimate_s: (10, 90),
+        count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
+    },
+    Job {
+        experiment: "ipc",
+        label: "java->java latency",
+        steps: &[Step::results(
+            Sidecar,
+            &["latency", "--size", "32", "--count", "{count}", "--json"],
+        )],
+        estimate_s: (20, 120),
+        count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
+    },
+    Job {
+        experiment: "ipc",
+        label: "rust->java latency",
+        steps: &[
+            Step::quiet(
+                Sympathy,
+                &["ipc", "create", "{ring}", "--capacity", "1048576"],
+            ),
+            Step::quiet(
+                Sympathy,
+                &["ipc", "create", "{ring2}", "--capacity", "1048576"],
+            ),
+            Step::quiet(
+                Sidecar,
+                &["echo", "{ring}", "{ring2}", "--count", "{count}"],
+            )
+            .in_background(),
+            Step::results(
+                Sympathy,
+                &[
+                    "ipc", "latency", "--ping", "{ring}", "--pong", "{ring2}", "--size", "32",
+                    "--count", "{count}", "--json",
+                ],
+            ),
+        ],
+        estimate_s: (20, 120),
+        count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
+    },
+    Job {
+        experiment: "ipc",
+        label: "java->rust latency",
+        steps: &[
+            Step::quiet(
+                Sympathy,
+                &["ipc", "create", "{ring}", "--capacity", "1048576"],
+            ),
+            Step::quiet(
+                Sympathy,
+                &["ipc", "create", "{ring2}", "--capacity", "1048576"],
+            ),
+            Step::quiet(
+                Sympathy,
+                &["ipc", "echo", "{ring}", "{ring2}", "--count", "{count}"],
+            )
+            .in_background(),
+            Step::results(
+                Sidecar,
+                &[
+                    "latency", "--ping", "{ring}", "--pong", "{ring2}", "--size", "32", "--count",
+                    "{count}", "--json",
+                ],
+            ),
+        ],
+        estimate_s: (20, 120),
+        count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
+    },
+];
+
+/// Arguments of `java/sidecar` run once before the Java jobs; the launcher builds the jar
+/// when it is missing, so this is where a missing or broken Java build shows up.
+pub const SIDECAR_PREPARE_ARGS: &[&str] = &["--help"];
+
+/// Every job, in the order `compare` runs them.
+pub fn all_jobs() -> Vec<Job> {
+    [
+        &ATOMIC[..],
+        &PING_PONG,
+        &MEMORY_WALK,
+        &STRUCT_TABLE,
+        &QUEUE,
+        &IPC,
+    ]
+    .concat()
+}
+
+/// The experiment names, in order, once each.
+pub fn experiment_names(jobs: &[Job]) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for job in jobs {
+        if !names.contains(&job.experiment) {
+            names.push(job.experiment);
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_estimates_fit_the_ten_minute_budget() {
+        let total: u32 = all_jobs().iter().map(|j| j.estimate_s.0).sum();
+        assert!(
+            total <= 540,
+            "quick runs are expected to take {total}s; the budget is 10 minutes"
+        );
+    }
+
+    #[test]
+    fn every_job_has_a_results_step_and_a_unique_id() {
+        let jobs = all_jobs();
+        for job in &jobs {
+            assert!(
+                job.steps.iter().any(|s| s.results),
+                "{} has no results step",
+                job.id()
+            );
+            assert!(
+                !job.steps.last().unwrap().background,
+                "{}: last step must not be background",
+                job.id()
+            );
+        }
+        let mut ids: Vec<_> = jobs.iter().map(Job::id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), jobs.len());
+    }
+
+    #[test]
+    fn ipc_has_every_language_pair_for_throughput_and_latency() {
+        let labels: Vec<_> = all_jobs()
+            .into_iter()
+            .filter(|j| j.experiment == "ipc")
+            .map(|j| j.label)
+            .collect();
+        for pair in ["rust->rust", "java->java", "rust->java", "java->rust"] {
+            assert!(labels.contains(&pair), "{pair}");
+            assert!(
+                labels.contains(&format!("{pair} latency").as_str()),
+                "{pair} latency"
+            );
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The Rust-vs-Java report of `sympathy compare`.
+//!
+//! Results of every language arrive as JSON Lines in the schema of `docs/results.md`. This crate
+//! turns them into the side-by-side report:
+//!
+//! - [`parse_jsonl`]: one stream (`env` and `result` records), errors name `file:line`.
+//! - [`Merged::from_streams`]: several streams (one per language and experiment) in one.
+//! - [`Tables::build`]: pairs results by (experiment, variant, params, metric), one row per
+//!   pairing with a cell per language, the Java/Rust ratio and the seed's published figure
+//!   ([`SEED_FIGURES`]).
+//! - [`baseline::compare`]: the ratio new/old of every result line found in an older file.
+//! - [`render`]: the terminal tables, `report.md`, a self-contained `report.html` with inline
+//!   SVG bar charts, and the merged `results.jsonl`.
+//!
+//! # Examples
+//!
+//! ```
+//! use sympathy_report::{parse_jsonl, Merged, Report, Tables};
+//!
+//! let rust = r#"{"kind":"env","language":"rust","cpu_model":"cpu","cores":2}
+//! {"kind":"result","experiment":"ping-pong","language":"rust","variant":"xadd","params":{},"metric":"ns_per_hop","value":64.0,"unit":"ns","stats":{"runs":3,"median":64.0,"min":63.0,"max":66.0},"check":"ok"}"#;
+//! let java = r#"{"kind":"result","experiment":"ping-pong","language":"java","variant":"xadd","params":{},"metric":"ns_per_hop","value":80.0,"unit":"ns","stats":{"runs":3,"median":80.0,"min":79.0,"max":82.0},"check":"ok"}"#;
+//! let merged = Merged::from_streams(vec![
+//!     parse_jsonl("rust.jsonl", rust).unwrap(),
+//!     parse_jsonl("java.jsonl", java).unwrap(),
+//! ]);
+//! let tables = Tables::build(&merged);
+//! let row = &tables.experiments[0].metrics[0].rows[0];
+//! assert_eq!(row.java_over_rust(), Some(1.25));
+//! let report = Report::new(merged);
+//! assert!(report.markdown().contains("| xadd |"));
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
+
+pub mod baseline;
+mod chart;
+mod format;
+mod merge;
+mod parse;
+mod record;
+pub mod render;
+mod seed_figures;
+mod table;
+
+pub use merge::{LANGUAGE_SPECIFIC_PARAMS, Merged, PairKey};
+pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
+pub use record::{EnvRecord, ResultRecord, Source, Spread};
+pub use render::{Report, RunFailure};
+pub use seed_figures::{SEED_FIGURES, SeedFigure};
+pub use table::{Cell, ExperimentTable, LANGUAGES, MetricTable, Row, Tables};

@@ -1,0 +1,162 @@
+//! Merging the streams of several languages and runs, and the key that pairs their results.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::parse::Stream;
+use crate::record::{EnvRecord, ResultRecord};
+
+/// Parameters that describe how one language ran the work rather than the work itself; they are
+/// left out of the pairing key so that a Rust and a Java result of the same work share a row.
+/// The params of a row's label and of the merged file keep them.
+///
+/// Adjust this list when a runner adds such a key (JMH settings, JVM flags, ...).
+pub const LANGUAGE_SPECIFIC_PARAMS: &[&str] = &[
+    "forks",
+    "jvm",
+    "jvm_args",
+    "jmh_mode",
+    "warmup_iterations",
+    "measurement_iterations",
+    "compiler",
+];
+
+/// What pairs results across languages: the same experiment, variant, parameters (less
+/// [`LANGUAGE_SPECIFIC_PARAMS`]) and metric.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PairKey {
+    /// Experiment name.
+    pub experiment: String,
+    /// Variant name.
+    pub variant: String,
+    /// Parameters shared by every language's run of the work.
+    pub params: BTreeMap<String, String>,
+    /// Metric name.
+    pub metric: String,
+}
+
+impl PairKey {
+    /// The key of `result`.
+    pub fn of(result: &ResultRecord) -> PairKey {
+        PairKey {
+            experiment: result.experiment.clone(),
+            variant: result.variant.clone(),
+            params: result
+                .params
+                .iter()
+                .filter(|(k, _)| !LANGUAGE_SPECIFIC_PARAMS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            metric: result.metric.clone(),
+        }
+    }
+
+    /// The parameters as `key=value` pairs joined by spaces (`""` when none).
+    pub fn params_label(&self) -> String {
+        self.params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Every stream of a comparison in one: the distinct machines (`env` records) and all results.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Merged {
+    /// One `env` record per distinct machine and language (timestamps aside), first seen kept.
+    pub envs: Vec<EnvRecord>,
+    /// Every result, in stream order.
+    pub results: Vec<ResultRecord>,
+}
+
+impl Merged {
+    /// Merges `streams` in order.
+    pub fn from_streams(streams: impl IntoIterator<Item = Stream>) -> Merged {
+        let mut merged = Merged::default();
+        let mut seen = HashSet::new();
+        for stream in streams {
+            for env in stream.envs {
+                if seen.insert(serde_json::Value::Object(env.machine_identity()).to_string()) {
+                    merged.envs.push(env);
+                }
+            }
+            merged.results.extend(stream.results);
+        }
+        merged
+    }
+
+    /// The merged JSON Lines: the `env` records, then the `result` records, each as written.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = String::new();
+        let objects = self
+            .envs
+            .iter()
+            .map(|e| &e.raw)
+            .chain(self.results.iter().map(|r| &r.raw));
+        for raw in objects {
+            out.push_str(&serde_json::Value::Object(raw.clone()).to_string());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_jsonl;
+
+    fn result(language: &str, params: &str) -> String {
+        format!(
+            r#"{{"kind":"result","experiment":"queue","language":"{language}","variant":"p1c1","params":{params},"metric":"msgs_per_sec","value":1.0,"unit":"msgs/s","check":"ok"}}"#
+        )
+    }
+
+    #[test]
+    fn language_specific_params_do_not_split_a_pair() {
+        let rust = parse_jsonl("r", &result("rust", r#"{"placement":"cross-core"}"#)).unwrap();
+        let java = parse_jsonl(
+            "j",
+            &result("java", r#"{"placement":"cross-core","forks":1}"#),
+        )
+        .unwrap();
+        assert_eq!(PairKey::of(&rust.results[0]), PairKey::of(&java.results[0]));
+    }
+
+    #[test]
+    fn work_params_do_split_a_pair() {
+        let a = parse_jsonl("a", &result("rust", r#"{"placement":"cross-core"}"#)).unwrap();
+        let b = parse_jsonl("b", &result("java", r#"{"placement":"same-core"}"#)).unwrap();
+        assert_ne!(PairKey::of(&a.results[0]), PairKey::of(&b.results[0]));
+    }
+
+    #[test]
+    fn identical_machines_are_listed_once_and_results_keep_order() {
+        let env = |ts: &str| {
+            format!(r#"{{"kind":"env","language":"rust","cores":2,"timestamp":"{ts}"}}"#)
+        };
+        let a = parse_jsonl("a", &format!("{}\n{}", env("t1"), result("rust", "{}"))).unwrap();
+        let b = parse_jsonl("b", &format!("{}\n{}", env("t2"), result("java", "{}"))).unwrap();
+        let merged = Merged::from_streams([a, b]);
+        assert_eq!(merged.envs.len(), 1);
+        let languages: Vec<_> = merged.results.iter().map(|r| r.language.as_str()).collect();
+        assert_eq!(languages, ["rust", "java"]);
+    }
+
+    #[test]
+    fn merged_jsonl_reads_back_to_the_same_records() {
+        let a = parse_jsonl(
+            "a",
+            &format!(
+                "{}\n{}",
+                r#"{"kind":"env","language":"rust"}"#,
+                result("rust", r#"{"count":5}"#)
+            ),
+        )
+        .unwrap();
+        let merged = Merged::from_streams([a]);
+        let again = Merged::from_streams([parse_jsonl("m", &merged.to_jsonl()).unwrap()]);
+        assert_eq!(again.to_jsonl(), merged.to_jsonl());
+        assert_eq!(again.results[0].params["count"], "5");
+    }
+}

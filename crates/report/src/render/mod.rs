@@ -1,0 +1,297 @@
+//! The report in its three forms (terminal, Markdown, HTML) and the files `sympathy compare`
+//! writes.
+
+mod html;
+mod markdown;
+mod terminal;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::baseline::Baseline;
+use crate::format;
+use crate::merge::Merged;
+use crate::record::EnvRecord;
+use crate::seed_figures::SeedFigure;
+use crate::table::{Row, Tables};
+
+/// A run of the comparison that produced no results (it failed, timed out, or its language's
+/// side was unavailable). The report lists them so a missing figure is never silent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunFailure {
+    /// Experiment of the run.
+    pub experiment: String,
+    /// Which side ran it: `rust`, `java`, `rust->java`, ...
+    pub label: String,
+    /// What went wrong, and where its log is.
+    pub reason: String,
+}
+
+/// Everything one report shows.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The merged results.
+    pub merged: Merged,
+    /// Their paired view.
+    pub tables: Tables,
+    /// Runs that failed.
+    pub failures: Vec<RunFailure>,
+    /// The comparison with an older results file, if one was given.
+    pub baseline: Option<Baseline>,
+}
+
+/// The files [`Report::write`] creates in its folder.
+pub const OUTPUT_FILES: [&str; 3] = ["results.jsonl", "report.md", "report.html"];
+
+impl Report {
+    /// A report of `merged` with no failures and no baseline.
+    pub fn new(merged: Merged) -> Report {
+        let tables = Tables::build(&merged);
+        Report {
+            merged,
+            tables,
+            failures: Vec::new(),
+            baseline: None,
+        }
+    }
+
+    /// Adds failed runs.
+    pub fn with_failures(mut self, failures: Vec<RunFailure>) -> Report {
+        self.failures = failures;
+        self
+    }
+
+    /// Adds the comparison with an older results file.
+    pub fn with_baseline(mut self, baseline: Baseline) -> Report {
+        self.baseline = Some(baseline);
+        self
+    }
+
+    /// The terminal tables (machine info on top).
+    pub fn terminal(&self) -> String {
+        terminal::render(self)
+    }
+
+    /// `report.md`.
+    pub fn markdown(&self) -> String {
+        markdown::render(self)
+    }
+
+    /// `report.html`: self-contained (inline CSS and SVG charts, no external resource).
+    pub fn html(&self) -> String {
+        html::render(self)
+    }
+
+    /// Writes [`OUTPUT_FILES`] into `dir` (created if needed) and returns their paths.
+    ///
+    /// # Errors
+    /// The I/O error of the first file that could not be written, naming it.
+    pub fn write(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
+        fs::create_dir_all(dir)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+        let contents = [self.merged.to_jsonl(), self.markdown(), self.html()];
+        let mut written = Vec::new();
+        for (name, text) in OUTPUT_FILES.iter().zip(contents) {
+            let path = dir.join(name);
+            fs::write(&path, text)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+
+    /// Every distinct seed figure shown in the tables, in order of appearance.
+    pub(crate) fn seed_figures_shown(&self) -> Vec<&'static SeedFigure> {
+        let mut shown: Vec<&'static SeedFigure> = Vec::new();
+        for row in self.rows() {
+            for f in &row.seed {
+                if !shown.iter().any(|s| std::ptr::eq(*s, *f)) {
+                    shown.push(f);
+                }
+            }
+        }
+        shown
+    }
+
+    fn rows(&self) -> impl Iterator<Item = &Row> {
+        self.tables
+            .experiments
+            .iter()
+            .flat_map(|e| &e.metrics)
+            .flat_map(|m| &m.rows)
+    }
+
+    /// Lines warning about results that could not be placed in the tables.
+    pub(crate) fn warnings(&self) -> Vec<String> {
+        let mut w: Vec<String> = self
+            .tables
+            .duplicates()
+            .map(|r| {
+                format!(
+                    "{}: a second {} result for {} {} {} was left out of the tables (the first is shown)",
+                    r.source, r.language, r.experiment, r.variant, r.metric
+                )
+            })
+            .collect();
+        w.extend(self.tables.unplaced.iter().map(|r| {
+            format!(
+                "{}: language `{}` has no column (expected rust, java or c)",
+                r.source, r.language
+            )
+        }));
+        w
+    }
+}
+
+/// The columns of the machine table, as (header, env field(s) joined).
+pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
+    envs.iter()
+        .map(|e| {
+            let caches = match e.raw.get("caches").and_then(|c| c.as_object()) {
+                Some(c) => ["l1d", "l2", "l3"]
+                    .iter()
+                    .filter_map(|k| {
+                        c.get(*k)
+                            .and_then(|v| v.as_u64())
+                            .map(|b| format!("{k} {}", human_bytes(b)))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                None => String::new(),
+            };
+            let toolchain = ["rustc", "java", "cc", "tool"]
+                .iter()
+                .map(|k| e.field(k))
+                .find(|s| !s.is_empty())
+                .unwrap_or_default();
+            [
+                e.language.clone(),
+                e.field("cpu_model"),
+                e.field("cores"),
+                caches,
+                e.field("thp"),
+                format!(
+                    "{}{}",
+                    e.field("kernel"),
+                    if e.field("virtualized") == "true" {
+                        " (VM)"
+                    } else {
+                        ""
+                    }
+                ),
+                toolchain,
+                e.field("timestamp"),
+            ]
+        })
+        .collect()
+}
+
+/// Headers of [`machine_rows`].
+pub(crate) const MACHINE_HEADERS: [&str; 8] = [
+    "language",
+    "cpu",
+    "cores",
+    "caches",
+    "thp",
+    "kernel",
+    "toolchain",
+    "measured",
+];
+
+fn human_bytes(b: u64) -> String {
+    if b >= 1 << 20 && b.trailing_zeros() >= 20 {
+        format!("{} MiB", b >> 20)
+    } else if b >= 1 << 10 && b.trailing_zeros() >= 10 {
+        format!("{} KiB", b >> 10)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// The table header of a metric: `ns_per_hop (ns, lower is better)`.
+pub(crate) fn metric_title(metric: &crate::table::MetricTable) -> String {
+    format!(
+        "{} ({}, {} is better)",
+        metric.metric,
+        metric.unit,
+        if metric.higher_is_better {
+            "higher"
+        } else {
+            "lower"
+        }
+    )
+}
+
+/// The cells of a row as text: variant, params, rust, java, c, java/rust, seed.
+pub(crate) fn row_texts(row: &Row) -> [String; 7] {
+    let cell = |lang: &str| {
+        row.cell(lang)
+            .map(|c| c.text())
+            .unwrap_or_else(|| "-".into())
+    };
+    [
+        row.key.variant.clone(),
+        row.key.params_label(),
+        cell("rust"),
+        cell("java"),
+        cell("c"),
+        row.java_over_rust()
+            .map(format::ratio)
+            .unwrap_or_else(|| "-".into()),
+        if row.seed.is_empty() {
+            "-".into()
+        } else {
+            row.seed_text()
+        },
+    ]
+}
+
+/// Headers of [`row_texts`].
+pub(crate) const ROW_HEADERS: [&str; 7] = [
+    "variant",
+    "params",
+    "Rust",
+    "Java",
+    "C",
+    "Java/Rust",
+    "seed (hardware)",
+];
+
+/// The baseline lines as text: language, experiment, variant, params, metric, old, new, new/old.
+pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
+    b.lines
+        .iter()
+        .map(|l| {
+            let params = l
+                .new
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            [
+                l.new.language.clone(),
+                l.new.experiment.clone(),
+                l.new.variant.clone(),
+                params,
+                l.new.metric.clone(),
+                l.old.map(format::value).unwrap_or_else(|| "-".into()),
+                format::value(l.new.value),
+                l.ratio().map(format::ratio).unwrap_or_else(|| "new".into()),
+            ]
+        })
+        .collect()
+}
+
+/// Headers of [`baseline_texts`].
+pub(crate) const BASELINE_HEADERS: [&str; 8] = [
+    "language",
+    "experiment",
+    "variant",
+    "params",
+    "metric",
+    "old",
+    "new",
+    "new/old",
+];

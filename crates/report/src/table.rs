@@ -1,0 +1,254 @@
+//! Pairing merged results into per-experiment tables: one row per (variant, params), one cell
+//! per language, per metric.
+
+use std::collections::HashMap;
+
+use crate::format;
+use crate::merge::{Merged, PairKey};
+use crate::record::ResultRecord;
+use crate::seed_figures::{SeedFigure, figures_for};
+
+/// The languages with a column, in column order.
+pub const LANGUAGES: [&str; 3] = ["rust", "java", "c"];
+
+/// One language's figure in a row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// The median.
+    pub value: f64,
+    /// The result it comes from.
+    pub result: ResultRecord,
+}
+
+impl Cell {
+    /// `64.20 (63.80..66.00)`: the median and, when known, the spread over the runs.
+    pub fn text(&self) -> String {
+        match self.result.spread {
+            Some(s) if s.runs > 1 => format!(
+                "{} ({}..{})",
+                format::value(self.value),
+                format::value(s.min),
+                format::value(s.max)
+            ),
+            _ => format::value(self.value),
+        }
+    }
+}
+
+/// One row: the same work in each language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The pairing key.
+    pub key: PairKey,
+    /// Cells in [`LANGUAGES`] order.
+    pub cells: [Option<Cell>; 3],
+    /// The seeds' figures for this row.
+    pub seed: Vec<&'static SeedFigure>,
+    /// Results that had the same key and language as a cell already filled (kept out).
+    pub duplicates: Vec<ResultRecord>,
+}
+
+impl Row {
+    /// The cell of `language` (`rust`, `java`, `c`).
+    pub fn cell(&self, language: &str) -> Option<&Cell> {
+        let i = LANGUAGES.iter().position(|l| *l == language)?;
+        self.cells[i].as_ref()
+    }
+
+    /// Java's median over Rust's, when both exist.
+    pub fn java_over_rust(&self) -> Option<f64> {
+        let rust = self.cell("rust")?.value;
+        let java = self.cell("java")?.value;
+        (rust != 0.0).then(|| java / rust)
+    }
+
+    /// The seed figures as text: `50.00 java (Intel ...)`, several joined by `; `.
+    pub fn seed_text(&self) -> String {
+        self.seed
+            .iter()
+            .map(|f| format!("{} {} ({})", format::value(f.value), f.language, f.hardware))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// The rows of one metric of one experiment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricTable {
+    /// Metric name.
+    pub metric: String,
+    /// Unit of the values (from the first result).
+    pub unit: String,
+    /// Whether larger is better (rates).
+    pub higher_is_better: bool,
+    /// Rows in the order their first result appeared.
+    pub rows: Vec<Row>,
+}
+
+/// Every metric table of one experiment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExperimentTable {
+    /// Experiment name.
+    pub experiment: String,
+    /// One table per metric, in the order the metrics first appeared.
+    pub metrics: Vec<MetricTable>,
+}
+
+/// The paired view of a merged set of results.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tables {
+    /// One entry per experiment, in the order the experiments first appeared.
+    pub experiments: Vec<ExperimentTable>,
+    /// Results of a language without a column (neither `rust`, `java` nor `c`).
+    pub unplaced: Vec<ResultRecord>,
+}
+
+impl Tables {
+    /// Pairs the results of `merged`.
+    pub fn build(merged: &Merged) -> Tables {
+        let mut tables = Tables::default();
+        // (experiment index, metric index, row index) of every key seen.
+        let mut rows: HashMap<PairKey, (usize, usize, usize)> = HashMap::new();
+        for result in &merged.results {
+            let Some(lang) = LANGUAGES.iter().position(|l| *l == result.language) else {
+                tables.unplaced.push(result.clone());
+                continue;
+            };
+            let key = PairKey::of(result);
+            let (e, m, r) = match rows.get(&key) {
+                Some(&place) => place,
+                None => {
+                    let place = tables.new_row(&key, result);
+                    rows.insert(key, place);
+                    place
+                }
+            };
+            let row = &mut tables.experiments[e].metrics[m].rows[r];
+            match &row.cells[lang] {
+                Some(_) => row.duplicates.push(result.clone()),
+                None => {
+                    row.cells[lang] = Some(Cell {
+                        value: result.value,
+                        result: result.clone(),
+                    })
+                }
+            }
+        }
+        tables
+    }
+
+    fn new_row(&mut self, key: &PairKey, result: &ResultRecord) -> (usize, usize, usize) {
+        let e = match self
+            .experiments
+            .iter()
+            .position(|t| t.experiment == key.experiment)
+        {
+            Some(e) => e,
+            None => {
+                self.experiments.push(ExperimentTable {
+                    experiment: key.experiment.clone(),
+                    metrics: Vec::new(),
+                });
+                self.experiments.len() - 1
+            }
+        };
+        let metrics = &mut self.experiments[e].metrics;
+        let m = match metrics.iter().position(|t| t.metric == key.metric) {
+            Some(m) => m,
+            None => {
+                metrics.push(MetricTable {
+                    metric: key.metric.clone(),
+                    unit: result.unit.clone(),
+                    higher_is_better: format::higher_is_better(&key.metric),
+                    rows: Vec::new(),
+                });
+                metrics.len() - 1
+            }
+        };
+        let rows = &mut metrics[m].rows;
+        rows.push(Row {
+            key: key.clone(),
+            cells: [None, None, None],
+            seed: figures_for(&key.experiment, &key.variant, &key.metric, &key.params),
+            duplicates: Vec::new(),
+        });
+        (e, m, rows.len() - 1)
+    }
+
+    /// Every duplicate result (same key and language as an earlier one), for warnings.
+    pub fn duplicates(&self) -> impl Iterator<Item = &ResultRecord> {
+        self.experiments
+            .iter()
+            .flat_map(|e| &e.metrics)
+            .flat_map(|m| &m.rows)
+            .flat_map(|r| &r.duplicates)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_jsonl;
+
+    fn line(lang: &str, variant: &str, metric: &str, value: f64) -> String {
+        format!(
+            r#"{{"kind":"result","experiment":"ping-pong","language":"{lang}","variant":"{variant}","params":{{"cores":"0,1"}},"metric":"{metric}","value":{value},"unit":"ns","check":"ok"}}"#
+        )
+    }
+
+    fn tables(lines: &[String]) -> Tables {
+        Tables::build(&Merged::from_streams([
+            parse_jsonl("t", &lines.join("\n")).unwrap()
+        ]))
+    }
+
+    #[test]
+    fn same_work_in_two_languages_shares_a_row() {
+        let t = tables(&[
+            line("rust", "xadd", "ns_per_hop", 64.0),
+            line("java", "xadd", "ns_per_hop", 96.0),
+            line("c", "xadd", "ns_per_hop", 63.0),
+        ]);
+        let rows = &t.experiments[0].metrics[0].rows;
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].java_over_rust(), Some(1.5));
+        assert_eq!(rows[0].cell("c").unwrap().value, 63.0);
+        assert_eq!(
+            rows[0].seed.len(),
+            1,
+            "the seed's C++ figure applies to xadd"
+        );
+    }
+
+    #[test]
+    fn metrics_get_their_own_tables_and_variants_their_own_rows() {
+        let t = tables(&[
+            line("rust", "xadd", "ns_per_hop", 64.0),
+            line("rust", "xadd", "hops_per_sec", 1.5e7),
+            line("java", "volatile", "ns_per_hop", 70.0),
+        ]);
+        let metrics = &t.experiments[0].metrics;
+        assert_eq!(metrics.len(), 2);
+        assert_eq!(metrics[0].rows.len(), 2);
+        assert!(metrics[1].higher_is_better);
+        assert_eq!(metrics[0].rows[1].java_over_rust(), None);
+    }
+
+    #[test]
+    fn a_second_result_for_a_cell_is_kept_as_duplicate() {
+        let t = tables(&[
+            line("rust", "xadd", "ns_per_hop", 64.0),
+            line("rust", "xadd", "ns_per_hop", 99.0),
+        ]);
+        let row = &t.experiments[0].metrics[0].rows[0];
+        assert_eq!(row.cell("rust").unwrap().value, 64.0);
+        assert_eq!(t.duplicates().count(), 1);
+    }
+
+    #[test]
+    fn unknown_language_is_not_placed() {
+        let t = tables(&[line("go", "xadd", "ns_per_hop", 64.0)]);
+        assert!(t.experiments.is_empty());
+        assert_eq!(t.unplaced.len(), 1);
+    }
+}
