@@ -28,7 +28,7 @@
 use std::fmt;
 use std::hint::black_box;
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::memory::{NotEnoughMemory, ensure_available};
 use crate::region::{HUGE_PAGE_SIZE, Region};
@@ -203,6 +203,8 @@ pub struct WalkRun {
     pub ns_per_op: f64,
     /// Elements visited.
     pub ops: usize,
+    /// Time the walk took (setup and verification excluded).
+    pub elapsed: Duration,
     /// The verified checksum (sum of words for scans, sum of visited word indices for chases).
     pub checksum: i64,
 }
@@ -312,6 +314,7 @@ impl WalkArray {
         Ok(WalkRun {
             ns_per_op: elapsed.as_nanos() as f64 / memory.len() as f64,
             ops: memory.len(),
+            elapsed,
             checksum: sum,
         })
     }
@@ -372,6 +375,7 @@ impl WalkArray {
         Ok(WalkRun {
             ns_per_op: elapsed.as_nanos() as f64 / steps as f64,
             ops: steps,
+            elapsed,
             checksum: sum as i64,
         })
     }
@@ -413,6 +417,7 @@ impl Stride for RandomHeapWalk {
 
 /// The seed's `perfTest` loop: pages in order, `WORDS_PER_PAGE` steps per page, each step's
 /// index from `S::next`. `memory.len()` must be a power of two multiple of `WORDS_PER_PAGE`.
+#[inline(never)]
 fn scan<S: Stride>(memory: &[i64]) -> i64 {
     let len = memory.len();
     assert!(len.is_power_of_two() && len.is_multiple_of(WORDS_PER_PAGE));

@@ -372,26 +372,35 @@ pub struct SoaTable {
 impl TradeTable for SoaTable {
     fn build(records: usize) -> SoaTable {
         let (venue, instrument) = codes();
-        let column = |f: &dyn Fn(Trade) -> i64| -> Vec<i64> {
-            (0..records)
-                .map(|i| f(seed_trade(i, venue, instrument)))
-                .collect()
+        let mut table = SoaTable {
+            trade_id: vec![0; records],
+            client_id: vec![0; records],
+            venue_code: vec![0; records],
+            instrument_code: vec![0; records],
+            price: vec![0; records],
+            quantity: vec![0; records],
+            side: vec![0; records],
         };
-        SoaTable {
-            trade_id: column(&|t| t.trade_id),
-            client_id: column(&|t| t.client_id),
-            venue_code: (0..records)
-                .map(|i| seed_trade(i, venue, instrument).venue_code)
-                .collect(),
-            instrument_code: (0..records)
-                .map(|i| seed_trade(i, venue, instrument).instrument_code)
-                .collect(),
-            price: column(&|t| t.price),
-            quantity: column(&|t| t.quantity),
-            side: (0..records)
-                .map(|i| seed_trade(i, venue, instrument).side)
-                .collect(),
+        // One loop writing every column, as the seed's init writes every field of a trade;
+        // re-slicing to `records` lets the compiler drop the bounds checks.
+        let trade_id = &mut table.trade_id[..records];
+        let client_id = &mut table.client_id[..records];
+        let venue_code = &mut table.venue_code[..records];
+        let instrument_code = &mut table.instrument_code[..records];
+        let price = &mut table.price[..records];
+        let quantity = &mut table.quantity[..records];
+        let side = &mut table.side[..records];
+        for i in 0..records {
+            let t = seed_trade(i, venue, instrument);
+            trade_id[i] = t.trade_id;
+            client_id[i] = t.client_id;
+            venue_code[i] = t.venue_code;
+            instrument_code[i] = t.instrument_code;
+            price[i] = t.price;
+            quantity[i] = t.quantity;
+            side[i] = t.side;
         }
+        table
     }
 
     fn costs(&self) -> Costs {
