@@ -174,6 +174,7 @@ impl TradeTable for BoxedTable {
         )
     }
 
+    #[inline(never)]
     fn costs(&self) -> Costs {
         let mut costs = Costs::default();
         for trade in &self.0 {
@@ -196,6 +197,7 @@ impl TradeTable for AosTable {
         )
     }
 
+    #[inline(never)]
     fn costs(&self) -> Costs {
         let mut costs = Costs::default();
         for trade in &self.0 {
@@ -342,6 +344,7 @@ impl TradeTable for FlyweightTable {
         FlyweightTable(bytes)
     }
 
+    #[inline(never)]
     fn costs(&self) -> Costs {
         let mut costs = Costs::default();
         for trade in self.iter() {
@@ -403,6 +406,7 @@ impl TradeTable for SoaTable {
         table
     }
 
+    #[inline(never)]
     fn costs(&self) -> Costs {
         let mut costs = Costs::default();
         let n = self.side.len();
