@@ -9,16 +9,25 @@
 //! - [`pin`]: thread pinning that is verified, never a silent fallback.
 //! - [`scale`]: the `--quick` / default / `--full` size presets.
 //!
-//! One module per experiment holds its kernels.
+//! - [`memory`]: checks that a big allocation fits before making it.
+//! - [`region`]: 2 MiB-aligned anonymous memory with huge-page advice.
+//! - [`counting_alloc`]: a global allocator wrapper that measures bytes per record.
+//!
+//! One module per experiment holds its kernels: [`memory_walk`], [`struct_table`].
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
+pub mod counting_alloc;
 pub mod machine;
+pub mod memory;
+pub mod memory_walk;
 pub mod pin;
+pub mod region;
 pub mod results;
 pub mod scale;
 pub mod stats;
+pub mod struct_table;
 
 pub use results::{Check, Measurement, Metric, Reporter};
 pub use scale::Scale;

@@ -6,6 +6,9 @@ use clap::{Args, Subcommand};
 use sympathy_lab::machine::Env;
 use sympathy_lab::{Reporter, Scale};
 
+mod memory_walk;
+mod struct_table;
+
 /// Flags every experiment accepts.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Common {
@@ -51,18 +54,28 @@ pub struct RunArgs {
 enum Experiment {
     /// Every experiment in turn, each with its defaults at the chosen scale.
     All(Common),
+    /// Sum an i64 array in linear, in-page random and whole-heap random order, plus dependent
+    /// pointer chases and a cache-latency sweep.
+    MemoryWalk(memory_walk::MemoryWalkArgs),
+    /// Build and query the 50M-trade table as boxed objects, structs, packed flyweights, columns.
+    StructTable(struct_table::StructTableArgs),
 }
 
 /// An experiment's entry for `run all`: its name and a runner using only the common flags.
 type Entry = (&'static str, fn(&Common, &mut Reporter) -> Result<()>);
 
 /// Every experiment, in the order `run all` runs them.
-const EXPERIMENTS: &[Entry] = &[];
+const EXPERIMENTS: &[Entry] = &[
+    ("memory-walk", memory_walk::run_with_common),
+    ("struct-table", struct_table::run_with_common),
+];
 
 /// Runs the chosen experiment.
 pub fn run(args: RunArgs) -> Result<()> {
     match args.experiment {
         Experiment::All(common) => run_all(&common),
+        Experiment::MemoryWalk(args) => memory_walk::run(&args),
+        Experiment::StructTable(args) => struct_table::run(&args),
     }
 }
 
