@@ -257,3 +257,19 @@ impl RingError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permission_errors_map_to_permission_denied() {
+        let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let err = RingError::io(std::path::Path::new("/x"), "open the ring file", e);
+        assert!(matches!(err, RingError::PermissionDenied { .. }));
+        assert!(err.to_string().contains("read and write access"));
+        let e = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let err = RingError::io(std::path::Path::new("/x"), "open the ring file", e);
+        assert!(matches!(err, RingError::Io { .. }));
+    }
+}
