@@ -3,10 +3,12 @@
 //! ```text
 //! sympathy run <experiment> [--quick|--full] [--json] [--runs N] [experiment flags]
 //! sympathy run all --quick
+//! sympathy ipc <create|produce|consume|inspect|layout|bench|latency> ...
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod ipc;
 mod run;
 
 use std::process::ExitCode;
@@ -25,12 +27,15 @@ struct Cli {
 enum Command {
     /// Run one experiment (or `all`) and print seed-style output or JSON Lines.
     Run(run::RunArgs),
+    /// The shared-memory IPC ring: create, produce, consume, inspect, layout, bench, latency.
+    Ipc(ipc::IpcArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Ipc(args) => ipc::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
