@@ -99,7 +99,7 @@ impl PeerState {
 /// The state of the peer in `role`, seen from the other side.
 pub(crate) fn peer_state(region: &Region, role: Role) -> PeerState {
     let producer = role == Role::Producer;
-    let pid = region.lv_pid(producer);
+    let pid = region.lv_pid(producer); // SYNC POINT: attach
     let heartbeat = region.lp_heartbeat(producer);
     if pid == 0 {
         return if heartbeat == 0 {
@@ -141,6 +141,7 @@ impl Attachment {
         let me = own_pid();
         let mut expected = 0;
         loop {
+            // SYNC POINT: attach (pairs with the pid loads of peers and observers)
             match region.cas_pid(producer, expected, me) {
                 Ok(_) => break,
                 Err(found) if found != 0 && found != me && !pid_alive(found) => {
@@ -191,6 +192,6 @@ impl Drop for Attachment {
         let producer = self.role == Role::Producer;
         self.region.sp_heartbeat(producer, now_ms());
         // Only give the role back if it is still ours (a peer may have judged us dead).
-        let _ = self.region.cas_pid(producer, self.pid, 0);
+        let _ = self.region.cas_pid(producer, self.pid, 0); // SYNC POINT: attach
     }
 }

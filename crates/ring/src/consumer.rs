@@ -37,6 +37,7 @@ impl Drop for Release<'_> {
 impl Consumer {
     pub(crate) fn new(attachment: Attachment) -> Result<Consumer, RingError> {
         let region = &attachment.region;
+        // SYNC POINT: head, SYNC POINT: tail (the positions the previous holder left)
         let (head, tail) = (region.lv_head(), region.lv_tail());
         check_positions(region, head, tail)?;
         let capacity = region.capacity();
@@ -191,7 +192,7 @@ impl Consumer {
             }
             // Looking at the peer costs a syscall: only every 1024 empty polls.
             idle = idle.wrapping_add(1);
-            if idle % 1024 != 0 {
+            if !idle.is_multiple_of(1024) {
                 return Ok(None);
             }
             let peer = self.peer();

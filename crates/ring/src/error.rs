@@ -58,10 +58,16 @@ impl std::fmt::Display for Corruption {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             Corruption::LengthTooShort { length } => {
-                write!(f, "record length {length} is shorter than the 8-byte header")
+                write!(
+                    f,
+                    "record length {length} is shorter than the 8-byte header"
+                )
             }
             Corruption::LengthTooLong { length, limit } => {
-                write!(f, "record length {length} exceeds the {limit} bytes it may span")
+                write!(
+                    f,
+                    "record length {length} exceeds the {limit} bytes it may span"
+                )
             }
             Corruption::UnknownType { type_id } => write!(
                 f,

@@ -1,10 +1,10 @@
 //! Read-only views of a ring for tools (`sympathy ipc inspect`): header, trailer, positions and
 //! the records waiting at the head, decoded without consuming them.
 
+use crate::PeerState;
 use crate::error::Role;
 use crate::layout::*;
 use crate::ring::Ring;
-use crate::PeerState;
 
 /// The header page and trailer as they are now.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,8 +76,8 @@ impl Ring {
             producer_heartbeat_ms: r.lp_heartbeat(true),
             consumer_pid: r.lv_pid(false),
             consumer_heartbeat_ms: r.lp_heartbeat(false),
-            tail: r.lv_tail(),
-            head: r.lv_head(),
+            tail: r.lv_tail(), // SYNC POINT: tail
+            head: r.lv_head(), // SYNC POINT: head
             head_cache: r.lp_head_cache(),
             correlation_counter: r.lp_correlation_counter(),
             producer: self.peer(Role::Producer),
@@ -90,8 +90,8 @@ impl Ring {
     pub fn peek_records(&self, max: usize) -> Vec<RecordView> {
         let r = self.region();
         let capacity = r.capacity();
-        let mut position = r.lv_head();
-        let tail = r.lv_tail();
+        let mut position = r.lv_head(); // SYNC POINT: head
+        let tail = r.lv_tail(); // SYNC POINT: tail
         let mut out = Vec::new();
         if position < 0 || position % RECORD_ALIGNMENT as i64 != 0 {
             return out;

@@ -52,10 +52,7 @@ impl std::fmt::Display for Mismatch {
                 offset,
                 found,
                 expected,
-            } => write!(
-                f,
-                "byte {offset} is {found:#04x}, expected {expected:#04x}"
-            ),
+            } => write!(f, "byte {offset} is {found:#04x}, expected {expected:#04x}"),
         }
     }
 }

@@ -32,6 +32,7 @@ struct Reserved {
 impl Producer {
     pub(crate) fn new(attachment: Attachment) -> Result<Producer, RingError> {
         let region = &attachment.region;
+        // SYNC POINT: head, SYNC POINT: tail (the positions the previous holder left)
         let (head, tail) = (region.lv_head(), region.lv_tail());
         check_positions(region, head, tail)?;
         let capacity = region.capacity();
@@ -76,7 +77,10 @@ impl Producer {
         // SAFETY: reserve() checked index + 8 + len <= capacity, and the producer owns the
         // reserved bytes until the header below publishes them.
         unsafe {
-            let dst = self.attachment.region.payload(reserved.index, payload.len());
+            let dst = self
+                .attachment
+                .region
+                .payload(reserved.index, payload.len());
             std::ptr::copy_nonoverlapping(payload.as_ptr(), dst, payload.len());
         }
         let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
@@ -92,13 +96,15 @@ impl Producer {
     /// As [`Producer::try_write`], with [`RingError::Timeout`] instead of `Full`, or
     /// [`RingError::PeerDead`] if the consumer is gone while the ring stays full.
     pub fn write(&mut self, type_id: i32, payload: &[u8], wait: &Wait) -> Result<(), RingError> {
-        wait.until("room in the ring", || match self.try_write(type_id, payload) {
-            Ok(()) => Ok(Some(())),
-            Err(e) if e.is_full() => match self.peer().to_error(Role::Consumer) {
-                Some(dead) => Err(dead),
-                None => Ok(None),
-            },
-            Err(e) => Err(e),
+        wait.until("room in the ring", || {
+            match self.try_write(type_id, payload) {
+                Ok(()) => Ok(Some(())),
+                Err(e) if e.is_full() => match self.peer().to_error(Role::Consumer) {
+                    Some(dead) => Err(dead),
+                    None => Ok(None),
+                },
+                Err(e) => Err(e),
+            }
         })
     }
 

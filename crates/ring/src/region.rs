@@ -47,8 +47,15 @@ impl Region {
     ///
     /// The caller has checked `is_valid_capacity(capacity)` and the mapping's length.
     pub(crate) fn new(mut map: MmapMut, capacity: usize, path: Option<PathBuf>) -> Region {
-        assert!(is_valid_capacity(capacity), "capacity checked by the caller");
-        assert_eq!(map.len(), file_length(capacity), "length checked by the caller");
+        assert!(
+            is_valid_capacity(capacity),
+            "capacity checked by the caller"
+        );
+        assert_eq!(
+            map.len(),
+            file_length(capacity),
+            "length checked by the caller"
+        );
         let base = map.as_mut_ptr();
         // SAFETY: HEADER_LENGTH and HEADER_LENGTH + capacity are within the mapping of
         // file_length(capacity) bytes (asserted above).
@@ -81,26 +88,26 @@ impl Region {
     // ---- typed words at fixed offsets -------------------------------------------------------
 
     fn u32_at(&self, base: *mut u8, offset: usize) -> &AtomicU32 {
-        debug_assert!(offset % 4 == 0);
+        debug_assert!(offset.is_multiple_of(4));
         // SAFETY: callers pass layout constants inside the header page or trailer, which are
         // 4-aligned in a page-aligned mapping that outlives &self; all accesses are atomic.
         unsafe { AtomicU32::from_ptr(base.add(offset).cast()) }
     }
 
     fn i32_at(&self, base: *mut u8, offset: usize) -> &AtomicI32 {
-        debug_assert!(offset % 4 == 0);
+        debug_assert!(offset.is_multiple_of(4));
         // SAFETY: as in u32_at.
         unsafe { AtomicI32::from_ptr(base.add(offset).cast()) }
     }
 
     fn u64_at(&self, base: *mut u8, offset: usize) -> &AtomicU64 {
-        debug_assert!(offset % 8 == 0);
+        debug_assert!(offset.is_multiple_of(8));
         // SAFETY: as in u32_at, with 8-aligned offsets.
         unsafe { AtomicU64::from_ptr(base.add(offset).cast()) }
     }
 
     fn i64_at(&self, base: *mut u8, offset: usize) -> &AtomicI64 {
-        debug_assert!(offset % 8 == 0);
+        debug_assert!(offset.is_multiple_of(8));
         // SAFETY: as in u64_at.
         unsafe { AtomicI64::from_ptr(base.add(offset).cast()) }
     }

@@ -157,7 +157,7 @@ impl Ring {
         let base = header.as_ptr();
         // Header words are read volatile: a hostile writer may change them at any time.
         let word = |offset: usize, n: usize| -> u64 {
-            debug_assert!(offset % n == 0 && offset + n <= HEADER_LENGTH);
+            debug_assert!(offset.is_multiple_of(n) && offset + n <= HEADER_LENGTH);
             // SAFETY: offset + n <= HEADER_LENGTH, the mapped length; offsets are n-aligned
             // in a page-aligned mapping.
             unsafe {
@@ -251,6 +251,7 @@ impl Ring {
                 "header_length is {header_length}, expected {HEADER_LENGTH}"
             )));
         }
+        // SYNC POINT: head, SYNC POINT: tail
         check_positions(&region, region.lv_head(), region.lv_tail())?;
         Ok(Ring {
             region: Arc::new(region),

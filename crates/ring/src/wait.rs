@@ -96,7 +96,7 @@ impl Wait {
             }
             attempts = attempts.wrapping_add(1);
             // Reading the clock costs ~20 ns: spinning strategies look every 64 attempts.
-            let look = !matches!(self.strategy, Strategy::BusySpin) || attempts % 64 == 0;
+            let look = !matches!(self.strategy, Strategy::BusySpin) || attempts.is_multiple_of(64);
             if let (true, Some(timeout)) = (look, self.timeout) {
                 let waited = start.elapsed();
                 if waited >= timeout {

@@ -21,16 +21,27 @@ fn ring_file(tag: &str) -> TempPath {
 }
 
 fn patch(path: &TempPath, offset: usize, bytes: &[u8]) {
-    let file = std::fs::OpenOptions::new().write(true).open(&path.0).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path.0)
+        .unwrap();
     file.write_all_at(bytes, offset as u64).unwrap();
 }
 
 fn patch_record(path: &TempPath, index: usize, length: i32, type_id: i32) {
-    patch(path, HEADER_LENGTH + index, &pack_header(length, type_id).to_le_bytes());
+    patch(
+        path,
+        HEADER_LENGTH + index,
+        &pack_header(length, type_id).to_le_bytes(),
+    );
 }
 
 fn patch_trailer(path: &TempPath, offset: usize, value: i64) {
-    patch(path, HEADER_LENGTH + CAPACITY + offset, &value.to_le_bytes());
+    patch(
+        path,
+        HEADER_LENGTH + CAPACITY + offset,
+        &value.to_le_bytes(),
+    );
 }
 
 fn read_error(path: &TempPath) -> RingError {
@@ -55,17 +66,26 @@ fn open_rejects_an_unsupported_version() {
     patch(&path, LAYOUT_VERSION_OFFSET, &2u32.to_le_bytes());
     assert!(matches!(
         Ring::open(&path.0).unwrap_err(),
-        RingError::UnsupportedVersion { found: 2, supported: 1, .. }
+        RingError::UnsupportedVersion {
+            found: 2,
+            supported: 1,
+            ..
+        }
     ));
 }
 
 #[test]
 fn open_rejects_a_truncated_file() {
     let path = ring_file("truncated");
-    let file = std::fs::OpenOptions::new().write(true).open(&path.0).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path.0)
+        .unwrap();
     file.set_len((HEADER_LENGTH + CAPACITY) as u64).unwrap();
     match Ring::open(&path.0).unwrap_err() {
-        RingError::FileLength { actual, expected, .. } => {
+        RingError::FileLength {
+            actual, expected, ..
+        } => {
             assert_eq!((actual, expected), (5120, file_length(CAPACITY) as u64))
         }
         e => panic!("{e}"),
@@ -75,9 +95,15 @@ fn open_rejects_a_truncated_file() {
 #[test]
 fn open_rejects_a_resized_file() {
     let path = ring_file("resized");
-    let file = std::fs::OpenOptions::new().write(true).open(&path.0).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path.0)
+        .unwrap();
     file.set_len(file_length(CAPACITY) as u64 + 4096).unwrap();
-    assert!(matches!(Ring::open(&path.0).unwrap_err(), RingError::FileLength { .. }));
+    assert!(matches!(
+        Ring::open(&path.0).unwrap_err(),
+        RingError::FileLength { .. }
+    ));
 }
 
 #[test]
@@ -87,7 +113,10 @@ fn create_rejects_a_capacity_that_is_not_a_power_of_two() {
         Ring::create(&path.0, 1000).unwrap_err(),
         RingError::BadCapacity { capacity: 1000, .. }
     ));
-    assert!(matches!(Ring::anonymous(32).unwrap_err(), RingError::BadCapacity { .. }));
+    assert!(matches!(
+        Ring::anonymous(32).unwrap_err(),
+        RingError::BadCapacity { .. }
+    ));
 }
 
 #[test]
@@ -114,7 +143,11 @@ fn consumer_rejects_a_length_shorter_than_the_header() {
     patch_record(&path, 0, 4, 1);
     assert!(matches!(
         read_error(&path),
-        RingError::CorruptRecord { position: 0, corruption: Corruption::LengthTooShort { length: 4 }, .. }
+        RingError::CorruptRecord {
+            position: 0,
+            corruption: Corruption::LengthTooShort { length: 4 },
+            ..
+        }
     ));
 }
 
@@ -124,7 +157,10 @@ fn consumer_rejects_a_length_past_the_end_of_the_area() {
     patch_record(&path, 0, CAPACITY as i32 + 8, 1);
     assert!(matches!(
         read_error(&path),
-        RingError::CorruptRecord { corruption: Corruption::LengthTooLong { .. }, .. }
+        RingError::CorruptRecord {
+            corruption: Corruption::LengthTooLong { .. },
+            ..
+        }
     ));
 }
 
@@ -134,7 +170,10 @@ fn consumer_rejects_a_message_longer_than_the_maximum() {
     patch_record(&path, 0, (CAPACITY / 2) as i32, 1); // fits the area, exceeds capacity / 8
     assert!(matches!(
         read_error(&path),
-        RingError::CorruptRecord { corruption: Corruption::LengthTooLong { .. }, .. }
+        RingError::CorruptRecord {
+            corruption: Corruption::LengthTooLong { .. },
+            ..
+        }
     ));
 }
 
@@ -150,9 +189,17 @@ fn consumer_rejects_an_unknown_negative_type() {
     assert_eq!(delivered, 1);
     assert!(matches!(
         err,
-        RingError::CorruptRecord { position: 16, index: 16, corruption: Corruption::UnknownType { type_id: -5 } }
+        RingError::CorruptRecord {
+            position: 16,
+            index: 16,
+            corruption: Corruption::UnknownType { type_id: -5 }
+        }
     ));
-    assert_eq!(consumer.position(), 16, "the good record's bytes were released");
+    assert_eq!(
+        consumer.position(),
+        16,
+        "the good record's bytes were released"
+    );
 }
 
 #[test]
@@ -163,7 +210,10 @@ fn attach_rejects_misaligned_positions() {
     let err = Ring::open(&path.0).unwrap_err();
     assert!(matches!(
         err,
-        RingError::CorruptRecord { corruption: Corruption::BadPositions { head: 3, tail: 3 }, .. }
+        RingError::CorruptRecord {
+            corruption: Corruption::BadPositions { head: 3, tail: 3 },
+            ..
+        }
     ));
 }
 
@@ -173,7 +223,10 @@ fn attach_rejects_a_tail_more_than_a_capacity_ahead() {
     patch_trailer(&path, TAIL_POSITION_OFFSET, 2 * CAPACITY as i64);
     assert!(matches!(
         Ring::open(&path.0).unwrap_err(),
-        RingError::CorruptRecord { corruption: Corruption::BadPositions { .. }, .. }
+        RingError::CorruptRecord {
+            corruption: Corruption::BadPositions { .. },
+            ..
+        }
     ));
 }
 
@@ -182,9 +235,19 @@ fn producer_rejects_a_message_longer_than_the_maximum() {
     let ring = Ring::anonymous(CAPACITY).unwrap();
     let mut producer = ring.producer().unwrap();
     let err = producer.try_write(1, &[0; CAPACITY / 8 + 1]).unwrap_err();
-    assert!(matches!(err, RingError::MessageTooLong { length: 129, max: 128, needed: 2048 }));
+    assert!(matches!(
+        err,
+        RingError::MessageTooLong {
+            length: 129,
+            max: 128,
+            needed: 2048
+        }
+    ));
     assert!(producer.try_write(1, &[0; CAPACITY / 8]).is_ok());
-    assert!(matches!(producer.try_claim(1, 1 << 20), Err(RingError::MessageTooLong { .. })));
+    assert!(matches!(
+        producer.try_claim(1, 1 << 20),
+        Err(RingError::MessageTooLong { .. })
+    ));
 }
 
 #[test]
@@ -241,9 +304,16 @@ fn second_producer_and_consumer_are_refused_naming_the_pid() {
 fn a_dead_producers_role_is_taken_over() {
     let path = ring_file("takeover");
     // A pid that cannot exist (above the kernel's pid_max limit of 2^22).
-    patch(&path, PRODUCER_PID_OFFSET, &((1i32 << 30) - 7).to_le_bytes());
+    patch(
+        &path,
+        PRODUCER_PID_OFFSET,
+        &((1i32 << 30) - 7).to_le_bytes(),
+    );
     let ring = Ring::open(&path.0).unwrap();
-    assert!(matches!(ring.peer(Role::Producer), sympathy_ring::PeerState::Dead { .. }));
+    assert!(matches!(
+        ring.peer(Role::Producer),
+        sympathy_ring::PeerState::Dead { .. }
+    ));
     assert!(ring.producer().is_ok());
 }
 
@@ -258,14 +328,23 @@ fn permission_denied_is_its_own_error() {
         eprintln!("skipped: running as root, which ignores file modes");
         return;
     }
-    assert!(matches!(Ring::open(&path.0).unwrap_err(), RingError::PermissionDenied { .. }));
+    assert!(matches!(
+        Ring::open(&path.0).unwrap_err(),
+        RingError::PermissionDenied { .. }
+    ));
 }
 
 #[test]
 fn error_messages_say_what_to_do() {
-    let e = RingError::Full { required: 24, available: 8 };
+    let e = RingError::Full {
+        required: 24,
+        available: 8,
+    };
     assert!(e.to_string().contains("retry"));
-    let e = RingError::AlreadyAttached { role: Role::Consumer, pid: 42 };
+    let e = RingError::AlreadyAttached {
+        role: Role::Consumer,
+        pid: 42,
+    };
     assert!(e.to_string().contains("pid 42"));
 }
 

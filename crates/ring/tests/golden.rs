@@ -63,10 +63,20 @@ fn hand_built_ring_reads_back_exactly() {
 
     let ring = Ring::open(&path.0).unwrap();
     let snap = ring.snapshot();
-    assert_eq!((snap.capacity, snap.max_message_length, snap.creation_time_ms), (64, 8, 1_700_000_000_000));
+    assert_eq!(
+        (
+            snap.capacity,
+            snap.max_message_length,
+            snap.creation_time_ms
+        ),
+        (64, 8, 1_700_000_000_000)
+    );
     assert_eq!((snap.head, snap.tail, snap.head_cache), (48, 96, 48));
-    let peek: Vec<(i64, usize, i32, i32)> =
-        ring.peek_records(10).iter().map(|r| (r.position, r.index, r.length, r.type_id)).collect();
+    let peek: Vec<(i64, usize, i32, i32)> = ring
+        .peek_records(10)
+        .iter()
+        .map(|r| (r.position, r.index, r.length, r.type_id))
+        .collect();
     assert_eq!(peek, [(48, 48, 16, -1), (64, 0, 11, 5), (80, 16, 16, 2)]);
 
     let mut consumer = ring.consumer().unwrap();
@@ -97,7 +107,11 @@ fn our_producer_writes_the_hand_built_bytes() {
     let mut region = file[HEADER_LENGTH..].to_vec();
     // The consumer's heartbeat is a wall-clock time: blank it before comparing.
     let hb = CAPACITY + CONSUMER_HEARTBEAT_OFFSET;
-    assert_ne!(region[hb..hb + 8], [0; 8], "the consumer heartbeat is written");
+    assert_ne!(
+        region[hb..hb + 8],
+        [0; 8],
+        "the consumer heartbeat is written"
+    );
     region[hb..hb + 8].fill(0);
     assert_eq!(region, hand_built_region());
     // And the header page, but for the creation time and the producer's heartbeat.

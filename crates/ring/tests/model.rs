@@ -45,7 +45,7 @@ struct Harness {
 impl Harness {
     fn size(&self, per_mille: usize) -> usize {
         // Favour tiny sizes half the time (many records per lap), otherwise spread to max.
-        if per_mille % 2 == 0 {
+        if per_mille.is_multiple_of(2) {
             (per_mille / 2) % 9 % (self.max + 1)
         } else {
             per_mille * self.max / 1000
@@ -70,7 +70,11 @@ impl Harness {
         for (type_id, bytes) in got {
             let (want_type, seq, size) = self.model.pop_front().expect("read more than written");
             assert_eq!(type_id, want_type);
-            assert_eq!(Pattern::new(size).check(seq, &bytes), Ok(()), "message {seq}");
+            assert_eq!(
+                Pattern::new(size).check(seq, &bytes),
+                Ok(()),
+                "message {seq}"
+            );
         }
         n
     }
@@ -148,7 +152,10 @@ fn run(capacity: usize, ops: Vec<Op>) {
                 let n = h.check_read(&mut consumer, limit);
                 if n == 0 && !h.model.is_empty() && n < limit {
                     // Only padding at the end of the area was consumed: the next read delivers.
-                    assert!(h.check_read(&mut consumer, limit) > 0, "message stuck in the ring");
+                    assert!(
+                        h.check_read(&mut consumer, limit) > 0,
+                        "message stuck in the ring"
+                    );
                 }
             }
             Op::ReadOne => {
@@ -170,10 +177,18 @@ fn run(capacity: usize, ops: Vec<Op>) {
         let before = h.model.len();
         h.check_read(&mut consumer, usize::MAX);
         if h.model.len() == before {
-            assert!(h.check_read(&mut consumer, usize::MAX) > 0, "message stuck in the ring");
+            assert!(
+                h.check_read(&mut consumer, usize::MAX) > 0,
+                "message stuck in the ring"
+            );
         }
     }
-    assert_eq!(consumer.read(|_, _| panic!("extra message"), usize::MAX).unwrap(), 0);
+    assert_eq!(
+        consumer
+            .read(|_, _| panic!("extra message"), usize::MAX)
+            .unwrap(),
+        0
+    );
 }
 
 proptest! {

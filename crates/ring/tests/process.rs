@@ -39,7 +39,12 @@ fn child_producer() {
 
 fn spawn_child(path: &std::path::Path, count: u64, mode: &str) -> std::process::Child {
     Command::new(std::env::current_exe().unwrap())
-        .args(["child_producer", "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            "child_producer",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, format!("{},{count},{mode}", path.display()))
         .spawn()
         .unwrap()
@@ -76,7 +81,11 @@ fn producer_process_delivers_every_byte() {
     }
     let path = TempPath::new("process");
     let ring = Ring::create(&path.0, 8192).unwrap();
-    let count = if cfg!(debug_assertions) { 50_000 } else { 500_000 };
+    let count = if cfg!(debug_assertions) {
+        50_000
+    } else {
+        500_000
+    };
     let mut child = spawn_child(&path.0, count, "detach");
     assert_eq!(consume(&ring, count).unwrap(), count);
     assert!(child.wait().unwrap().success());

@@ -38,7 +38,9 @@ fn two_threads_deliver_every_byte_in_order() {
                 match i % 3 {
                     0 => {
                         patterns[size].fill(i, &mut buf[..size]);
-                        producer.write(1 + (i % 5) as i32, &buf[..size], &wait).unwrap();
+                        producer
+                            .write(1 + (i % 5) as i32, &buf[..size], &wait)
+                            .unwrap();
                         i += 1;
                     }
                     1 => {
@@ -88,5 +90,8 @@ fn two_threads_deliver_every_byte_in_order() {
             .unwrap();
     }
     writer.join().unwrap();
-    assert_eq!(consumer.read(|_, _| panic!("extra message"), 64).unwrap(), 0);
+    assert_eq!(
+        consumer.read(|_, _| panic!("extra message"), 64).unwrap(),
+        0
+    );
 }

@@ -55,8 +55,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
         .count
         .unwrap_or_else(|| args.common.scale().pick(2_000_000, 50_000_000, 200_000_000) as u64);
     let count = if args.size >= 1024 { count / 64 } else { count }.max(1000);
-    let capacity = args.capacity.unwrap_or(super::capacity_for(args.size, 256 << 10));
-    super::check_size(args.size, sympathy_ring::layout::max_message_length(capacity))?;
+    let capacity = args
+        .capacity
+        .unwrap_or(super::capacity_for(args.size, 256 << 10));
+    super::check_size(
+        args.size,
+        sympathy_ring::layout::max_message_length(capacity),
+    )?;
     let (producer_core, consumer_core) = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
     pin_current_thread(consumer_core)?;
@@ -139,7 +144,7 @@ fn consume(
             continue;
         }
         idle = idle.wrapping_add(1);
-        if idle % (1 << 16) == 0 {
+        if idle.is_multiple_of(1 << 16) {
             if let Some(status) = child.try_wait()? {
                 // 65536 empty polls after seeing it exit: nothing more is coming.
                 if exited {
@@ -197,7 +202,7 @@ pub fn producer(args: ProducerArgs) -> Result<()> {
         }
         if i == before {
             idle = idle.wrapping_add(1);
-            if idle % (1 << 16) == 0 {
+            if idle.is_multiple_of(1 << 16) {
                 producer.heartbeat();
                 if let Some(e) = producer.peer().to_error(Role::Consumer) {
                     return Err(e.into());

@@ -52,13 +52,17 @@ pub fn run(args: LatencyArgs) -> Result<()> {
         .count
         .unwrap_or_else(|| args.common.scale().pick(100_000, 1_000_000, 10_000_000) as u64);
     let capacity = super::capacity_for(args.size, 64 << 10);
-    super::check_size(args.size, sympathy_ring::layout::max_message_length(capacity))?;
+    super::check_size(
+        args.size,
+        sympathy_ring::layout::max_message_length(capacity),
+    )?;
     let (ping_core, echo_core) = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
     pin_current_thread(ping_core)?;
     let mut quantiles: [Vec<f64>; 4] = Default::default();
     for run in 0..runs {
-        let h = one_run(args.size, count, capacity, echo_core).with_context(|| format!("run {run}"))?;
+        let h =
+            one_run(args.size, count, capacity, echo_core).with_context(|| format!("run {run}"))?;
         for (q, v) in quantiles.iter_mut().zip([
             h.value_at_quantile(0.5),
             h.value_at_quantile(0.99),
@@ -77,7 +81,12 @@ pub fn run(args: LatencyArgs) -> Result<()> {
         .param("cores", format!("{ping_core},{echo_core}"))
         .param("placement", "processes")
         .check(Check::Ok);
-    let metrics = [Metric::RttP50Ns, Metric::RttP99Ns, Metric::RttP999Ns, Metric::RttMaxNs];
+    let metrics = [
+        Metric::RttP50Ns,
+        Metric::RttP99Ns,
+        Metric::RttP999Ns,
+        Metric::RttMaxNs,
+    ];
     for (metric, samples) in metrics.into_iter().zip(&quantiles) {
         let stats = Stats::from_samples(samples).context("no runs")?;
         reporter.result(base.clone().stats(metric, stats))?;
@@ -98,10 +107,22 @@ fn one_run(size: usize, count: u64, capacity: usize, echo_core: usize) -> Result
     let mut child = Command::new(std::env::current_exe()?)
         .args(["ipc", "latency-echo"])
         .args([&ping_path, &pong_path])
-        .args(["--count", &(count + warmup).to_string(), "--core", &echo_core.to_string()])
+        .args([
+            "--count",
+            &(count + warmup).to_string(),
+            "--core",
+            &echo_core.to_string(),
+        ])
         .spawn()
         .context("starting the echo process")?;
-    let outcome = ping_loop(&mut producer, &mut consumer, size, count, warmup, &mut child);
+    let outcome = ping_loop(
+        &mut producer,
+        &mut consumer,
+        size,
+        count,
+        warmup,
+        &mut child,
+    );
     let status = child.wait()?;
     for p in [&ping_path, &pong_path] {
         let _ = std::fs::remove_file(p);
@@ -143,10 +164,10 @@ fn ping_loop(
                 break;
             }
             idle = idle.wrapping_add(1);
-            if idle % LOOK_EVERY == 0 {
-                if let Some(status) = child.try_wait()? {
-                    bail!("the echo process exited ({status}) at round trip {i}");
-                }
+            if idle.is_multiple_of(LOOK_EVERY)
+                && let Some(status) = child.try_wait()?
+            {
+                bail!("the echo process exited ({status}) at round trip {i}");
             }
             std::hint::spin_loop();
         }
@@ -188,7 +209,7 @@ pub fn echo(args: EchoArgs) -> Result<()> {
             continue;
         }
         idle = idle.wrapping_add(1);
-        if idle % LOOK_EVERY == 0 {
+        if idle.is_multiple_of(LOOK_EVERY) {
             consumer.heartbeat();
             if let Some(e) = consumer.peer().to_error(Role::Producer) {
                 return Err(e.into());

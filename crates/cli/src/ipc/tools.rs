@@ -109,7 +109,8 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
                 if patterns.len() <= bytes.len() {
                     patterns.resize(bytes.len() + 1, None);
                 }
-                let pattern = patterns[bytes.len()].get_or_insert_with(|| Pattern::new(bytes.len()));
+                let pattern =
+                    patterns[bytes.len()].get_or_insert_with(|| Pattern::new(bytes.len()));
                 match pattern.check(next, bytes) {
                     Ok(()) => next += 1,
                     Err(m) => {
@@ -129,8 +130,12 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
             Err(e @ RingError::Timeout { .. }) => {
                 let why = match consumer.peer() {
                     PeerState::NeverAttached => "no producer has attached yet (no messages yet)",
-                    PeerState::Alive { .. } => "the producer is attached and alive but sent nothing",
-                    PeerState::Stale { .. } => "the producer is attached but its heartbeat is stale",
+                    PeerState::Alive { .. } => {
+                        "the producer is attached and alive but sent nothing"
+                    }
+                    PeerState::Stale { .. } => {
+                        "the producer is attached but its heartbeat is stale"
+                    }
                     PeerState::Detached | PeerState::Dead { .. } => "the producer is gone",
                 };
                 bail!("{e}; received {next} of {} messages; {why}", args.count)
@@ -150,16 +155,33 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
     let s = ring.snapshot();
     let now = sympathy_ring::now_ms();
     println!("file                {}", args.path.display());
-    println!("magic               {:#018x} ({:?})", s.magic, String::from_utf8_lossy(&s.magic.to_le_bytes()));
+    println!(
+        "magic               {:#018x} ({:?})",
+        s.magic,
+        String::from_utf8_lossy(&s.magic.to_le_bytes())
+    );
     println!("layout_version      {}", s.layout_version);
     println!("ready               {}", s.ready);
     println!("capacity            {}", s.capacity);
     println!("max_message_length  {}", s.max_message_length);
     println!("header_length       {}", s.header_length);
-    println!("creation_time_ms    {} ({} s ago)", s.creation_time_ms, (now - s.creation_time_ms) / 1000);
-    println!("producer            pid {} heartbeat {} ({:?})", s.producer_pid, s.producer_heartbeat_ms, s.producer);
-    println!("consumer            pid {} heartbeat {} ({:?})", s.consumer_pid, s.consumer_heartbeat_ms, s.consumer);
-    println!("trailer             tail {} head {} head_cache {} correlation {}", s.tail, s.head, s.head_cache, s.correlation_counter);
+    println!(
+        "creation_time_ms    {} ({} s ago)",
+        s.creation_time_ms,
+        (now - s.creation_time_ms) / 1000
+    );
+    println!(
+        "producer            pid {} heartbeat {} ({:?})",
+        s.producer_pid, s.producer_heartbeat_ms, s.producer
+    );
+    println!(
+        "consumer            pid {} heartbeat {} ({:?})",
+        s.consumer_pid, s.consumer_heartbeat_ms, s.consumer
+    );
+    println!(
+        "trailer             tail {} head {} head_cache {} correlation {}",
+        s.tail, s.head, s.head_cache, s.correlation_counter
+    );
     println!("pending bytes       {} (tail - head)", s.tail - s.head);
     println!("next records from the head:");
     for r in ring.peek_records(args.records) {
@@ -170,7 +192,11 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
             t if t >= 1 => format!("message type {t}"),
             t => format!("INVALID type {t}"),
         };
-        let hex: Vec<String> = r.payload_prefix.iter().map(|b| format!("{b:02x}")).collect();
+        let hex: Vec<String> = r
+            .payload_prefix
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
         println!(
             "  position {:>10} index {:>8} length {:>8}  {kind}  {}",
             r.position,
