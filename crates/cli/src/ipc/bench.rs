@@ -51,10 +51,12 @@ pub struct ProducerArgs {
 
 pub fn run(args: BenchArgs) -> Result<()> {
     let mut reporter = reporter(&args.common)?;
-    let count = args
-        .count
-        .unwrap_or_else(|| args.common.scale().pick(2_000_000, 50_000_000, 200_000_000) as u64);
-    let count = if args.size >= 1024 { count / 64 } else { count }.max(1000);
+    // Default: a fixed volume of messages for small sizes, of bytes for large ones.
+    let count = args.count.unwrap_or_else(|| {
+        let n = args.common.scale().pick(2_000_000, 50_000_000, 200_000_000) as u64;
+        if args.size >= 1024 { n / 64 } else { n }
+    });
+    let count = count.max(2);
     let capacity = args
         .capacity
         .unwrap_or(super::capacity_for(args.size, 256 << 10));
@@ -64,10 +66,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
     )?;
     let (producer_core, consumer_core) = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
-    pin_current_thread(consumer_core)?;
     let mut rates = Vec::with_capacity(runs);
     for run in 0..runs {
-        let seconds = one_run(args.size, count, capacity, producer_core)
+        let seconds = one_run(args.size, count, capacity, (producer_core, consumer_core))
             .with_context(|| format!("run {run}"))?;
         rates.push((count - 1) as f64 / seconds);
     }
@@ -87,15 +88,23 @@ pub fn run(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// One run: a fresh ring, a producer child, this process consuming. Returns the seconds from
-/// the first message to the last.
-fn one_run(size: usize, count: u64, capacity: usize, producer_core: usize) -> Result<f64> {
+/// One run: a fresh ring, a producer child, a pinned thread of this process consuming. Returns
+/// the seconds from the first message to the last. (The main thread stays unpinned so that the
+/// child inherits an affinity mask that lets it pin itself elsewhere.)
+fn one_run(size: usize, count: u64, capacity: usize, cores: (usize, usize)) -> Result<f64> {
     let path = super::scratch_path("bench");
     let _ = std::fs::remove_file(&path);
     let ring = Ring::create(&path, capacity)?;
     let mut consumer = ring.consumer()?;
-    let mut child = spawn_producer(&path, size, count, producer_core)?;
-    let outcome = consume(&mut consumer, size, count, &mut child);
+    let mut child = spawn_producer(&path, size, count, cores.0)?;
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            pin_current_thread(cores.1)?;
+            consume(&mut consumer, size, count, &mut child)
+        })
+        .join()
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("the consumer thread panicked")))
+    });
     let status = child.wait()?;
     let _ = std::fs::remove_file(&path);
     let seconds = outcome?;

@@ -58,11 +58,10 @@ pub fn run(args: LatencyArgs) -> Result<()> {
     )?;
     let (ping_core, echo_core) = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
-    pin_current_thread(ping_core)?;
     let mut quantiles: [Vec<f64>; 4] = Default::default();
     for run in 0..runs {
-        let h =
-            one_run(args.size, count, capacity, echo_core).with_context(|| format!("run {run}"))?;
+        let h = one_run(args.size, count, capacity, (ping_core, echo_core))
+            .with_context(|| format!("run {run}"))?;
         for (q, v) in quantiles.iter_mut().zip([
             h.value_at_quantile(0.5),
             h.value_at_quantile(0.99),
@@ -94,7 +93,14 @@ pub fn run(args: LatencyArgs) -> Result<()> {
     Ok(())
 }
 
-fn one_run(size: usize, count: u64, capacity: usize, echo_core: usize) -> Result<Histogram<u64>> {
+/// One run: fresh rings, an echo child, a pinned thread of this process pinging (the main
+/// thread stays unpinned so the child can pin itself to another core).
+fn one_run(
+    size: usize,
+    count: u64,
+    capacity: usize,
+    (ping_core, echo_core): (usize, usize),
+) -> Result<Histogram<u64>> {
     let (ping_path, pong_path) = (super::scratch_path("ping"), super::scratch_path("pong"));
     for p in [&ping_path, &pong_path] {
         let _ = std::fs::remove_file(p);
@@ -115,14 +121,21 @@ fn one_run(size: usize, count: u64, capacity: usize, echo_core: usize) -> Result
         ])
         .spawn()
         .context("starting the echo process")?;
-    let outcome = ping_loop(
-        &mut producer,
-        &mut consumer,
-        size,
-        count,
-        warmup,
-        &mut child,
-    );
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            pin_current_thread(ping_core)?;
+            ping_loop(
+                &mut producer,
+                &mut consumer,
+                size,
+                count,
+                warmup,
+                &mut child,
+            )
+        })
+        .join()
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("the ping thread panicked")))
+    });
     let status = child.wait()?;
     for p in [&ping_path, &pong_path] {
         let _ = std::fs::remove_file(p);
