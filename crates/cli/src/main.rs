@@ -4,11 +4,13 @@
 //! sympathy run <experiment> [--quick|--full] [--json] [--runs N] [experiment flags]
 //! sympathy run all --quick
 //! sympathy compare [--quick|--full] [--only queue,ping-pong] [--out DIR] [--baseline FILE]
+//! sympathy ipc <create|produce|consume|inspect|layout|bench|latency> ...
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod compare;
+mod ipc;
 mod run;
 
 use std::process::ExitCode;
@@ -35,6 +37,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run every experiment in Rust and Java and write the side-by-side report.
     Compare(compare::CompareArgs),
+    /// The shared-memory IPC ring: create, produce, consume, inspect, layout, bench, latency.
+    Ipc(ipc::IpcArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +46,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Ipc(args) => ipc::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

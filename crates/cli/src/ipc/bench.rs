@@ -1,0 +1,227 @@
+//! `ipc bench`: messages per second from a producer process to a consumer process over one
+//! ring file, each pinned to its own core. The consumer verifies every byte of every message
+//! against the shared pattern; a mismatch fails the run.
+
+use std::path::PathBuf;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use sympathy_lab::pin::pin_current_thread;
+use sympathy_lab::{Check, Measurement, Metric, Stats};
+use sympathy_ring::pattern::Pattern;
+use sympathy_ring::{Ring, Role};
+
+use crate::run::{Common, reporter};
+
+/// Messages a producer batch holds at most (one consumer-visible publish per batch).
+const BATCH: usize = 256;
+
+/// `ipc bench --size S --count N`
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Payload bytes per message (4..=capacity/8).
+    #[arg(long, default_value_t = 4)]
+    size: usize,
+    /// Messages per run (default depends on --quick/--full).
+    #[arg(long)]
+    count: Option<u64>,
+    /// Ring capacity in bytes (default: 256 KiB, or 8 x the size if larger).
+    #[arg(long)]
+    capacity: Option<usize>,
+    /// Two cores `producer,consumer` (default: the first two available).
+    #[arg(long)]
+    cores: Option<String>,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The hidden producer process.
+#[derive(Args, Debug)]
+pub struct ProducerArgs {
+    path: PathBuf,
+    #[arg(long)]
+    size: usize,
+    #[arg(long)]
+    count: u64,
+    #[arg(long)]
+    core: usize,
+}
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    let mut reporter = reporter(&args.common)?;
+    // Default: a fixed volume of messages for small sizes, of bytes for large ones.
+    let count = args.count.unwrap_or_else(|| {
+        let n = args.common.scale().pick(2_000_000, 50_000_000, 200_000_000) as u64;
+        if args.size >= 1024 { n / 64 } else { n }
+    });
+    let count = count.max(2);
+    let capacity = args
+        .capacity
+        .unwrap_or(super::capacity_for(args.size, 256 << 10));
+    super::check_size(
+        args.size,
+        sympathy_ring::layout::max_message_length(capacity),
+    )?;
+    let (producer_core, consumer_core) = super::pick_cores(&args.cores)?;
+    let runs = args.common.runs_or(3, 5, 10);
+    let mut rates = Vec::with_capacity(runs);
+    for run in 0..runs {
+        let seconds = one_run(args.size, count, capacity, (producer_core, consumer_core))
+            .with_context(|| format!("run {run}"))?;
+        rates.push((count - 1) as f64 / seconds);
+    }
+    let msgs = Stats::from_samples(&rates).context("no runs")?;
+    let base = Measurement::new("ipc", "ring")
+        .param("producer", "rust")
+        .param("consumer", "rust")
+        .param("size_bytes", args.size as u64)
+        .param("count", count)
+        .param("capacity", capacity as u64)
+        .param("cores", format!("{producer_core},{consumer_core}"))
+        .param("placement", "processes")
+        .check(Check::Ok);
+    reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
+    let size = args.size as f64;
+    reporter.result(base.stats(Metric::BytesPerSec, msgs.map(|m| m * size)))?;
+    Ok(())
+}
+
+/// One run: a fresh ring, a producer child, a pinned thread of this process consuming. Returns
+/// the seconds from the first message to the last. (The main thread stays unpinned so that the
+/// child inherits an affinity mask that lets it pin itself elsewhere.)
+fn one_run(size: usize, count: u64, capacity: usize, cores: (usize, usize)) -> Result<f64> {
+    let path = super::scratch_path("bench");
+    let _ = std::fs::remove_file(&path);
+    let ring = Ring::create(&path, capacity)?;
+    let mut consumer = ring.consumer()?;
+    let mut child = spawn_producer(&path, size, count, cores.0)?;
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            pin_current_thread(cores.1)?;
+            consume(&mut consumer, size, count, &mut child)
+        })
+        .join()
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("the consumer thread panicked")))
+    });
+    let status = child.wait()?;
+    let _ = std::fs::remove_file(&path);
+    let seconds = outcome?;
+    if !status.success() {
+        bail!("the producer process failed ({status})");
+    }
+    Ok(seconds)
+}
+
+fn spawn_producer(path: &std::path::Path, size: usize, count: u64, core: usize) -> Result<Child> {
+    Command::new(std::env::current_exe()?)
+        .args(["ipc", "bench-producer"])
+        .arg(path)
+        .args(["--size", &size.to_string(), "--count", &count.to_string()])
+        .args(["--core", &core.to_string()])
+        .spawn()
+        .context("starting the producer process")
+}
+
+fn consume(
+    consumer: &mut sympathy_ring::Consumer,
+    size: usize,
+    count: u64,
+    child: &mut Child,
+) -> Result<f64> {
+    let pattern = Pattern::new(size);
+    let mut next = 0u64;
+    let mut first = None;
+    let mut bad: Option<String> = None;
+    let mut idle: u32 = 0;
+    let mut exited = false;
+    while next < count {
+        let n = consumer.read(
+            |_, bytes| {
+                if let Err(m) = pattern.check(next, bytes) {
+                    bad.get_or_insert_with(|| format!("message {next}: {m}"));
+                }
+                next += 1;
+            },
+            usize::MAX,
+        )?;
+        if n > 0 {
+            if first.is_none() {
+                first = Some(Instant::now());
+            }
+            continue;
+        }
+        idle = idle.wrapping_add(1);
+        if idle.is_multiple_of(1 << 16) {
+            if let Some(status) = child.try_wait()? {
+                // 65536 empty polls after seeing it exit: nothing more is coming.
+                if exited {
+                    bail!("the producer exited ({status}) after {next} of {count} messages");
+                }
+                exited = true;
+            }
+            consumer.heartbeat();
+        }
+        std::hint::spin_loop();
+    }
+    let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
+    if let Some(m) = bad {
+        bail!("verification failed at {m}");
+    }
+    Ok(seconds.max(1e-9))
+}
+
+/// The producer process: pins itself, writes `count` pattern messages in batches.
+pub fn producer(args: ProducerArgs) -> Result<()> {
+    pin_current_thread(args.core)?;
+    let ring = Ring::open(&args.path)?;
+    let mut producer = ring.producer()?;
+    let pattern = Pattern::new(args.size);
+    let mut buf = vec![0u8; args.size];
+    let deadline = Duration::from_secs(120);
+    let start = Instant::now();
+    let mut i = 0u64;
+    let mut idle: u32 = 0;
+    while i < args.count {
+        let before = i;
+        if args.size > 64 {
+            // Zero copy: fill the claimed bytes in place.
+            while i < args.count {
+                match producer.try_claim(1, args.size) {
+                    Ok(mut claim) => {
+                        pattern.fill(i, &mut claim);
+                        claim.commit();
+                        i += 1;
+                    }
+                    Err(e) if e.is_full() => break,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        } else {
+            let mut batch = producer.batch();
+            while i < args.count && batch.len() < BATCH {
+                pattern.fill(i, &mut buf);
+                match batch.try_write(1, &buf) {
+                    Ok(()) => i += 1,
+                    Err(e) if e.is_full() => break,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        if i == before {
+            idle = idle.wrapping_add(1);
+            if idle.is_multiple_of(1 << 16) {
+                producer.heartbeat();
+                if let Some(e) = producer.peer().to_error(Role::Consumer) {
+                    return Err(e.into());
+                }
+                if start.elapsed() > deadline {
+                    bail!("the ring stayed full for too long (consumer stuck?)");
+                }
+            }
+            std::hint::spin_loop();
+        }
+    }
+    Ok(())
+}

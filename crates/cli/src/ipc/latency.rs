@@ -1,0 +1,237 @@
+//! `ipc latency`: round-trip time of one message echoed by a second process over two rings
+//! (ping ring: this process → echo; pong ring: echo → this process), both pinned. Every echoed
+//! message is verified against the pattern.
+
+use std::path::PathBuf;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use hdrhistogram::Histogram;
+use sympathy_lab::pin::pin_current_thread;
+use sympathy_lab::{Check, Measurement, Metric, Stats};
+use sympathy_ring::pattern::Pattern;
+use sympathy_ring::{Consumer, Producer, Ring, Role};
+
+use crate::run::{Common, reporter};
+
+/// `ipc latency --size S --count N`
+#[derive(Args, Debug)]
+pub struct LatencyArgs {
+    /// Payload bytes per message (4..=capacity/8).
+    #[arg(long, default_value_t = 4)]
+    size: usize,
+    /// Round trips per run, after a tenth as many for warm-up (default depends on scale).
+    #[arg(long)]
+    count: Option<u64>,
+    /// Two cores `pinger,echo` (default: the first two available).
+    #[arg(long)]
+    cores: Option<String>,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The hidden echo process.
+#[derive(Args, Debug)]
+pub struct EchoArgs {
+    ping: PathBuf,
+    pong: PathBuf,
+    #[arg(long)]
+    count: u64,
+    #[arg(long)]
+    core: usize,
+}
+
+/// Polls between two looks at whether the peer is still there.
+const LOOK_EVERY: u32 = 1 << 20;
+
+pub fn run(args: LatencyArgs) -> Result<()> {
+    let mut reporter = reporter(&args.common)?;
+    let count = args
+        .count
+        .unwrap_or_else(|| args.common.scale().pick(100_000, 1_000_000, 10_000_000) as u64);
+    let capacity = super::capacity_for(args.size, 64 << 10);
+    super::check_size(
+        args.size,
+        sympathy_ring::layout::max_message_length(capacity),
+    )?;
+    let (ping_core, echo_core) = super::pick_cores(&args.cores)?;
+    let runs = args.common.runs_or(3, 5, 10);
+    let mut quantiles: [Vec<f64>; 4] = Default::default();
+    for run in 0..runs {
+        let h = one_run(args.size, count, capacity, (ping_core, echo_core))
+            .with_context(|| format!("run {run}"))?;
+        for (q, v) in quantiles.iter_mut().zip([
+            h.value_at_quantile(0.5),
+            h.value_at_quantile(0.99),
+            h.value_at_quantile(0.999),
+            h.max(),
+        ]) {
+            q.push(v as f64);
+        }
+    }
+    let base = Measurement::new("ipc", "echo")
+        .param("producer", "rust")
+        .param("consumer", "rust")
+        .param("size_bytes", args.size as u64)
+        .param("count", count)
+        .param("capacity", capacity as u64)
+        .param("cores", format!("{ping_core},{echo_core}"))
+        .param("placement", "processes")
+        .check(Check::Ok);
+    let metrics = [
+        Metric::RttP50Ns,
+        Metric::RttP99Ns,
+        Metric::RttP999Ns,
+        Metric::RttMaxNs,
+    ];
+    for (metric, samples) in metrics.into_iter().zip(&quantiles) {
+        let stats = Stats::from_samples(samples).context("no runs")?;
+        reporter.result(base.clone().stats(metric, stats))?;
+    }
+    Ok(())
+}
+
+/// One run: fresh rings, an echo child, a pinned thread of this process pinging (the main
+/// thread stays unpinned so the child can pin itself to another core).
+fn one_run(
+    size: usize,
+    count: u64,
+    capacity: usize,
+    (ping_core, echo_core): (usize, usize),
+) -> Result<Histogram<u64>> {
+    let (ping_path, pong_path) = (super::scratch_path("ping"), super::scratch_path("pong"));
+    for p in [&ping_path, &pong_path] {
+        let _ = std::fs::remove_file(p);
+    }
+    let ping = Ring::create(&ping_path, capacity)?;
+    let pong = Ring::create(&pong_path, capacity)?;
+    let mut producer = ping.producer()?;
+    let mut consumer = pong.consumer()?;
+    let warmup = count / 10;
+    let mut child = Command::new(std::env::current_exe()?)
+        .args(["ipc", "latency-echo"])
+        .args([&ping_path, &pong_path])
+        .args([
+            "--count",
+            &(count + warmup).to_string(),
+            "--core",
+            &echo_core.to_string(),
+        ])
+        .spawn()
+        .context("starting the echo process")?;
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            pin_current_thread(ping_core)?;
+            ping_loop(
+                &mut producer,
+                &mut consumer,
+                size,
+                count,
+                warmup,
+                &mut child,
+            )
+        })
+        .join()
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("the ping thread panicked")))
+    });
+    let status = child.wait()?;
+    for p in [&ping_path, &pong_path] {
+        let _ = std::fs::remove_file(p);
+    }
+    let h = outcome?;
+    if !status.success() {
+        bail!("the echo process failed ({status})");
+    }
+    Ok(h)
+}
+
+fn ping_loop(
+    producer: &mut Producer,
+    consumer: &mut Consumer,
+    size: usize,
+    count: u64,
+    warmup: u64,
+    child: &mut Child,
+) -> Result<Histogram<u64>> {
+    let pattern = Pattern::new(size);
+    let mut h = Histogram::<u64>::new(3)?;
+    let mut buf = vec![0u8; size];
+    let mut bad: Option<String> = None;
+    for i in 0..warmup + count {
+        pattern.fill(i, &mut buf);
+        let start = Instant::now();
+        producer.try_write(1, &buf)?; // one message in flight: never full
+        let mut idle: u32 = 0;
+        loop {
+            let got = consumer.read(
+                |_, bytes| {
+                    if let Err(m) = pattern.check(i, bytes) {
+                        bad.get_or_insert_with(|| format!("echo of message {i}: {m}"));
+                    }
+                },
+                1,
+            )?;
+            if got == 1 {
+                break;
+            }
+            idle = idle.wrapping_add(1);
+            if idle.is_multiple_of(LOOK_EVERY)
+                && let Some(status) = child.try_wait()?
+            {
+                bail!("the echo process exited ({status}) at round trip {i}");
+            }
+            std::hint::spin_loop();
+        }
+        let rtt = start.elapsed().as_nanos() as u64;
+        if i >= warmup {
+            h.record(rtt.max(1))?;
+        }
+    }
+    if let Some(m) = bad {
+        bail!("verification failed at {m}");
+    }
+    Ok(h)
+}
+
+/// The echo process: pins itself and sends every ping back on the pong ring.
+pub fn echo(args: EchoArgs) -> Result<()> {
+    pin_current_thread(args.core)?;
+    let mut consumer = Ring::open(&args.ping)?.consumer()?;
+    let mut producer = Ring::open(&args.pong)?.producer()?;
+    let deadline = Duration::from_secs(120);
+    let start = Instant::now();
+    let mut echoed = 0u64;
+    let mut idle: u32 = 0;
+    while echoed < args.count {
+        let mut failure = None;
+        let n = consumer.read(
+            |type_id, bytes| {
+                if let Err(e) = producer.try_write(type_id, bytes) {
+                    failure = Some(e);
+                }
+            },
+            1,
+        )?;
+        if let Some(e) = failure {
+            return Err(e.into());
+        }
+        if n == 1 {
+            echoed += 1;
+            continue;
+        }
+        idle = idle.wrapping_add(1);
+        if idle.is_multiple_of(LOOK_EVERY) {
+            consumer.heartbeat();
+            if let Some(e) = consumer.peer().to_error(Role::Producer) {
+                return Err(e.into());
+            }
+            if start.elapsed() > deadline {
+                bail!("no ping for too long");
+            }
+        }
+        std::hint::spin_loop();
+    }
+    Ok(())
+}

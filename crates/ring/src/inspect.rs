@@ -1,0 +1,128 @@
+//! Read-only views of a ring for tools (`sympathy ipc inspect`): header, trailer, positions and
+//! the records waiting at the head, decoded without consuming them.
+
+use crate::PeerState;
+use crate::error::Role;
+use crate::layout::*;
+use crate::ring::Ring;
+
+/// The header page and trailer as they are now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    /// Magic (`MAGIC` for a ring).
+    pub magic: u64,
+    /// Layout version.
+    pub layout_version: u32,
+    /// The `ready` word (1 once created).
+    pub ready: u32,
+    /// Bytes in the record area.
+    pub capacity: u64,
+    /// Largest payload.
+    pub max_message_length: i32,
+    /// Where the ring region starts.
+    pub header_length: u32,
+    /// Creation time, ms since the epoch.
+    pub creation_time_ms: i64,
+    /// Producer pid (0 when none).
+    pub producer_pid: i32,
+    /// Producer heartbeat, ms since the epoch.
+    pub producer_heartbeat_ms: i64,
+    /// Consumer pid (0 when none).
+    pub consumer_pid: i32,
+    /// Consumer heartbeat (Agrona trailer slot), ms since the epoch.
+    pub consumer_heartbeat_ms: i64,
+    /// Tail position.
+    pub tail: i64,
+    /// Head position.
+    pub head: i64,
+    /// The producer's cached head.
+    pub head_cache: i64,
+    /// Correlation counter.
+    pub correlation_counter: i64,
+    /// The producer's state.
+    pub producer: PeerState,
+    /// The consumer's state.
+    pub consumer: PeerState,
+}
+
+/// One record found walking from the head.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordView {
+    /// Stream position.
+    pub position: i64,
+    /// Index in the record area.
+    pub index: usize,
+    /// The length field (header included; negative for a claim in progress, 0 for none).
+    pub length: i32,
+    /// The type field.
+    pub type_id: i32,
+    /// Up to the first 32 payload bytes.
+    pub payload_prefix: Vec<u8>,
+}
+
+impl Ring {
+    /// The header and trailer fields now.
+    pub fn snapshot(&self) -> Snapshot {
+        let r = self.region();
+        Snapshot {
+            magic: r.lp_magic(),
+            layout_version: r.lp_version(),
+            ready: r.lv_ready(),
+            capacity: r.lp_capacity(),
+            max_message_length: r.lp_max_message_length(),
+            header_length: r.lp_header_length(),
+            creation_time_ms: r.lp_creation_time(),
+            producer_pid: r.lv_pid(true),
+            producer_heartbeat_ms: r.lp_heartbeat(true),
+            consumer_pid: r.lv_pid(false),
+            consumer_heartbeat_ms: r.lp_heartbeat(false),
+            tail: r.lv_tail(), // SYNC POINT: tail
+            head: r.lv_head(), // SYNC POINT: head
+            head_cache: r.lp_head_cache(),
+            correlation_counter: r.lp_correlation_counter(),
+            producer: self.peer(Role::Producer),
+            consumer: self.peer(Role::Consumer),
+        }
+    }
+
+    /// Up to `max` records from the head (padding included), stopping at the first header that
+    /// is not a complete, valid record; that header is included so a tool can show why.
+    pub fn peek_records(&self, max: usize) -> Vec<RecordView> {
+        let r = self.region();
+        let capacity = r.capacity();
+        let mut position = r.lv_head(); // SYNC POINT: head
+        let tail = r.lv_tail(); // SYNC POINT: tail
+        let mut out = Vec::new();
+        if position < 0 || position % RECORD_ALIGNMENT as i64 != 0 {
+            return out;
+        }
+        while out.len() < max {
+            let index = position as usize & (capacity - 1);
+            let (length, type_id) = unpack_header(r.lv_record(index));
+            let valid = length >= RECORD_HEADER_LENGTH as i32
+                && align_record(length as usize) <= capacity - index;
+            let shown = if valid {
+                (length as usize - RECORD_HEADER_LENGTH).min(32)
+            } else {
+                0
+            };
+            let mut payload_prefix = vec![0; shown];
+            r.copy_out(index + RECORD_HEADER_LENGTH, &mut payload_prefix);
+            out.push(RecordView {
+                position,
+                index,
+                length,
+                type_id,
+                payload_prefix,
+            });
+            if !valid || (type_id < 1 && type_id != PADDING_MSG_TYPE_ID) {
+                break;
+            }
+            position += align_record(length as usize) as i64;
+            if position >= tail {
+                break;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,229 @@
+//! The one descriptor of the ring file: every offset and size, mirrored by the Java
+//! `RingDescriptor` and written down in `docs/ring-layout.md` (the canonical description).
+//!
+//! ```text
+//!  0                                  4096                      4096 + capacity      + 768
+//!  +----------------------------------+-------------------------+--------------------+
+//!  | header page (ours)               | record area (capacity)  | trailer (768)      |
+//!  +----------------------------------+-------------------------+--------------------+
+//!                                     |<------------ Agrona ring region ------------>|
+//! ```
+//!
+//! The record header, as Agrona's `RecordDescriptor` draws it (all integers little-endian):
+//!
+//! ```text
+//!   0                   1                   2                   3
+//!   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+//!  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//!  |              Length (i32, this header included)               |
+//!  +---------------------------------------------------------------+
+//!  |                  Type (i32: >= 1 message, -1 padding)         |
+//!  +---------------------------------------------------------------+
+//!  |                       Encoded Message                        ...
+//! ...                                                              |
+//!  +---------------------------------------------------------------+
+//!  A negative Length is a claim still being written; 0 is "nothing yet".
+//! ```
+//!
+//! Every record starts at a multiple of [`RECORD_ALIGNMENT`]; its aligned length is
+//! `align(Length, 8)`.
+
+// ---- Header page (ours), bytes 0..HEADER_LENGTH ----------------------------------------------
+
+/// Bytes in the header page; the Agrona ring region starts here.
+pub const HEADER_LENGTH: usize = 4096;
+/// The ASCII bytes `SYMPRING` read as a little-endian u64.
+pub const MAGIC: u64 = 0x474E_4952_504D_5953;
+/// The layout version this crate reads and writes.
+pub const LAYOUT_VERSION: u32 = 1;
+/// u64 [`MAGIC`].
+pub const MAGIC_OFFSET: usize = 0;
+/// u32 [`LAYOUT_VERSION`].
+pub const LAYOUT_VERSION_OFFSET: usize = 8;
+/// u32 `ready`: 0 while the creator writes the header, 1 once the file is complete (stored last,
+/// with release).
+pub const READY_OFFSET: usize = 12;
+/// u64 capacity of the record area in bytes (a power of two).
+pub const CAPACITY_OFFSET: usize = 16;
+/// i32 largest payload in bytes: `capacity / 8`.
+pub const MAX_MESSAGE_LENGTH_OFFSET: usize = 24;
+/// u32 [`HEADER_LENGTH`], where the ring region starts.
+pub const HEADER_LENGTH_OFFSET: usize = 28;
+/// i64 creation time, ms since the Unix epoch.
+pub const CREATION_TIME_OFFSET: usize = 32;
+/// i32 pid of the attached producer, 0 when none.
+pub const PRODUCER_PID_OFFSET: usize = 128;
+/// i64 the producer's last heartbeat, ms since the Unix epoch.
+pub const PRODUCER_HEARTBEAT_OFFSET: usize = 136;
+/// i32 pid of the attached consumer, 0 when none.
+pub const CONSUMER_PID_OFFSET: usize = 256;
+/// The `ready` value once the file is complete.
+pub const READY: u32 = 1;
+
+// ---- Trailer (Agrona RingBufferDescriptor), offsets from the trailer start -------------------
+
+/// Bytes in the trailer: six pairs of 64-byte cache lines.
+pub const TRAILER_LENGTH: usize = 768;
+/// i64 tail position (bytes ever claimed by the producer).
+pub const TAIL_POSITION_OFFSET: usize = 128;
+/// i64 the producer's cached copy of the head position.
+pub const HEAD_CACHE_POSITION_OFFSET: usize = 256;
+/// i64 head position (bytes ever consumed).
+pub const HEAD_POSITION_OFFSET: usize = 384;
+/// i64 correlation id counter (Agrona's `nextCorrelationId`).
+pub const CORRELATION_COUNTER_OFFSET: usize = 512;
+/// i64 the consumer's last heartbeat, ms since the Unix epoch.
+pub const CONSUMER_HEARTBEAT_OFFSET: usize = 640;
+
+// ---- Records (Agrona RecordDescriptor) --------------------------------------------------------
+
+/// Bytes in a record header: i32 length then i32 type.
+pub const RECORD_HEADER_LENGTH: usize = 8;
+/// Every record starts at a multiple of this many bytes.
+pub const RECORD_ALIGNMENT: usize = 8;
+/// i32 record length (header included) within a record; negative while a claim is in progress.
+pub const LENGTH_OFFSET: usize = 0;
+/// i32 message type id within a record.
+pub const TYPE_OFFSET: usize = 4;
+/// The type id of a padding record (the skipped end of the area at wrap, or an aborted claim).
+pub const PADDING_MSG_TYPE_ID: i32 = -1;
+
+// ---- Limits of this implementation ----------------------------------------------------------
+
+/// Smallest capacity accepted: room for a few records of the 8-byte maximum message.
+pub const MIN_CAPACITY: usize = 64;
+/// Largest capacity accepted: Agrona indexes the region with an `int`, so
+/// `capacity + TRAILER_LENGTH` must stay below 2^31.
+pub const MAX_CAPACITY: usize = 1 << 30;
+
+/// Largest payload for a capacity: `capacity / 8`, Agrona's `maxMsgLength`.
+pub const fn max_message_length(capacity: usize) -> usize {
+    capacity / 8
+}
+
+/// The exact file length of a ring with this capacity.
+pub const fn file_length(capacity: usize) -> usize {
+    HEADER_LENGTH + capacity + TRAILER_LENGTH
+}
+
+/// `length` rounded up to [`RECORD_ALIGNMENT`].
+#[inline]
+pub const fn align_record(length: usize) -> usize {
+    (length + RECORD_ALIGNMENT - 1) & !(RECORD_ALIGNMENT - 1)
+}
+
+/// Whether `capacity` is a power of two within [`MIN_CAPACITY`]..=[`MAX_CAPACITY`].
+pub const fn is_valid_capacity(capacity: usize) -> bool {
+    capacity.is_power_of_two() && capacity >= MIN_CAPACITY && capacity <= MAX_CAPACITY
+}
+
+/// A record header as the one little-endian i64 at the record's start: the length in the low
+/// half (bytes 0..4) and the type in the high half (bytes 4..8).
+#[inline]
+pub const fn pack_header(length: i32, type_id: i32) -> i64 {
+    ((length as u32 as u64) | ((type_id as u32 as u64) << 32)) as i64
+}
+
+/// The `(length, type)` of a packed record header.
+#[inline]
+pub const fn unpack_header(header: i64) -> (i32, i32) {
+    (header as i32, (header >> 32) as i32)
+}
+
+/// Every constant as `(NAME, value)`, in the order `sympathy ipc layout` prints them (the Java
+/// parity test compares these lines).
+pub const CONSTANTS: &[(&str, i128)] = &[
+    ("HEADER_LENGTH", HEADER_LENGTH as i128),
+    ("MAGIC", MAGIC as i128),
+    ("LAYOUT_VERSION", LAYOUT_VERSION as i128),
+    ("MAGIC_OFFSET", MAGIC_OFFSET as i128),
+    ("LAYOUT_VERSION_OFFSET", LAYOUT_VERSION_OFFSET as i128),
+    ("READY_OFFSET", READY_OFFSET as i128),
+    ("CAPACITY_OFFSET", CAPACITY_OFFSET as i128),
+    (
+        "MAX_MESSAGE_LENGTH_OFFSET",
+        MAX_MESSAGE_LENGTH_OFFSET as i128,
+    ),
+    ("HEADER_LENGTH_OFFSET", HEADER_LENGTH_OFFSET as i128),
+    ("CREATION_TIME_OFFSET", CREATION_TIME_OFFSET as i128),
+    ("PRODUCER_PID_OFFSET", PRODUCER_PID_OFFSET as i128),
+    (
+        "PRODUCER_HEARTBEAT_OFFSET",
+        PRODUCER_HEARTBEAT_OFFSET as i128,
+    ),
+    ("CONSUMER_PID_OFFSET", CONSUMER_PID_OFFSET as i128),
+    ("READY", READY as i128),
+    ("TRAILER_LENGTH", TRAILER_LENGTH as i128),
+    ("TAIL_POSITION_OFFSET", TAIL_POSITION_OFFSET as i128),
+    (
+        "HEAD_CACHE_POSITION_OFFSET",
+        HEAD_CACHE_POSITION_OFFSET as i128,
+    ),
+    ("HEAD_POSITION_OFFSET", HEAD_POSITION_OFFSET as i128),
+    (
+        "CORRELATION_COUNTER_OFFSET",
+        CORRELATION_COUNTER_OFFSET as i128,
+    ),
+    (
+        "CONSUMER_HEARTBEAT_OFFSET",
+        CONSUMER_HEARTBEAT_OFFSET as i128,
+    ),
+    ("RECORD_HEADER_LENGTH", RECORD_HEADER_LENGTH as i128),
+    ("RECORD_ALIGNMENT", RECORD_ALIGNMENT as i128),
+    ("LENGTH_OFFSET", LENGTH_OFFSET as i128),
+    ("TYPE_OFFSET", TYPE_OFFSET as i128),
+    ("PADDING_MSG_TYPE_ID", PADDING_MSG_TYPE_ID as i128),
+    ("MIN_CAPACITY", MIN_CAPACITY as i128),
+    ("MAX_CAPACITY", MAX_CAPACITY as i128),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_spells_sympring() {
+        assert_eq!(&MAGIC.to_le_bytes(), b"SYMPRING");
+    }
+
+    #[test]
+    fn trailer_matches_agrona_cache_line_pairs() {
+        // Agrona: each trailer field sits CACHE_LINE_LENGTH * 2 = 128 bytes after the previous.
+        let fields = [
+            TAIL_POSITION_OFFSET,
+            HEAD_CACHE_POSITION_OFFSET,
+            HEAD_POSITION_OFFSET,
+            CORRELATION_COUNTER_OFFSET,
+            CONSUMER_HEARTBEAT_OFFSET,
+            TRAILER_LENGTH,
+        ];
+        for (i, offset) in fields.iter().enumerate() {
+            assert_eq!(*offset, 128 * (i + 1));
+        }
+    }
+
+    #[test]
+    fn header_packs_length_low_type_high() {
+        let h = pack_header(24, -1);
+        assert_eq!(h.to_le_bytes(), [24, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(unpack_header(h), (24, -1));
+        assert_eq!(unpack_header(pack_header(-16, 7)), (-16, 7));
+    }
+
+    #[test]
+    fn align_rounds_up_to_eight() {
+        assert_eq!(
+            [0, 1, 8, 9, 12, 16].map(align_record),
+            [0, 8, 8, 16, 16, 16]
+        );
+    }
+
+    #[test]
+    fn capacity_must_be_power_of_two_in_range() {
+        assert!(is_valid_capacity(64));
+        assert!(is_valid_capacity(1 << 20));
+        assert!(!is_valid_capacity(96));
+        assert!(!is_valid_capacity(32));
+        assert!(!is_valid_capacity(1 << 31));
+    }
+}

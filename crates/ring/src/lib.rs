@@ -1,0 +1,55 @@
+//! An Agrona-compatible single-producer, single-consumer ring of variable-length records in a
+//! memory-mapped file, so that processes in different languages exchange messages at memory
+//! speed. The file format is `docs/ring-layout.md`; its ring region is byte-compatible with
+//! Agrona's `OneToOneRingBuffer` and Aeron's `aeron_spsc_rb`.
+//!
+//! ```
+//! use sympathy_ring::Ring;
+//! let path = std::env::temp_dir().join(format!("doc-ring-{}", std::process::id()));
+//! # let _ = std::fs::remove_file(&path);
+//! let ring = Ring::create(&path, 4096)?;          // or Ring::open(&path) in the peer process
+//! let mut producer = ring.producer()?;
+//! let mut consumer = Ring::open(&path)?.consumer()?;
+//! producer.try_write(1, b"ping")?;                 // Err(RingError::Full) is back pressure
+//! let mut claim = producer.try_claim(2, 4)?;       // zero-copy: fill in place, then commit
+//! claim.copy_from_slice(b"pong");
+//! claim.commit();
+//! let mut seen = Vec::new();
+//! consumer.read(|type_id, payload| seen.push((type_id, payload.to_vec())), 16)?;
+//! assert_eq!(seen, [(1, b"ping".to_vec()), (2, b"pong".to_vec())]);
+//! # drop((producer, consumer, ring)); std::fs::remove_file(&path).unwrap();
+//! # Ok::<(), sympathy_ring::RingError>(())
+//! ```
+//!
+//! The public items:
+//! - [`Ring`]: `create`, `open`, `anonymous`; hands out the one [`Producer`] and [`Consumer`].
+//! - [`Producer`]: `try_write`, `try_claim` → [`Claim`] (`commit`/`abort`, dropping aborts),
+//!   `batch` → [`Batch`], `write` (waiting), heartbeat and `peer_alive`.
+//! - [`Consumer`]: `read(handler, limit)` (zero-copy, one head release per batch),
+//!   `try_read_one`, `read_wait`, heartbeat and `peer_alive`.
+//! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, with a timeout.
+//! - [`RingError`]: every failure, typed; [`PeerState`]: what a side knows of its peer.
+//! - [`layout`]: the descriptor of every offset; [`pattern`]: the cross-language test messages;
+//!   [`inspect`]: read-only snapshots for tools.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
+
+mod attach;
+mod consumer;
+mod error;
+pub mod inspect;
+pub mod layout;
+pub mod pattern;
+mod primitive;
+mod producer;
+mod region;
+mod ring;
+mod wait;
+
+pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
+pub use consumer::Consumer;
+pub use error::{Corruption, RingError, Role};
+pub use producer::{Batch, Claim, Producer};
+pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
+pub use wait::{Strategy, Wait};

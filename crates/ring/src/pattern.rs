@@ -1,0 +1,187 @@
+//! The test-message pattern shared with the Java side: message `i` of size `S` carries the low
+//! `min(8, S)` bytes of `i` little-endian, then byte `k` (for `k >= 8`) is `(i + k) mod 256`.
+//!
+//! Filling and checking are a copy and a compare from a precomputed template, so producers and
+//! consumers can verify every byte at memory speed.
+
+/// The expected byte `k` of message `i`.
+///
+/// # Examples
+/// ```
+/// use sympathy_ring::pattern::pattern_byte;
+/// assert_eq!(pattern_byte(0x0102, 0), 0x02);
+/// assert_eq!(pattern_byte(0x0102, 1), 0x01);
+/// assert_eq!(pattern_byte(250, 8), 2); // (250 + 8) mod 256
+/// ```
+pub fn pattern_byte(i: u64, k: usize) -> u8 {
+    if k < 8 {
+        i.to_le_bytes()[k]
+    } else {
+        (i.wrapping_add(k as u64) % 256) as u8
+    }
+}
+
+/// Where a message differs from the pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mismatch {
+    /// The message has the wrong size.
+    Size {
+        /// Bytes received.
+        found: usize,
+        /// Bytes expected.
+        expected: usize,
+    },
+    /// A byte differs.
+    Byte {
+        /// Its offset in the message.
+        offset: usize,
+        /// The byte received.
+        found: u8,
+        /// The byte expected.
+        expected: u8,
+    },
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Mismatch::Size { found, expected } => {
+                write!(f, "size {found} bytes, expected {expected}")
+            }
+            Mismatch::Byte {
+                offset,
+                found,
+                expected,
+            } => write!(f, "byte {offset} is {found:#04x}, expected {expected:#04x}"),
+        }
+    }
+}
+
+/// Fills and checks pattern messages of one size.
+///
+/// # Examples
+/// ```
+/// use sympathy_ring::pattern::Pattern;
+/// let p = Pattern::new(12);
+/// let mut msg = vec![0; 12];
+/// p.fill(300, &mut msg);
+/// assert_eq!(msg, [44, 1, 0, 0, 0, 0, 0, 0, 52, 53, 54, 55]);
+/// assert!(p.check(300, &msg).is_ok());
+/// assert!(p.check(301, &msg).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    size: usize,
+    /// `template[j] = j mod 256`, `size + 256` bytes: message `i` (past its first 8 bytes) is
+    /// `template[i % 256 ..][..size]`.
+    template: Vec<u8>,
+}
+
+impl Pattern {
+    /// A pattern for messages of `size` bytes.
+    pub fn new(size: usize) -> Pattern {
+        Pattern {
+            size,
+            template: (0..size + 256).map(|j| j as u8).collect(),
+        }
+    }
+
+    /// The message size.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    fn body(&self, i: u64) -> &[u8] {
+        let start = (i % 256) as usize;
+        &self.template[start..start + self.size]
+    }
+
+    /// Writes message `i` into `out` (`out.len()` must be the pattern's size).
+    ///
+    /// # Panics
+    /// If `out.len()` differs from the size.
+    #[inline]
+    pub fn fill(&self, i: u64, out: &mut [u8]) {
+        out.copy_from_slice(self.body(i));
+        let n = self.size.min(8);
+        out[..n].copy_from_slice(&i.to_le_bytes()[..n]);
+    }
+
+    /// Checks that `msg` is message `i`, naming the first difference.
+    ///
+    /// # Errors
+    /// The first [`Mismatch`].
+    #[inline]
+    pub fn check(&self, i: u64, msg: &[u8]) -> Result<(), Mismatch> {
+        if msg.len() != self.size {
+            return Err(Mismatch::Size {
+                found: msg.len(),
+                expected: self.size,
+            });
+        }
+        let n = self.size.min(8);
+        let head_ok = msg[..n] == i.to_le_bytes()[..n];
+        if head_ok && msg[n..] == self.body(i)[n..] {
+            return Ok(());
+        }
+        self.first_difference(i, msg)
+    }
+
+    #[cold]
+    fn first_difference(&self, i: u64, msg: &[u8]) -> Result<(), Mismatch> {
+        for (offset, &found) in msg.iter().enumerate() {
+            let expected = pattern_byte(i, offset);
+            if found != expected {
+                return Err(Mismatch::Byte {
+                    offset,
+                    found,
+                    expected,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_matches_the_byte_rule() {
+        for size in [4, 7, 8, 9, 64, 300] {
+            let p = Pattern::new(size);
+            let mut msg = vec![0; size];
+            for i in [0u64, 1, 255, 256, 1 << 40, u64::MAX] {
+                p.fill(i, &mut msg);
+                for (k, &b) in msg.iter().enumerate() {
+                    assert_eq!(b, pattern_byte(i, k), "size {size} i {i} k {k}");
+                }
+                assert_eq!(p.check(i, &msg), Ok(()));
+            }
+        }
+    }
+
+    #[test]
+    fn check_names_the_first_wrong_byte() {
+        let p = Pattern::new(16);
+        let mut msg = vec![0; 16];
+        p.fill(5, &mut msg);
+        msg[10] ^= 0xff;
+        assert_eq!(
+            p.check(5, &msg),
+            Err(Mismatch::Byte {
+                offset: 10,
+                found: 15 ^ 0xff,
+                expected: 15
+            })
+        );
+        assert_eq!(
+            p.check(5, &msg[..4]),
+            Err(Mismatch::Size {
+                found: 4,
+                expected: 16
+            })
+        );
+    }
+}

@@ -1,0 +1,431 @@
+//! The single writer: copying writes, zero-copy claims and batches, following Agrona's
+//! `OneToOneRingBuffer` write protocol byte for byte (see `docs/ring-layout.md`).
+
+use crate::attach::{Attachment, PeerState};
+use crate::error::{RingError, Role};
+use crate::layout::*;
+use crate::ring::check_positions;
+use crate::wait::Wait;
+
+/// The one producer of a ring. Obtained from [`crate::Ring::producer`]; detaches on drop.
+pub struct Producer {
+    attachment: Attachment,
+    /// Bytes ever claimed (the next record's position); authoritative, as only we write it.
+    tail: i64,
+    /// The consumer's head as last seen; may be stale (behind the real head), never ahead.
+    cached_head: i64,
+    /// Bytes in the record area (a power of two).
+    capacity: usize,
+    /// Largest payload: `capacity / 8`.
+    max_message_length: usize,
+}
+
+/// Where a claimed record lives.
+#[derive(Clone, Copy)]
+struct Reserved {
+    /// Index of the record in the record area.
+    index: usize,
+    /// Index of a padding record written at the end of the area, with its length.
+    padding: Option<(usize, i32)>,
+}
+
+impl Producer {
+    pub(crate) fn new(attachment: Attachment) -> Result<Producer, RingError> {
+        let region = &attachment.region;
+        // SYNC POINT: head, SYNC POINT: tail (the positions the previous holder left)
+        let (head, tail) = (region.lv_head(), region.lv_tail());
+        check_positions(region, head, tail)?;
+        let capacity = region.capacity();
+        Ok(Producer {
+            tail,
+            cached_head: head,
+            capacity,
+            max_message_length: max_message_length(capacity),
+            attachment,
+        })
+    }
+
+    /// The largest payload this ring takes.
+    pub fn max_message_length(&self) -> usize {
+        self.max_message_length
+    }
+
+    /// The position the next record will take (bytes ever written, padding included).
+    pub fn position(&self) -> i64 {
+        self.tail
+    }
+
+    /// Copies `payload` into the ring as one message of type `type_id`.
+    ///
+    /// # Errors
+    /// [`RingError::Full`] (back pressure: nothing was written, retry later),
+    /// [`RingError::MessageTooLong`], [`RingError::InvalidTypeId`], [`RingError::CorruptRecord`]
+    /// if the consumer's head in the trailer is invalid.
+    ///
+    /// # Examples
+    /// ```
+    /// let ring = sympathy_ring::Ring::anonymous(64)?;
+    /// let mut producer = ring.producer()?;
+    /// producer.try_write(1, &[1, 2, 3])?;
+    /// assert!(producer.try_write(0, &[]).is_err()); // type ids start at 1
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    #[inline]
+    pub fn try_write(&mut self, type_id: i32, payload: &[u8]) -> Result<(), RingError> {
+        let reserved = self.reserve(type_id, payload.len())?;
+        self.publish_padding(reserved);
+        // SAFETY: reserve() checked index + 8 + len <= capacity, and the producer owns the
+        // reserved bytes until the header below publishes them.
+        unsafe {
+            let dst = self
+                .attachment
+                .region
+                .payload(reserved.index, payload.len());
+            std::ptr::copy_nonoverlapping(payload.as_ptr(), dst, payload.len());
+        }
+        let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
+        self.attachment.region.so_record(reserved.index, header); // SYNC POINT: record
+        self.attachment.region.so_tail(self.tail); // SYNC POINT: tail
+        self.attachment.tick();
+        Ok(())
+    }
+
+    /// Writes `payload`, waiting with `wait` while the ring is full.
+    ///
+    /// # Errors
+    /// As [`Producer::try_write`], with [`RingError::Timeout`] instead of `Full`, or
+    /// [`RingError::PeerDead`] if the consumer is gone while the ring stays full.
+    pub fn write(&mut self, type_id: i32, payload: &[u8], wait: &Wait) -> Result<(), RingError> {
+        wait.until("room in the ring", || {
+            match self.try_write(type_id, payload) {
+                Ok(()) => Ok(Some(())),
+                Err(e) if e.is_full() => match self.peer().to_error(Role::Consumer) {
+                    Some(dead) => Err(dead),
+                    None => Ok(None),
+                },
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    /// Reserves room for a `len`-byte payload of type `type_id` and hands out its bytes to be
+    /// filled in place. Nothing is visible to the consumer until [`Claim::commit`]; dropping
+    /// the claim aborts it (the consumer skips it as padding).
+    ///
+    /// # Errors
+    /// As [`Producer::try_write`].
+    ///
+    /// # Examples
+    /// ```
+    /// let ring = sympathy_ring::Ring::anonymous(1024)?;
+    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
+    /// let mut claim = producer.try_claim(3, 4)?;
+    /// claim.copy_from_slice(&42u32.to_le_bytes());
+    /// claim.commit();
+    /// let n = consumer.read(|t, b| assert_eq!((t, b), (3, &42u32.to_le_bytes()[..])), 8)?;
+    /// assert_eq!(n, 1);
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    pub fn try_claim(&mut self, type_id: i32, len: usize) -> Result<Claim<'_>, RingError> {
+        let reserved = self.reserve(type_id, len)?;
+        self.publish_padding(reserved);
+        let record_length = (len + RECORD_HEADER_LENGTH) as i32;
+        // A negative length marks the claim in progress (Agrona's tryClaim); it is published by
+        // the release in commit/abort.
+        self.attachment
+            .region
+            .sp_record(reserved.index, pack_header(-record_length, type_id));
+        Ok(Claim {
+            producer: self,
+            index: reserved.index,
+            len,
+            type_id,
+            done: false,
+        })
+    }
+
+    /// Starts a batch: records written through it become visible together when it is finished
+    /// (or dropped), which costs the consumer one cache-line handover per batch rather than
+    /// per record.
+    ///
+    /// # Examples
+    /// ```
+    /// let ring = sympathy_ring::Ring::anonymous(1024)?;
+    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
+    /// let mut batch = producer.batch();
+    /// batch.try_write(1, b"a")?;
+    /// batch.try_write(1, b"b")?;
+    /// assert_eq!(consumer.read(|_, _| {}, 8)?, 0); // not yet visible
+    /// assert_eq!(batch.finish(), 2);
+    /// assert_eq!(consumer.read(|_, _| {}, 8)?, 2);
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    pub fn batch(&mut self) -> Batch<'_> {
+        Batch {
+            producer: self,
+            first: None,
+            count: 0,
+        }
+    }
+
+    /// Stores a heartbeat now (call it from idle loops so the consumer sees a live producer).
+    pub fn heartbeat(&mut self) {
+        self.attachment.heartbeat();
+    }
+
+    /// The consumer's state: attached and heartbeating, stale, detached, dead or never seen.
+    pub fn peer(&self) -> PeerState {
+        self.attachment.peer()
+    }
+
+    /// Whether the consumer is attached, running and heartbeating.
+    pub fn peer_alive(&self) -> bool {
+        self.peer().is_alive()
+    }
+
+    /// Claims room for a record with a `len`-byte payload following Agrona's `claimCapacity`:
+    /// checks the type and length, refreshes the cached head only when the ring looks full,
+    /// writes padding at the wrap, pre-zeroes the next record header and advances the tail.
+    #[inline]
+    fn reserve(&mut self, type_id: i32, len: usize) -> Result<Reserved, RingError> {
+        if type_id < 1 {
+            return Err(RingError::InvalidTypeId { type_id });
+        }
+        if len > self.max_message_length {
+            return Err(self.too_long(len));
+        }
+        let aligned = align_record(len + RECORD_HEADER_LENGTH);
+        // Room for the record plus the next header, which is pre-zeroed.
+        let required = aligned + RECORD_HEADER_LENGTH;
+        let capacity = self.capacity;
+        let mask = capacity - 1;
+        let tail = self.tail;
+        // Possibly full? Refresh the cached head; really full? Back pressure.
+        if required > capacity - (tail - self.cached_head) as usize {
+            let head = self.refresh_head()?;
+            let free = capacity - (tail - head) as usize;
+            if required > free {
+                return Err(RingError::Full {
+                    required,
+                    available: free,
+                });
+            }
+        }
+        let mut index = tail as usize & mask;
+        let to_end = capacity - index;
+        let mut padding = None;
+        if required > to_end {
+            // The record does not fit before the end: pad to the end and start at 0, which
+            // needs `required` bytes free before the head's index.
+            if required > self.cached_head as usize & mask {
+                let head = self.refresh_head()?;
+                let head_index = head as usize & mask;
+                if required > head_index {
+                    return Err(RingError::Full {
+                        required: required + to_end,
+                        available: capacity - (tail - head) as usize,
+                    });
+                }
+            }
+            // The consumer will follow the padding to index 0: zero it first.
+            self.attachment.region.sp_record(0, 0);
+            padding = Some((index, to_end as i32));
+            index = 0;
+        }
+        // Pre-zero the next header so the consumer stops there (Agrona: "pre-zero next
+        // message header"); index + aligned + 8 <= capacity by the checks above.
+        self.attachment.region.sp_record(index + aligned, 0);
+        self.tail = tail + (aligned + padding.map_or(0, |(_, p)| p as usize)) as i64;
+        Ok(Reserved { index, padding })
+    }
+
+    /// Publishes the padding record of a reservation, if any.
+    #[inline]
+    fn publish_padding(&mut self, reserved: Reserved) {
+        if let Some((at, length)) = reserved.padding {
+            // SYNC POINT: record (the zeroed header at 0 is visible before the padding)
+            self.attachment
+                .region
+                .so_record(at, pack_header(length, PADDING_MSG_TYPE_ID));
+        }
+    }
+
+    /// Reloads the consumer's head, checks it and caches it (in the trailer too, as Agrona).
+    #[cold]
+    fn refresh_head(&mut self) -> Result<i64, RingError> {
+        let region = &self.attachment.region;
+        let head = region.lv_head(); // SYNC POINT: head
+        check_positions(region, head, self.tail)?;
+        self.cached_head = head;
+        region.sp_head_cache(head);
+        Ok(head)
+    }
+
+    #[cold]
+    fn too_long(&self, len: usize) -> RingError {
+        RingError::MessageTooLong {
+            length: len,
+            max: self.max_message_length,
+            needed: (len * 8).next_power_of_two().max(MIN_CAPACITY),
+        }
+    }
+}
+
+impl std::fmt::Debug for Producer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Producer")
+            .field("tail", &self.tail)
+            .field("cached_head", &self.cached_head)
+            .field("capacity", &self.capacity)
+            .finish()
+    }
+}
+
+/// A reserved record being filled in place. Derefs to its payload bytes.
+///
+/// [`Claim::commit`] publishes it; [`Claim::abort`] or dropping it turns it into padding that
+/// the consumer skips.
+pub struct Claim<'a> {
+    producer: &'a mut Producer,
+    index: usize,
+    len: usize,
+    type_id: i32,
+    done: bool,
+}
+
+impl Claim<'_> {
+    /// Publishes the record.
+    pub fn commit(mut self) {
+        self.finish(self.type_id);
+    }
+
+    /// Withdraws the record: it stays in the ring as padding.
+    pub fn abort(mut self) {
+        self.finish(PADDING_MSG_TYPE_ID);
+    }
+
+    fn finish(&mut self, type_id: i32) {
+        self.done = true;
+        let region = &self.producer.attachment.region;
+        let header = pack_header((self.len + RECORD_HEADER_LENGTH) as i32, type_id);
+        region.so_record(self.index, header); // SYNC POINT: record
+        region.so_tail(self.producer.tail); // SYNC POINT: tail
+        self.producer.attachment.tick();
+    }
+}
+
+impl std::ops::Deref for Claim<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: reserve() checked index + 8 + len <= capacity and the producer owns these
+        // bytes until the claim is committed or aborted; &self borrows the claim.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.producer
+                    .attachment
+                    .region
+                    .payload(self.index, self.len),
+                self.len,
+            )
+        }
+    }
+}
+
+impl std::ops::DerefMut for Claim<'_> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in deref; &mut self makes this the only view of the bytes.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.producer
+                    .attachment
+                    .region
+                    .payload(self.index, self.len),
+                self.len,
+            )
+        }
+    }
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.finish(PADDING_MSG_TYPE_ID);
+        }
+    }
+}
+
+/// Records written together: the header of the batch's first record is held back and published
+/// last, so the consumer (which stops at the first header that is not positive) sees the whole
+/// batch at once. Finishing or dropping the batch publishes it.
+pub struct Batch<'a> {
+    producer: &'a mut Producer,
+    /// The held-back first header: (index, packed header).
+    first: Option<(usize, i64)>,
+    count: usize,
+}
+
+impl Batch<'_> {
+    /// Adds a message to the batch.
+    ///
+    /// # Errors
+    /// As [`Producer::try_write`]; on `Full`, finish the batch and let the consumer catch up.
+    #[inline]
+    pub fn try_write(&mut self, type_id: i32, payload: &[u8]) -> Result<(), RingError> {
+        let p = &mut *self.producer;
+        let reserved = p.reserve(type_id, payload.len())?;
+        if let Some((at, length)) = reserved.padding {
+            self.put(at, pack_header(length, PADDING_MSG_TYPE_ID));
+        }
+        let p = &mut *self.producer;
+        // SAFETY: reserve() checked index + 8 + len <= capacity; the producer owns the bytes.
+        unsafe {
+            let dst = p.attachment.region.payload(reserved.index, payload.len());
+            std::ptr::copy_nonoverlapping(payload.as_ptr(), dst, payload.len());
+        }
+        let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
+        self.put(reserved.index, header);
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Messages written so far.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether nothing was written yet.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Publishes the batch; returns the number of messages in it.
+    pub fn finish(mut self) -> usize {
+        self.publish();
+        self.count
+    }
+
+    #[inline]
+    fn put(&mut self, index: usize, header: i64) {
+        if self.first.is_none() {
+            self.first = Some((index, header));
+        } else {
+            // Invisible until the first header is released (the consumer stops before it).
+            self.producer.attachment.region.so_record(index, header); // SYNC POINT: record
+        }
+    }
+
+    fn publish(&mut self) {
+        if let Some((index, header)) = self.first.take() {
+            let p = &mut *self.producer;
+            p.attachment.region.so_record(index, header); // SYNC POINT: record
+            p.attachment.region.so_tail(p.tail); // SYNC POINT: tail
+            p.attachment.tick();
+        }
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.publish();
+    }
+}

@@ -1,0 +1,315 @@
+//! The mapped bytes of one ring and the only code that touches them.
+//!
+//! Accessor names say the memory ordering, as JCTools does: `lv_` load-acquire ("load
+//! volatile"), `lp_` relaxed load ("load plain"), `so_` store-release ("store ordered"), `sp_`
+//! relaxed store, `cas_` compare-and-swap. Every shared word is accessed atomically, so a peer
+//! writing at any time (even a hostile one) cannot make a header read a data race. Payload bytes
+//! are the exception: they are handed out as slices under the ring protocol's ownership rule
+//! (the producer owns `[tail, head + capacity)`, the consumer owns `[head, tail)`).
+
+use std::path::{Path, PathBuf};
+
+use memmap2::MmapMut;
+
+use crate::layout::*;
+use crate::primitive::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+
+#[cfg(not(target_endian = "little"))]
+compile_error!("the ring file is little-endian and this crate reads it natively");
+
+/// One mapped ring file (or anonymous mapping): header page, record area and trailer.
+pub(crate) struct Region {
+    /// Keeps the mapping alive; never borrowed after construction.
+    _map: MmapMut,
+    /// Start of the mapping (page aligned).
+    base: *mut u8,
+    /// Start of the record area, `base + HEADER_LENGTH`.
+    records: *mut u8,
+    /// Start of the trailer, `records + capacity`.
+    trailer: *mut u8,
+    /// Bytes in the record area, a valid capacity (checked before construction).
+    capacity: usize,
+    /// `(capacity - 1) & !7`: masks any value into an 8-aligned record index whose 8-byte
+    /// header lies inside the record area.
+    index_mask: usize,
+    /// The file, or `None` for anonymous memory.
+    path: Option<PathBuf>,
+}
+
+// SAFETY: the raw pointers point into `_map`, which lives as long as the Region; every shared
+// word is accessed through atomics, and payload bytes only under the ring's ownership protocol.
+unsafe impl Send for Region {}
+// SAFETY: as for Send: `&Region` only allows atomic accesses and protocol-owned payload access.
+unsafe impl Sync for Region {}
+
+impl Region {
+    /// Wraps a mapping of exactly `file_length(capacity)` bytes.
+    ///
+    /// The caller has checked `is_valid_capacity(capacity)` and the mapping's length.
+    pub(crate) fn new(mut map: MmapMut, capacity: usize, path: Option<PathBuf>) -> Region {
+        assert!(
+            is_valid_capacity(capacity),
+            "capacity checked by the caller"
+        );
+        assert_eq!(
+            map.len(),
+            file_length(capacity),
+            "length checked by the caller"
+        );
+        let base = map.as_mut_ptr();
+        // SAFETY: HEADER_LENGTH and HEADER_LENGTH + capacity are within the mapping of
+        // file_length(capacity) bytes (asserted above).
+        let (records, trailer) = unsafe {
+            let records = base.add(HEADER_LENGTH);
+            (records, records.add(capacity))
+        };
+        Region {
+            _map: map,
+            base,
+            records,
+            trailer,
+            capacity,
+            index_mask: (capacity - 1) & !(RECORD_ALIGNMENT - 1),
+            path,
+        }
+    }
+
+    /// Bytes in the record area.
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The file, if any.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    // ---- typed words at fixed offsets -------------------------------------------------------
+
+    fn u32_at(&self, base: *mut u8, offset: usize) -> &AtomicU32 {
+        debug_assert!(offset.is_multiple_of(4));
+        // SAFETY: callers pass layout constants inside the header page or trailer, which are
+        // 4-aligned in a page-aligned mapping that outlives &self; all accesses are atomic.
+        unsafe { AtomicU32::from_ptr(base.add(offset).cast()) }
+    }
+
+    fn i32_at(&self, base: *mut u8, offset: usize) -> &AtomicI32 {
+        debug_assert!(offset.is_multiple_of(4));
+        // SAFETY: as in u32_at.
+        unsafe { AtomicI32::from_ptr(base.add(offset).cast()) }
+    }
+
+    fn u64_at(&self, base: *mut u8, offset: usize) -> &AtomicU64 {
+        debug_assert!(offset.is_multiple_of(8));
+        // SAFETY: as in u32_at, with 8-aligned offsets.
+        unsafe { AtomicU64::from_ptr(base.add(offset).cast()) }
+    }
+
+    fn i64_at(&self, base: *mut u8, offset: usize) -> &AtomicI64 {
+        debug_assert!(offset.is_multiple_of(8));
+        // SAFETY: as in u64_at.
+        unsafe { AtomicI64::from_ptr(base.add(offset).cast()) }
+    }
+
+    // ---- header page ------------------------------------------------------------------------
+
+    pub(crate) fn lp_magic(&self) -> u64 {
+        self.u64_at(self.base, MAGIC_OFFSET).load(Ordering::Relaxed)
+    }
+    pub(crate) fn lp_version(&self) -> u32 {
+        self.u32_at(self.base, LAYOUT_VERSION_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+    pub(crate) fn lp_capacity(&self) -> u64 {
+        self.u64_at(self.base, CAPACITY_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+    pub(crate) fn lp_max_message_length(&self) -> i32 {
+        self.i32_at(self.base, MAX_MESSAGE_LENGTH_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+    pub(crate) fn lp_header_length(&self) -> u32 {
+        self.u32_at(self.base, HEADER_LENGTH_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+    pub(crate) fn lp_creation_time(&self) -> i64 {
+        self.i64_at(self.base, CREATION_TIME_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+
+    /// Writes every header field except `ready` (the creator, before publishing).
+    pub(crate) fn sp_header(&self, capacity: usize, creation_time_ms: i64) {
+        let b = self.base;
+        self.u64_at(b, MAGIC_OFFSET).store(MAGIC, Ordering::Relaxed);
+        self.u32_at(b, LAYOUT_VERSION_OFFSET)
+            .store(LAYOUT_VERSION, Ordering::Relaxed);
+        self.u64_at(b, CAPACITY_OFFSET)
+            .store(capacity as u64, Ordering::Relaxed);
+        self.i32_at(b, MAX_MESSAGE_LENGTH_OFFSET)
+            .store(max_message_length(capacity) as i32, Ordering::Relaxed);
+        self.u32_at(b, HEADER_LENGTH_OFFSET)
+            .store(HEADER_LENGTH as u32, Ordering::Relaxed);
+        self.i64_at(b, CREATION_TIME_OFFSET)
+            .store(creation_time_ms, Ordering::Relaxed);
+    }
+
+    /// SYNC POINT: ready. Publishes the header and zeroed ring region to attachers.
+    pub(crate) fn so_ready(&self) {
+        self.u32_at(self.base, READY_OFFSET)
+            .store(READY, Ordering::Release);
+    }
+
+    /// SYNC POINT: ready. Pairs with [`Region::so_ready`].
+    pub(crate) fn lv_ready(&self) -> u32 {
+        self.u32_at(self.base, READY_OFFSET).load(Ordering::Acquire)
+    }
+
+    fn pid_word(&self, producer: bool) -> &AtomicI32 {
+        let offset = if producer {
+            PRODUCER_PID_OFFSET
+        } else {
+            CONSUMER_PID_OFFSET
+        };
+        self.i32_at(self.base, offset)
+    }
+
+    /// SYNC POINT: attach. Loads the producer (`true`) or consumer pid.
+    pub(crate) fn lv_pid(&self, producer: bool) -> i32 {
+        self.pid_word(producer).load(Ordering::Acquire)
+    }
+
+    /// SYNC POINT: attach. Swaps the pid from `current` to `new`; `Err` holds the pid found.
+    pub(crate) fn cas_pid(&self, producer: bool, current: i32, new: i32) -> Result<i32, i32> {
+        self.pid_word(producer)
+            .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
+    }
+
+    /// The producer's heartbeat (header) or the consumer's (Agrona trailer slot).
+    pub(crate) fn lp_heartbeat(&self, producer: bool) -> i64 {
+        self.heartbeat_word(producer).load(Ordering::Relaxed)
+    }
+
+    /// Stores a heartbeat (ms since the epoch). Relaxed: it carries no data, only a time.
+    pub(crate) fn sp_heartbeat(&self, producer: bool, time_ms: i64) {
+        self.heartbeat_word(producer)
+            .store(time_ms, Ordering::Relaxed);
+    }
+
+    fn heartbeat_word(&self, producer: bool) -> &AtomicI64 {
+        if producer {
+            self.i64_at(self.base, PRODUCER_HEARTBEAT_OFFSET)
+        } else {
+            self.i64_at(self.trailer, CONSUMER_HEARTBEAT_OFFSET)
+        }
+    }
+
+    // ---- trailer ----------------------------------------------------------------------------
+
+    /// SYNC POINT: tail. The producer's position, published after each record (Agrona's
+    /// `putLongOrdered(tailPositionIndex, ..)`); read by `size()`-style observers.
+    pub(crate) fn so_tail(&self, tail: i64) {
+        self.i64_at(self.trailer, TAIL_POSITION_OFFSET)
+            .store(tail, Ordering::Release);
+    }
+
+    /// SYNC POINT: tail. Pairs with [`Region::so_tail`].
+    pub(crate) fn lv_tail(&self) -> i64 {
+        self.i64_at(self.trailer, TAIL_POSITION_OFFSET)
+            .load(Ordering::Acquire)
+    }
+
+    /// SYNC POINT: head. The consumer releases the bytes it has read, once per batch.
+    pub(crate) fn so_head(&self, head: i64) {
+        self.i64_at(self.trailer, HEAD_POSITION_OFFSET)
+            .store(head, Ordering::Release);
+    }
+
+    /// SYNC POINT: head. Pairs with [`Region::so_head`]: the producer may reuse bytes before it.
+    pub(crate) fn lv_head(&self) -> i64 {
+        self.i64_at(self.trailer, HEAD_POSITION_OFFSET)
+            .load(Ordering::Acquire)
+    }
+
+    /// The producer's cached head, kept in the trailer as Agrona does (relaxed: only the
+    /// producer reads it, as a hint).
+    pub(crate) fn sp_head_cache(&self, head: i64) {
+        self.i64_at(self.trailer, HEAD_CACHE_POSITION_OFFSET)
+            .store(head, Ordering::Relaxed);
+    }
+
+    /// The cached head (see [`Region::sp_head_cache`]).
+    pub(crate) fn lp_head_cache(&self) -> i64 {
+        self.i64_at(self.trailer, HEAD_CACHE_POSITION_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+
+    /// The correlation counter (Agrona's `nextCorrelationId`, a fetch-and-add).
+    pub(crate) fn next_correlation_id(&self) -> i64 {
+        self.i64_at(self.trailer, CORRELATION_COUNTER_OFFSET)
+            .fetch_add(1, Ordering::AcqRel)
+    }
+
+    /// The correlation counter's value, for inspection.
+    pub(crate) fn lp_correlation_counter(&self) -> i64 {
+        self.i64_at(self.trailer, CORRELATION_COUNTER_OFFSET)
+            .load(Ordering::Relaxed)
+    }
+
+    // ---- records ----------------------------------------------------------------------------
+
+    #[inline]
+    fn record_word(&self, index: usize) -> &AtomicI64 {
+        // Masking keeps even a wrong index inside the record area and 8-aligned.
+        let index = index & self.index_mask;
+        // SAFETY: index is 8-aligned and index + 8 <= capacity, so the word lies in the record
+        // area of the live mapping; all accesses to record headers are atomic.
+        unsafe { AtomicI64::from_ptr(self.records.add(index).cast()) }
+    }
+
+    /// SYNC POINT: record. Loads a record header; a positive length makes the payload visible.
+    #[inline]
+    pub(crate) fn lv_record(&self, index: usize) -> i64 {
+        self.record_word(index).load(Ordering::Acquire)
+    }
+
+    /// SYNC POINT: record. Publishes a record header after its payload (Agrona's
+    /// `putIntOrdered(lengthOffset, ..)`).
+    #[inline]
+    pub(crate) fn so_record(&self, index: usize, header: i64) {
+        self.record_word(index).store(header, Ordering::Release);
+    }
+
+    /// Stores a record header without ordering: pre-zeroing the next header, or a claim's
+    /// negative length (both published by a later release).
+    #[inline]
+    pub(crate) fn sp_record(&self, index: usize, header: i64) {
+        self.record_word(index).store(header, Ordering::Relaxed);
+    }
+
+    /// The payload bytes of the record at `index`.
+    ///
+    /// # Safety
+    /// `index + RECORD_HEADER_LENGTH + len <= capacity`, and the caller owns these bytes under
+    /// the ring protocol for the lifetime of the slice (the consumer between reading a
+    /// published header and releasing the head; the producer between claiming and publishing).
+    #[inline]
+    pub(crate) unsafe fn payload(&self, index: usize, len: usize) -> *mut u8 {
+        debug_assert!(index + RECORD_HEADER_LENGTH + len <= self.capacity);
+        // SAFETY: in bounds by the caller's contract.
+        unsafe { self.records.add(index + RECORD_HEADER_LENGTH) }
+    }
+
+    /// Copies `out.len()` bytes of the record area from `index` (for inspection; the bytes may
+    /// change under a live producer).
+    pub(crate) fn copy_out(&self, index: usize, out: &mut [u8]) {
+        let len = out.len().min(self.capacity.saturating_sub(index));
+        // SAFETY: index + len <= capacity; a volatile copy tolerates concurrent writers (the
+        // bytes may be torn, which inspection reports as they are).
+        unsafe {
+            for (i, slot) in out[..len].iter_mut().enumerate() {
+                *slot = std::ptr::read_volatile(self.records.add(index + i));
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! A golden fixture: a 64-byte ring laid out by hand from Agrona's rules (see
+//! docs/ring-layout.md), read back exactly; and the same bytes produced by our producer.
+//!
+//! The story the bytes tell: three 8-byte messages of type 9 (payload 0xEE x 8) were written at
+//! indices 0, 16, 32 and consumed (head = 48). Then `(5, "abc")` needed 16 + 8 = 24 bytes but
+//! only 16 remained before the end, so a padding record (length 16, type -1) fills 48..64 and
+//! the message starts at 0; `(2, [1..=8])` follows at 16, and the header at 32 is pre-zeroed.
+
+mod common;
+
+use common::TempPath;
+use sympathy_ring::Ring;
+use sympathy_ring::layout::*;
+
+const CAPACITY: usize = 64;
+
+/// The record area and trailer, byte by byte.
+fn hand_built_region() -> Vec<u8> {
+    let mut r = vec![0u8; CAPACITY + TRAILER_LENGTH];
+    #[rustfmt::skip]
+    let area: [u8; CAPACITY] = [
+        // index 0: length 11 (8 + "abc"), type 5, "abc", then 5 stale bytes of the old record
+        0x0b, 0x00, 0x00, 0x00,  0x05, 0x00, 0x00, 0x00,
+        b'a', b'b', b'c', 0xee,  0xee, 0xee, 0xee, 0xee,
+        // index 16: length 16, type 2, payload 1..=8
+        0x10, 0x00, 0x00, 0x00,  0x02, 0x00, 0x00, 0x00,
+        0x01, 0x02, 0x03, 0x04,  0x05, 0x06, 0x07, 0x08,
+        // index 32: the pre-zeroed next header, then the stale payload of the old record
+        0x00, 0x00, 0x00, 0x00,  0x00, 0x00, 0x00, 0x00,
+        0xee, 0xee, 0xee, 0xee,  0xee, 0xee, 0xee, 0xee,
+        // index 48: padding to the end: length 16, type -1; its body is never written
+        0x10, 0x00, 0x00, 0x00,  0xff, 0xff, 0xff, 0xff,
+        0x00, 0x00, 0x00, 0x00,  0x00, 0x00, 0x00, 0x00,
+    ];
+    r[..CAPACITY].copy_from_slice(&area);
+    let trailer = CAPACITY;
+    // tail 96 = 48 + 16 (padding) + 16 + 16; head 48; the producer's head cache 48.
+    r[trailer + 128..trailer + 136].copy_from_slice(&96i64.to_le_bytes());
+    r[trailer + 256..trailer + 264].copy_from_slice(&48i64.to_le_bytes());
+    r[trailer + 384..trailer + 392].copy_from_slice(&48i64.to_le_bytes());
+    r
+}
+
+fn hand_built_header() -> Vec<u8> {
+    let mut h = vec![0u8; HEADER_LENGTH];
+    h[0..8].copy_from_slice(b"SYMPRING");
+    h[8..12].copy_from_slice(&1u32.to_le_bytes()); // layout version
+    h[12..16].copy_from_slice(&1u32.to_le_bytes()); // ready
+    h[16..24].copy_from_slice(&64u64.to_le_bytes()); // capacity
+    h[24..28].copy_from_slice(&8i32.to_le_bytes()); // max message length = 64 / 8
+    h[28..32].copy_from_slice(&4096u32.to_le_bytes()); // header length
+    h[32..40].copy_from_slice(&1_700_000_000_000i64.to_le_bytes()); // creation time
+    h
+}
+
+#[test]
+fn hand_built_ring_reads_back_exactly() {
+    let path = TempPath::new("golden");
+    let mut file = hand_built_header();
+    file.extend(hand_built_region());
+    assert_eq!(file.len(), file_length(CAPACITY));
+    std::fs::write(&path.0, &file).unwrap();
+
+    let ring = Ring::open(&path.0).unwrap();
+    let snap = ring.snapshot();
+    assert_eq!(
+        (
+            snap.capacity,
+            snap.max_message_length,
+            snap.creation_time_ms
+        ),
+        (64, 8, 1_700_000_000_000)
+    );
+    assert_eq!((snap.head, snap.tail, snap.head_cache), (48, 96, 48));
+    let peek: Vec<(i64, usize, i32, i32)> = ring
+        .peek_records(10)
+        .iter()
+        .map(|r| (r.position, r.index, r.length, r.type_id))
+        .collect();
+    assert_eq!(peek, [(48, 48, 16, -1), (64, 0, 11, 5), (80, 16, 16, 2)]);
+
+    let mut consumer = ring.consumer().unwrap();
+    let mut got = Vec::new();
+    // First read: the padding at the end of the area (no message); second: both messages.
+    for _ in 0..3 {
+        consumer.read(|t, b| got.push((t, b.to_vec())), 10).unwrap();
+    }
+    assert_eq!(got, [(5, b"abc".to_vec()), (2, (1..=8).collect())]);
+    assert_eq!(consumer.position(), 96);
+}
+
+#[test]
+fn our_producer_writes_the_hand_built_bytes() {
+    let path = TempPath::new("golden-write");
+    let ring = Ring::create(&path.0, CAPACITY).unwrap();
+    {
+        let mut producer = ring.producer().unwrap();
+        let mut consumer = ring.consumer().unwrap();
+        for _ in 0..3 {
+            producer.try_write(9, &[0xee; 8]).unwrap();
+        }
+        assert_eq!(consumer.read(|_, _| {}, 10).unwrap(), 3);
+        producer.try_write(5, b"abc").unwrap();
+        producer.try_write(2, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    }
+    let file = std::fs::read(&path.0).unwrap();
+    let mut region = file[HEADER_LENGTH..].to_vec();
+    // The consumer's heartbeat is a wall-clock time: blank it before comparing.
+    let hb = CAPACITY + CONSUMER_HEARTBEAT_OFFSET;
+    assert_ne!(
+        region[hb..hb + 8],
+        [0; 8],
+        "the consumer heartbeat is written"
+    );
+    region[hb..hb + 8].fill(0);
+    assert_eq!(region, hand_built_region());
+    // And the header page, but for the creation time and the producer's heartbeat.
+    let mut header = file[..HEADER_LENGTH].to_vec();
+    header[32..40].copy_from_slice(&1_700_000_000_000i64.to_le_bytes());
+    header[PRODUCER_HEARTBEAT_OFFSET..PRODUCER_HEARTBEAT_OFFSET + 8].fill(0);
+    assert_eq!(header, hand_built_header());
+}
