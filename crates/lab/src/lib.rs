@@ -9,13 +9,20 @@
 //! - [`pin`]: thread pinning that is verified, never a silent fallback.
 //! - [`scale`]: the `--quick` / default / `--full` size presets.
 //!
-//! One module per experiment holds its kernels.
+//! One module per experiment holds its kernels:
+//! - [`atomic_increment`]: T pinned threads increment a shared counter (lock add, xadd, CAS,
+//!   sharded), with each thread's share of the increments.
+//! - [`ping_pong`]: two pinned threads bounce a counter (one-way inter-core latency).
+//! - [`c_reference`]: the C reference kernels of those two, called through FFI.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
+pub mod atomic_increment;
+pub mod c_reference;
 pub mod machine;
 pub mod pin;
+pub mod ping_pong;
 pub mod results;
 pub mod scale;
 pub mod stats;
