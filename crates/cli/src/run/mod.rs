@@ -1,6 +1,10 @@
 //! `sympathy run <experiment>`: one file per experiment in this folder, each exposing its
 //! clap arguments and a `run` function; [`EXPERIMENTS`] lists them for `run all`.
 
+mod atomic_increment;
+mod cores;
+mod ping_pong;
+
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_lab::machine::Env;
@@ -51,18 +55,27 @@ pub struct RunArgs {
 enum Experiment {
     /// Every experiment in turn, each with its defaults at the chosen scale.
     All(Common),
+    /// T pinned threads increment a shared counter to N (lock add, xadd, CAS, sharded).
+    AtomicIncrement(atomic_increment::AtomicIncrementArgs),
+    /// Two pinned threads bounce a counter: one-way inter-core latency.
+    PingPong(ping_pong::PingPongArgs),
 }
 
 /// An experiment's entry for `run all`: its name and a runner using only the common flags.
 type Entry = (&'static str, fn(&Common, &mut Reporter) -> Result<()>);
 
 /// Every experiment, in the order `run all` runs them.
-const EXPERIMENTS: &[Entry] = &[];
+const EXPERIMENTS: &[Entry] = &[
+    ("atomic-increment", atomic_increment::run_with),
+    ("ping-pong", ping_pong::run_with),
+];
 
 /// Runs the chosen experiment.
 pub fn run(args: RunArgs) -> Result<()> {
     match args.experiment {
         Experiment::All(common) => run_all(&common),
+        Experiment::AtomicIncrement(args) => atomic_increment::run(args),
+        Experiment::PingPong(args) => ping_pong::run(args),
     }
 }
 
