@@ -175,12 +175,12 @@ fn measure_one(
     };
     let ns: Vec<f64> = outcomes.iter().map(Outcome::ns_per_op).collect();
     reporter.result(base().stats(Metric::NsPerOp, stats(&ns)))?;
-    for thread in 0..threads {
+    for (thread, &core) in cores.iter().enumerate() {
         let shares: Vec<f64> = outcomes.iter().map(|o| o.shares()[thread]).collect();
         reporter.result(
             base()
                 .param("thread", thread)
-                .param("core", cores[thread])
+                .param("core", core)
                 .stats(Metric::ThreadShare, stats(&shares)),
         )?;
     }
