@@ -25,7 +25,9 @@ fn atomic_increment(c: &mut Criterion) {
     let mut group = c.benchmark_group("atomic-increment");
     group.throughput(Throughput::Elements(count));
     if bench_scale() == Scale::Full {
-        group.sample_size(10).measurement_time(Duration::from_secs(60));
+        group
+            .sample_size(10)
+            .measurement_time(Duration::from_secs(60));
     }
     for language in Language::ALL {
         for variant in Variant::ALL.into_iter().filter(|v| v.has(language)) {

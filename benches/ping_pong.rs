@@ -12,8 +12,8 @@
 use bench_support::{bench_scale, criterion_config};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sympathy_lab::c_reference::Language;
-use sympathy_lab::ping_pong::{Variant, run};
 use sympathy_lab::pin::available_cores;
+use sympathy_lab::ping_pong::{Variant, run};
 
 fn ping_pong(c: &mut Criterion) {
     let iterations: u64 = bench_scale().pick(10_000, 1_000_000, 500_000_000);

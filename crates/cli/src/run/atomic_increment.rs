@@ -184,7 +184,7 @@ fn measure_one(
                 .stats(Metric::ThreadShare, stats(&shares)),
         )?;
     }
-    if variant.witnesses_value() {
+    if variant.witnesses_value() && threads > 1 {
         let held: Vec<f64> = outcomes
             .iter()
             .filter_map(Outcome::ops_per_handoff)
@@ -266,7 +266,8 @@ mod tests {
     #[test]
     fn a_quick_run_reports_every_metric() {
         let cores = available_cores();
-        let mut a = args(Some(vec![1]), Some(10_000));
+        let threads = cores.len().min(2);
+        let mut a = args(Some(vec![threads]), Some(10_000));
         a.common.runs = Some(2);
         a.variants = Some(vec![Variant::LockXadd, Variant::Sharded]);
         a.languages = vec![Language::Rust, Language::C];
@@ -279,20 +280,29 @@ mod tests {
             .map(|m| (m.variant.clone(), m.language.clone(), m.metric.name()))
             .collect();
         let expect = |v: &str, l: &str, m: &'static str| (v.to_string(), l.to_string(), m);
-        assert_eq!(
-            lines,
-            vec![
-                expect("lock-xadd", "rust", "ns_per_op"),
-                expect("lock-xadd", "rust", "thread_share"),
-                expect("lock-xadd", "rust", "ops_per_handoff"),
-                expect("sharded", "rust", "ns_per_op"),
-                expect("sharded", "rust", "thread_share"),
-                expect("lock-xadd", "c", "ns_per_op"),
-                expect("lock-xadd", "c", "thread_share"),
-                expect("lock-xadd", "c", "ops_per_handoff"),
-            ]
-        );
+        let mut expected = Vec::new();
+        for (variant, language) in [
+            ("lock-xadd", "rust"),
+            ("sharded", "rust"),
+            ("lock-xadd", "c"),
+        ] {
+            expected.push(expect(variant, language, "ns_per_op"));
+            for _ in 0..threads {
+                expected.push(expect(variant, language, "thread_share"));
+            }
+            if variant == "lock-xadd" && threads > 1 {
+                expected.push(expect(variant, language, "ops_per_handoff"));
+            }
+        }
+        assert_eq!(lines, expected);
         assert_eq!(reporter.results()[1].params["core"], cores[0]);
-        assert_eq!(reporter.results()[1].value(), 1.0);
+        let shares: f64 = reporter.results()[1..=threads]
+            .iter()
+            .map(|m| m.value())
+            .sum();
+        assert!(
+            (shares - 1.0).abs() < 1e-9,
+            "median shares of a 2-run sample: {shares}"
+        );
     }
 }
