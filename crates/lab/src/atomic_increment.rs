@@ -529,6 +529,19 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn fixed_shares_add_up_and_differ_by_at_most_one(
+            count in 1u64..1_000_000_000_000,
+            threads in 1usize..64,
+        ) {
+            let shares: Vec<u64> = (0..threads).map(|i| fixed_share(count, threads, i)).collect();
+            proptest::prop_assert_eq!(shares.iter().sum::<u64>(), count);
+            let (min, max) = (shares.iter().min().unwrap(), shares.iter().max().unwrap());
+            proptest::prop_assert!(max - min <= 1);
+        }
+    }
+
     #[test]
     fn variant_names_round_trip() {
         for v in Variant::ALL {

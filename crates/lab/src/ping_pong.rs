@@ -430,6 +430,22 @@ mod tests {
         assert!(core_pairs(&[3]).is_empty());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn matrix_cells_match_a_nested_loop(cores in proptest::collection::btree_set(0usize..256, 0..12)) {
+            let cores: Vec<usize> = cores.into_iter().collect();
+            let mut model = Vec::new();
+            for &a in &cores {
+                for &b in &cores {
+                    if a != b {
+                        model.push((a, b));
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(core_pairs(&cores), model);
+        }
+    }
+
     #[test]
     fn same_line_counters_share_a_line() {
         let line = SameLine::default();
