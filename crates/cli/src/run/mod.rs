@@ -1,6 +1,10 @@
 //! `sympathy run <experiment>`: one file per experiment in this folder, each exposing its
 //! clap arguments and a `run` function; [`EXPERIMENTS`] lists them for `run all`.
 
+mod atomic_increment;
+mod cores;
+mod ping_pong;
+
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_lab::machine::Env;
@@ -54,6 +58,10 @@ pub struct RunArgs {
 enum Experiment {
     /// Every experiment in turn, each with its defaults at the chosen scale.
     All(Common),
+    /// T pinned threads increment a shared counter to N (lock add, xadd, CAS, sharded).
+    AtomicIncrement(atomic_increment::AtomicIncrementArgs),
+    /// Two pinned threads bounce a counter: one-way inter-core latency.
+    PingPong(ping_pong::PingPongArgs),
     /// Sum an i64 array in linear, in-page random and whole-heap random order, plus dependent
     /// pointer chases and a cache-latency sweep.
     MemoryWalk(memory_walk::MemoryWalkArgs),
@@ -66,6 +74,8 @@ type Entry = (&'static str, fn(&Common, &mut Reporter) -> Result<()>);
 
 /// Every experiment, in the order `run all` runs them.
 const EXPERIMENTS: &[Entry] = &[
+    ("atomic-increment", atomic_increment::run_with),
+    ("ping-pong", ping_pong::run_with),
     ("memory-walk", memory_walk::run_with_common),
     ("struct-table", struct_table::run_with_common),
 ];
@@ -74,6 +84,8 @@ const EXPERIMENTS: &[Entry] = &[
 pub fn run(args: RunArgs) -> Result<()> {
     match args.experiment {
         Experiment::All(common) => run_all(&common),
+        Experiment::AtomicIncrement(args) => atomic_increment::run(args),
+        Experiment::PingPong(args) => ping_pong::run(args),
         Experiment::MemoryWalk(args) => memory_walk::run(&args),
         Experiment::StructTable(args) => struct_table::run(&args),
     }
