@@ -3,15 +3,14 @@
 
 mod atomic_increment;
 mod cores;
+mod memory_walk;
 mod ping_pong;
+mod struct_table;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_lab::machine::Env;
 use sympathy_lab::{Reporter, Scale};
-
-mod memory_walk;
-mod struct_table;
 
 /// Flags every experiment accepts.
 #[derive(Args, Debug, Clone, Default)]
