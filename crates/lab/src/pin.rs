@@ -24,9 +24,7 @@ pub enum PinError {
         core: usize,
     },
     /// The affinity mask read back after pinning is not exactly the requested core.
-    #[error(
-        "pinning to core {core} did not take effect: the thread may still run on {actual:?}"
-    )]
+    #[error("pinning to core {core} did not take effect: the thread may still run on {actual:?}")]
     NotEffective {
         /// The requested core.
         core: usize,

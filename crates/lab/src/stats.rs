@@ -76,7 +76,9 @@ mod tests {
 
     #[test]
     fn decreasing_map_swaps_spread() {
-        let s = Stats::from_samples(&[1.0, 2.0, 4.0]).unwrap().map(|ns| 1e9 / ns);
+        let s = Stats::from_samples(&[1.0, 2.0, 4.0])
+            .unwrap()
+            .map(|ns| 1e9 / ns);
         assert_eq!((s.min, s.median, s.max), (2.5e8, 5e8, 1e9));
     }
 }

@@ -86,6 +86,10 @@ fn run_all(common: &Common) -> Result<()> {
     if failed.is_empty() {
         Ok(())
     } else {
-        anyhow::bail!("{} experiment(s) failed: {}", failed.len(), failed.join(", "))
+        anyhow::bail!(
+            "{} experiment(s) failed: {}",
+            failed.len(),
+            failed.join(", ")
+        )
     }
 }
