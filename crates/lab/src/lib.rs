@@ -9,13 +9,16 @@
 //! - [`pin`]: thread pinning that is verified, never a silent fallback.
 //! - [`scale`]: the `--quick` / default / `--full` size presets.
 //!
-//! One module per experiment holds its kernels.
+//! One module per experiment holds its kernels:
+//! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
+//!   std) in messages per second.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
 pub mod machine;
 pub mod pin;
+pub mod queue;
 pub mod results;
 pub mod scale;
 pub mod stats;

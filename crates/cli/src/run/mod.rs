@@ -1,6 +1,8 @@
 //! `sympathy run <experiment>`: one file per experiment in this folder, each exposing its
 //! clap arguments and a `run` function; [`EXPERIMENTS`] lists them for `run all`.
 
+mod queue;
+
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_lab::machine::Env;
@@ -51,18 +53,25 @@ pub struct RunArgs {
 enum Experiment {
     /// Every experiment in turn, each with its defaults at the chosen scale.
     All(Common),
+    /// SPSC queues: P1C1 on heap, off heap and across processes vs rtrb, crossbeam, std.
+    Queue(queue::QueueArgs),
+    /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
+    #[command(hide = true)]
+    QueuePeer(queue::PeerArgs),
 }
 
 /// An experiment's entry for `run all`: its name and a runner using only the common flags.
 type Entry = (&'static str, fn(&Common, &mut Reporter) -> Result<()>);
 
 /// Every experiment, in the order `run all` runs them.
-const EXPERIMENTS: &[Entry] = &[];
+const EXPERIMENTS: &[Entry] = &[("queue", queue::run_default)];
 
 /// Runs the chosen experiment.
 pub fn run(args: RunArgs) -> Result<()> {
     match args.experiment {
         Experiment::All(common) => run_all(&common),
+        Experiment::Queue(args) => queue::run(&args, &mut reporter(&args.common)?),
+        Experiment::QueuePeer(args) => queue::run_peer(&args),
     }
 }
 
