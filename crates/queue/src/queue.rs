@@ -223,12 +223,17 @@ impl<T: Element> View<T> {
 /// The producing end of a P1C1 queue: the only writer of `tail` and `cached_head`.
 pub struct Producer<T: Element> {
     view: View<T>,
+    /// Exact copy of the shared `tail` (this handle is its only writer), so that the hot path
+    /// never reloads its own counter from memory.
+    tail: u64,
     role: u32,
 }
 
 /// The consuming end of a P1C1 queue: the only writer of `head` and `cached_tail`.
 pub struct Consumer<T: Element> {
     view: View<T>,
+    /// Exact copy of the shared `head` (this handle is its only writer).
+    head: u64,
     role: u32,
 }
 
@@ -266,10 +271,12 @@ pub fn queue<T: Element>(
     Ok((
         Producer {
             view: View::new(shared.clone()),
+            tail: 0,
             role: QueueLayout::PRODUCER_ROLE,
         },
         Consumer {
             view: View::new(shared),
+            head: 0,
             role: QueueLayout::CONSUMER_ROLE,
         },
     ))
@@ -322,9 +329,14 @@ impl<T: Element> Producer<T> {
     /// version, another element size, a length that does not match the header), or
     /// [`QueueError::RoleTaken`] when a producer is already attached.
     pub fn attach(path: impl AsRef<Path>) -> Result<Producer<T>, QueueError> {
-        let view = attach(path.as_ref(), QueueLayout::PRODUCER_ROLE, "producer")?;
+        let view: View<T> = attach(path.as_ref(), QueueLayout::PRODUCER_ROLE, "producer")?;
+        // The role claim ordered this load after the previous producer's last store.
+        let tail = view
+            .counter(QueueLayout::TAIL_OFFSET)
+            .load(Ordering::Relaxed);
         Ok(Producer {
             view,
+            tail,
             role: QueueLayout::PRODUCER_ROLE,
         })
     }
@@ -349,7 +361,7 @@ impl<T: Element> Producer<T> {
     #[inline]
     pub fn offer(&mut self, value: T) -> Result<(), Full<T>> {
         let v = &self.view;
-        let tail = v.counter(QueueLayout::TAIL_OFFSET).load(Ordering::Relaxed);
+        let tail = self.tail;
         let cached_head = v.private(QueueLayout::CACHED_HEAD_OFFSET);
         // SAFETY: only the producer touches `cached_head`, and this handle is the producer.
         if tail - unsafe { *cached_head } >= v.capacity {
@@ -368,6 +380,7 @@ impl<T: Element> Producer<T> {
         // SYNC POINT: publish-slots. The slot write above happens-before the consumer's read.
         v.counter(QueueLayout::TAIL_OFFSET)
             .store(tail + 1, Ordering::Release);
+        self.tail = tail + 1;
         Ok(())
     }
 
@@ -391,7 +404,7 @@ impl<T: Element> Producer<T> {
             return 0;
         }
         let v = &self.view;
-        let tail = v.counter(QueueLayout::TAIL_OFFSET).load(Ordering::Relaxed);
+        let tail = self.tail;
         let (first, second) = runs(tail, n as u64, v.capacity);
         for run in [first, second] {
             let slot = v.slot(run.0);
@@ -405,6 +418,7 @@ impl<T: Element> Producer<T> {
         // SYNC POINT: publish-slots. The slot writes above happen-before the consumer's reads.
         v.counter(QueueLayout::TAIL_OFFSET)
             .store(tail + n as u64, Ordering::Release);
+        self.tail = tail + n as u64;
         n
     }
 
@@ -430,7 +444,7 @@ impl<T: Element> Producer<T> {
     #[inline]
     fn claim_free(&mut self, max: usize) -> usize {
         let v = &self.view;
-        let tail = v.counter(QueueLayout::TAIL_OFFSET).load(Ordering::Relaxed);
+        let tail = self.tail;
         let cached_head = v.private(QueueLayout::CACHED_HEAD_OFFSET);
         // SAFETY: only the producer touches `cached_head`.
         let mut free = v.capacity - (tail - unsafe { *cached_head });
@@ -454,7 +468,7 @@ impl<T: Element> Producer<T> {
     /// Number of elements offered but not yet polled, read fresh from `head`.
     pub fn pending(&self) -> usize {
         let v = &self.view;
-        let tail = v.counter(QueueLayout::TAIL_OFFSET).load(Ordering::Relaxed);
+        let tail = self.tail;
         // SYNC POINT: release-slots.
         let head = v.counter(QueueLayout::HEAD_OFFSET).load(Ordering::Acquire);
         (tail - head) as usize
@@ -467,9 +481,14 @@ impl<T: Element> Consumer<T> {
     /// # Errors
     /// As [`Producer::attach`], with [`QueueError::RoleTaken`] when a consumer is attached.
     pub fn attach(path: impl AsRef<Path>) -> Result<Consumer<T>, QueueError> {
-        let view = attach(path.as_ref(), QueueLayout::CONSUMER_ROLE, "consumer")?;
+        let view: View<T> = attach(path.as_ref(), QueueLayout::CONSUMER_ROLE, "consumer")?;
+        // The role claim ordered this load after the previous consumer's last store.
+        let head = view
+            .counter(QueueLayout::HEAD_OFFSET)
+            .load(Ordering::Relaxed);
         Ok(Consumer {
             view,
+            head,
             role: QueueLayout::CONSUMER_ROLE,
         })
     }
@@ -483,7 +502,7 @@ impl<T: Element> Consumer<T> {
     #[inline]
     pub fn poll(&mut self) -> Option<T> {
         let v = &self.view;
-        let head = v.counter(QueueLayout::HEAD_OFFSET).load(Ordering::Relaxed);
+        let head = self.head;
         let cached_tail = v.private(QueueLayout::CACHED_TAIL_OFFSET);
         // SAFETY: only the consumer touches `cached_tail`, and this handle is the consumer.
         if head == unsafe { *cached_tail } {
@@ -502,6 +521,7 @@ impl<T: Element> Consumer<T> {
         // SYNC POINT: release-slots. The slot read above happens-before the producer's rewrite.
         v.counter(QueueLayout::HEAD_OFFSET)
             .store(head + 1, Ordering::Release);
+        self.head = head + 1;
         Some(value)
     }
 
@@ -510,7 +530,7 @@ impl<T: Element> Consumer<T> {
     #[inline]
     pub fn poll_batch(&mut self, max: usize, mut each: impl FnMut(T)) -> usize {
         let v = &self.view;
-        let head = v.counter(QueueLayout::HEAD_OFFSET).load(Ordering::Relaxed);
+        let head = self.head;
         let cached_tail = v.private(QueueLayout::CACHED_TAIL_OFFSET);
         // SAFETY: only the consumer touches `cached_tail`.
         let mut available = unsafe { *cached_tail } - head;
@@ -538,6 +558,7 @@ impl<T: Element> Consumer<T> {
         // SYNC POINT: release-slots. The slot reads above happen-before the producer's rewrite.
         v.counter(QueueLayout::HEAD_OFFSET)
             .store(head + n, Ordering::Release);
+        self.head = head + n;
         n as usize
     }
 
