@@ -91,8 +91,9 @@ impl QueueLayout {
     /// Total bytes of a queue of `capacity` slots of `element_size` bytes (header, counters,
     /// slots; the slot area is rounded up to a whole line).
     pub fn total_len(capacity: usize, element_size: usize) -> usize {
-        let slots = capacity * element_size;
-        Self::SLOTS_OFFSET + slots.div_ceil(Self::LINE) * Self::LINE
+        // Saturates for absurd sizes: the allocation or the length check then fails cleanly.
+        let slots = capacity.saturating_mul(element_size);
+        Self::SLOTS_OFFSET.saturating_add(slots.div_ceil(Self::LINE).saturating_mul(Self::LINE))
     }
 }
 

@@ -364,13 +364,13 @@ impl<T: Element> Producer<T> {
         let tail = self.tail;
         let cached_head = v.private(QueueLayout::CACHED_HEAD_OFFSET);
         // SAFETY: only the producer touches `cached_head`, and this handle is the producer.
-        if tail - unsafe { *cached_head } >= v.capacity {
+        if tail.wrapping_sub(unsafe { *cached_head }) >= v.capacity {
             // Possibly full: refresh the cached head, then check whether it is really full.
             // SYNC POINT: release-slots. The consumer's reads of these slots are done.
             let head = v.counter(QueueLayout::HEAD_OFFSET).load(Ordering::Acquire);
             // SAFETY: as above, the producer owns `cached_head`.
             unsafe { *cached_head = head };
-            if tail - head >= v.capacity {
+            if tail.wrapping_sub(head) >= v.capacity {
                 return Err(Full(value));
             }
         }
@@ -447,13 +447,15 @@ impl<T: Element> Producer<T> {
         let tail = self.tail;
         let cached_head = v.private(QueueLayout::CACHED_HEAD_OFFSET);
         // SAFETY: only the producer touches `cached_head`.
-        let mut free = v.capacity - (tail - unsafe { *cached_head });
+        let mut free = v
+            .capacity
+            .saturating_sub(tail.wrapping_sub(unsafe { *cached_head }));
         if free < max as u64 {
             // SYNC POINT: release-slots. The consumer's reads of these slots are done.
             let head = v.counter(QueueLayout::HEAD_OFFSET).load(Ordering::Acquire);
             // SAFETY: as above.
             unsafe { *cached_head = head };
-            free = v.capacity - (tail - head);
+            free = v.capacity.saturating_sub(tail.wrapping_sub(head));
         }
         free.min(max as u64) as usize
     }
@@ -471,7 +473,7 @@ impl<T: Element> Producer<T> {
         let tail = self.tail;
         // SYNC POINT: release-slots.
         let head = v.counter(QueueLayout::HEAD_OFFSET).load(Ordering::Acquire);
-        (tail - head) as usize
+        tail.wrapping_sub(head).min(v.capacity) as usize
     }
 }
 
@@ -533,15 +535,16 @@ impl<T: Element> Consumer<T> {
         let head = self.head;
         let cached_tail = v.private(QueueLayout::CACHED_TAIL_OFFSET);
         // SAFETY: only the consumer touches `cached_tail`.
-        let mut available = unsafe { *cached_tail } - head;
+        let mut available = unsafe { *cached_tail }.wrapping_sub(head);
         if available < max as u64 {
             // SYNC POINT: publish-slots. The producer's writes of these slots are visible.
             let tail = v.counter(QueueLayout::TAIL_OFFSET).load(Ordering::Acquire);
             // SAFETY: as above.
             unsafe { *cached_tail = tail };
-            available = tail - head;
+            available = tail.wrapping_sub(head);
         }
-        let n = available.min(max as u64);
+        // A corrupt peer cannot make a batch longer than the ring.
+        let n = available.min(max as u64).min(v.capacity);
         if n == 0 {
             return 0;
         }

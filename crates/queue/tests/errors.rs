@@ -176,3 +176,22 @@ fn values_survive_reattaching() {
     assert_eq!(consumer.poll_slice(&mut out), 3);
     assert_eq!(out[..3], [1, 2, 3]);
 }
+
+#[test]
+fn corrupt_counters_from_a_peer_do_not_panic_or_overrun_the_ring() {
+    let (_dir, path) = fresh_file(8);
+    let mut consumer = Consumer::<u32>::attach(&path).unwrap();
+    let mut producer = Producer::<u32>::attach(&path).unwrap();
+    // A misbehaving peer writes a tail far beyond the head.
+    patch(
+        &path,
+        QueueLayout::TAIL_OFFSET as u64,
+        &(u64::MAX - 3).to_ne_bytes(),
+    );
+    let mut seen = 0;
+    let n = consumer.poll_batch(1_000, |_| seen += 1);
+    assert!(n <= 8 && seen == n, "a batch never exceeds the capacity");
+    assert!(producer.pending() <= 8);
+    let _ = consumer.poll();
+    let _ = producer.offer(1);
+}
