@@ -174,7 +174,7 @@ pub fn p1c1_ipc<M: Message>(
 ) -> Result<Duration, QueueRunError> {
     let file = TempQueueFile::new();
     create_file::<M>(&file.0, capacity)?;
-    let mut producer = Producer::<M>::attach(&file.0)?;
+    let producer = Producer::<M>::attach(&file.0)?;
     let spec = IpcPeer {
         file: file.0.clone(),
         core: cores.consumer,
@@ -186,7 +186,7 @@ pub fn p1c1_ipc<M: Message>(
     // The producer runs on its own pinned thread so that this thread keeps its affinity.
     let outcome = std::thread::scope(|scope| {
         scope
-            .spawn(|| produce_for_peer(&mut producer, &mut peer, placement, cores.producer, count))
+            .spawn(|| produce_for_peer(producer, &mut peer, placement, cores.producer, count))
             .join()
             .expect("the IPC producer thread panicked")
     });
@@ -237,8 +237,9 @@ fn start_peer(spec: &IpcPeer, launch: &PeerLaunch) -> Result<Peer, QueueRunError
     }
 }
 
+/// Takes the producer by value so that its fields can live in registers in the hot loop.
 fn produce_for_peer<M: Message>(
-    producer: &mut Producer<M>,
+    mut producer: Producer<M>,
     peer: &mut Peer,
     placement: Placement,
     core: usize,

@@ -84,18 +84,22 @@ pub fn p1c1<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (mut producer, mut consumer) = queue::<M>(capacity, kind)?;
+    let (producer, consumer) = queue::<M>(capacity, kind)?;
     timed_pair(
         placement,
         cores,
         move |w: &Waiter| {
+            let mut producer = producer; // a local: its fields can live in registers
             produce_each(
                 count,
                 || w.wait(),
                 |v| producer.offer(v).map_err(|Full(v)| v),
             )
         },
-        move |w: &Waiter| consume_each(count, || w.wait(), || consumer.poll()),
+        move |w: &Waiter| {
+            let mut consumer = consumer;
+            consume_each(count, || w.wait(), || consumer.poll())
+        },
     )
 }
 
@@ -106,11 +110,12 @@ pub fn p1c1_batch<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (mut producer, mut consumer) = queue::<M>(capacity, MemoryKind::Heap)?;
+    let (producer, consumer) = queue::<M>(capacity, MemoryKind::Heap)?;
     timed_pair(
         placement,
         cores,
         move |w: &Waiter| {
+            let mut producer = producer; // a local: its fields can live in registers
             let mut next = 0u64;
             while next < count {
                 let max = (count - next).min(BATCH as u64) as usize;
@@ -123,7 +128,10 @@ pub fn p1c1_batch<M: Message>(
                 }
             }
         },
-        move |w: &Waiter| consume_batches(count, || w.wait(), &mut consumer),
+        move |w: &Waiter| {
+            let mut consumer = consumer;
+            consume_batches(count, || w.wait(), &mut consumer)
+        },
     )
 }
 
@@ -169,18 +177,22 @@ pub fn rtrb<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (mut producer, mut consumer) = rtrb::RingBuffer::<M>::new(capacity);
+    let (producer, consumer) = rtrb::RingBuffer::<M>::new(capacity);
     timed_pair(
         placement,
         cores,
         move |w: &Waiter| {
+            let mut producer = producer; // a local: its fields can live in registers
             produce_each(
                 count,
                 || w.wait(),
                 |v| producer.push(v).map_err(|rtrb::PushError::Full(v)| v),
             )
         },
-        move |w: &Waiter| consume_each(count, || w.wait(), || consumer.pop().ok()),
+        move |w: &Waiter| {
+            let mut consumer = consumer;
+            consume_each(count, || w.wait(), || consumer.pop().ok())
+        },
     )
 }
 
