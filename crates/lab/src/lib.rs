@@ -19,6 +19,8 @@
 //! - [`c_reference`]: the C reference kernels of those two, called through FFI.
 //! - [`memory_walk`]: the seed's linear / in-page / whole-heap walks and dependent chases.
 //! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
+//! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
+//!   std) in messages per second.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
@@ -31,6 +33,7 @@ pub mod memory;
 pub mod memory_walk;
 pub mod pin;
 pub mod ping_pong;
+pub mod queue;
 pub mod region;
 pub mod results;
 pub mod scale;

@@ -5,6 +5,7 @@ mod atomic_increment;
 mod cores;
 mod memory_walk;
 mod ping_pong;
+mod queue;
 mod struct_table;
 
 use anyhow::Result;
@@ -66,6 +67,11 @@ enum Experiment {
     MemoryWalk(memory_walk::MemoryWalkArgs),
     /// Build and query the 50M-trade table as boxed objects, structs, packed flyweights, columns.
     StructTable(struct_table::StructTableArgs),
+    /// SPSC queues: P1C1 on heap, off heap and across processes vs rtrb, crossbeam, std.
+    Queue(queue::QueueArgs),
+    /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
+    #[command(hide = true)]
+    QueuePeer(queue::PeerArgs),
 }
 
 /// An experiment's entry for `run all`: its name and a runner using only the common flags.
@@ -77,6 +83,7 @@ const EXPERIMENTS: &[Entry] = &[
     ("ping-pong", ping_pong::run_with),
     ("memory-walk", memory_walk::run_with_common),
     ("struct-table", struct_table::run_with_common),
+    ("queue", queue::run_default),
 ];
 
 /// Runs the chosen experiment.
@@ -87,6 +94,8 @@ pub fn run(args: RunArgs) -> Result<()> {
         Experiment::PingPong(args) => ping_pong::run(args),
         Experiment::MemoryWalk(args) => memory_walk::run(&args),
         Experiment::StructTable(args) => struct_table::run(&args),
+        Experiment::Queue(args) => queue::run(&args, &mut reporter(&args.common)?),
+        Experiment::QueuePeer(args) => queue::run_peer(&args),
     }
 }
 
