@@ -25,7 +25,6 @@ public final class RingConsumer implements AutoCloseable {
     private final int mask;
     private final int maxMessageLength;
     private final long headOffset;
-    private final long heartbeatOffset;
 
     /** Bytes ever consumed; only this consumer writes it. */
     private long head;
@@ -38,12 +37,11 @@ public final class RingConsumer implements AutoCloseable {
         this.mask = capacity - 1;
         this.maxMessageLength = ring.maxMessageLength();
         this.headOffset = (long) capacity + HEAD_POSITION_OFFSET;
-        this.heartbeatOffset = (long) capacity + CONSUMER_HEARTBEAT_OFFSET;
-        ring.claimPid(CONSUMER_PID_OFFSET, "consumer", this::heartbeat);
+        ring.claimConsumer();
         long loaded = (long) LONG.getVolatile(buffer, headOffset);
         long tail = (long) LONG.getVolatile(buffer, (long) capacity + TAIL_POSITION_OFFSET);
         if (tail - loaded < 0 || tail - loaded > capacity || (loaded & (RECORD_ALIGNMENT - 1)) != 0) {
-            ring.releasePid(CONSUMER_PID_OFFSET);
+            ring.releaseConsumer();
             throw new CorruptRecordException(loaded, "head position " + loaded + " is impossible with tail "
                     + tail + " and capacity " + capacity);
         }
@@ -110,8 +108,7 @@ public final class RingConsumer implements AutoCloseable {
 
     /** Records a sign of life in the trailer's consumer-heartbeat slot (ms since the Unix epoch). */
     public void heartbeat() {
-        // SYNC POINT consumer-heartbeat: release pairs with RingFile.consumerHeartbeatMs's acquire.
-        LONG.setRelease(buffer, heartbeatOffset, System.currentTimeMillis());
+        ring.consumerHeartbeat();
     }
 
     /** The consumer's position: bytes ever consumed. */
@@ -130,7 +127,7 @@ public final class RingConsumer implements AutoCloseable {
         if (!closed) {
             closed = true;
             heartbeat();
-            ring.releasePid(CONSUMER_PID_OFFSET);
+            ring.releaseConsumer();
         }
     }
 }

@@ -87,8 +87,11 @@ public final class RingFile implements AutoCloseable {
      * creator to set {@code ready}; then checks magic, version, capacity and length.
      *
      * @throws RingTimeoutException if the file does not appear or get ready in time
-     * @throws NotARingFileException, UnsupportedVersionException, CapacityNotPowerOfTwoException,
-     *     TruncatedFileException, PermissionDeniedException as their names say
+     * @throws NotARingFileException if the magic or a header field is wrong
+     * @throws UnsupportedVersionException if the layout version is not 1
+     * @throws CapacityNotPowerOfTwoException if the header's capacity is impossible
+     * @throws TruncatedFileException if the file length does not match the header
+     * @throws PermissionDeniedException if the file cannot be opened for reading and writing
      */
     public static RingFile open(Path path, Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -235,13 +238,13 @@ public final class RingFile implements AutoCloseable {
 
     /** The producer's last heartbeat, ms since the Unix epoch (0: never). */
     public long producerHeartbeatMs() {
-        // SYNC POINT producer-heartbeat: acquire pairs with RingProducer.heartbeat's release.
+        // SYNC POINT producer-heartbeat: acquire pairs with producerHeartbeat's release.
         return (long) LONG.getAcquire(file, (long) PRODUCER_HEARTBEAT_OFFSET);
     }
 
     /** The consumer's last heartbeat, ms since the Unix epoch (0: never). */
     public long consumerHeartbeatMs() {
-        // SYNC POINT consumer-heartbeat: acquire pairs with RingConsumer.heartbeat's release.
+        // SYNC POINT consumer-heartbeat: acquire pairs with consumerHeartbeat's release.
         return (long) LONG.getAcquire(ringRegion, (long) capacity + CONSUMER_HEARTBEAT_OFFSET);
     }
 
@@ -291,10 +294,44 @@ public final class RingFile implements AutoCloseable {
     }
 
     /**
-     * Claims a pid slot for this process: compare-and-swap from 0, or from the pid of a dead
-     * process. The heartbeat is refreshed first so a fresh claim never looks stale.
+     * Claims the producer side for this process without the FFM data path, for peers that
+     * bring their own (Agrona, JNI): compare-and-swap of {@code producer_pid} from 0 or from a
+     * dead pid, after a fresh heartbeat so the claim never looks stale.
+     *
+     * @throws AlreadyAttachedException if a live process (this one included) holds it
      */
-    void claimPid(long pidOffset, String side, Runnable heartbeat) {
+    public void claimProducer() {
+        claimPid(PRODUCER_PID_OFFSET, "producer", this::producerHeartbeat);
+    }
+
+    /** Gives the producer side back, if this process holds it. */
+    public void releaseProducer() {
+        releasePid(PRODUCER_PID_OFFSET);
+    }
+
+    /** Claims the consumer side for this process; see {@link #claimProducer()}. */
+    public void claimConsumer() {
+        claimPid(CONSUMER_PID_OFFSET, "consumer", this::consumerHeartbeat);
+    }
+
+    /** Gives the consumer side back, if this process holds it. */
+    public void releaseConsumer() {
+        releasePid(CONSUMER_PID_OFFSET);
+    }
+
+    /** Stores the producer's heartbeat: now, ms since the Unix epoch. */
+    public void producerHeartbeat() {
+        // SYNC POINT producer-heartbeat: release pairs with producerHeartbeatMs's acquire.
+        LONG.setRelease(file, (long) PRODUCER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+    }
+
+    /** Stores the consumer's heartbeat in the trailer slot Agrona's consumerHeartbeatTime uses. */
+    public void consumerHeartbeat() {
+        // SYNC POINT consumer-heartbeat: release pairs with consumerHeartbeatMs's acquire.
+        LONG.setRelease(ringRegion, (long) capacity + CONSUMER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+    }
+
+    private void claimPid(long pidOffset, String side, Runnable heartbeat) {
         int me = (int) ProcessHandle.current().pid();
         heartbeat.run();
         while (true) {
@@ -308,8 +345,7 @@ public final class RingFile implements AutoCloseable {
         }
     }
 
-    /** Gives a pid slot back, only if this process still holds it. */
-    void releasePid(long pidOffset) {
+    private void releasePid(long pidOffset) {
         int me = (int) ProcessHandle.current().pid();
         INT.compareAndSet(file, pidOffset, me, 0);
     }

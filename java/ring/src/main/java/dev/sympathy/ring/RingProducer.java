@@ -52,12 +52,12 @@ public final class RingProducer implements AutoCloseable {
         this.tailOffset = (long) capacity + TAIL_POSITION_OFFSET;
         this.headCacheOffset = (long) capacity + HEAD_CACHE_POSITION_OFFSET;
         this.headOffset = (long) capacity + HEAD_POSITION_OFFSET;
-        ring.claimPid(PRODUCER_PID_OFFSET, "producer", this::heartbeat);
+        ring.claimProducer();
         try {
             this.tail = (long) LONG.getVolatile(buffer, tailOffset);
             this.cachedHead = loadHead();
         } catch (RuntimeException e) {
-            ring.releasePid(PRODUCER_PID_OFFSET);
+            ring.releaseProducer();
             throw e;
         }
     }
@@ -184,8 +184,7 @@ public final class RingProducer implements AutoCloseable {
 
     /** Records a sign of life: now, in ms since the Unix epoch. */
     public void heartbeat() {
-        // SYNC POINT producer-heartbeat: release pairs with RingFile.producerHeartbeatMs's acquire.
-        LONG.setRelease(ring.segment(), (long) PRODUCER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+        ring.producerHeartbeat();
     }
 
     /** The producer's position: bytes ever claimed. */
@@ -199,7 +198,7 @@ public final class RingProducer implements AutoCloseable {
         if (!closed) {
             closed = true;
             heartbeat();
-            ring.releasePid(PRODUCER_PID_OFFSET);
+            ring.releaseProducer();
         }
     }
 
