@@ -40,7 +40,7 @@ public final class RingConsumer implements AutoCloseable {
         ring.claimConsumer();
         long loaded = (long) LONG.getVolatile(buffer, headOffset);
         long tail = (long) LONG.getVolatile(buffer, (long) capacity + TAIL_POSITION_OFFSET);
-        if (tail - loaded < 0 || tail - loaded > capacity || (loaded & (RECORD_ALIGNMENT - 1)) != 0) {
+        if (tail - loaded < 0 || tail - loaded > capacity || ((loaded | tail) & (RECORD_ALIGNMENT - 1)) != 0) {
             ring.releaseConsumer();
             throw new CorruptRecordException(loaded, "head position " + loaded + " is impossible with tail "
                     + tail + " and capacity " + capacity);

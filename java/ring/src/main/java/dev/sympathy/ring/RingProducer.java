@@ -285,7 +285,7 @@ public final class RingProducer implements AutoCloseable {
         // SYNC POINT head: acquire pairs with RingConsumer's release of the head position.
         long head = (long) LONG.getAcquire(buffer, headOffset);
         long used = tail - head;
-        if (used < 0 || used > capacity || (head & (RECORD_ALIGNMENT - 1)) != 0) {
+        if (used < 0 || used > capacity || ((head | tail) & (RECORD_ALIGNMENT - 1)) != 0) {
             throw new CorruptRecordException(head, "head position " + head + " is impossible with tail "
                     + tail + " and capacity " + capacity);
         }

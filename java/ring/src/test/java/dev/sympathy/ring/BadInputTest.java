@@ -133,6 +133,17 @@ class BadInputTest {
     }
 
     @Test
+    void shouldRejectAMisalignedTailPosition() throws IOException {
+        Path path = newRing();
+        patch(path, RingDescriptor.HEADER_LENGTH + CAPACITY + RingDescriptor.TAIL_POSITION_OFFSET, 3, 8);
+        try (RingFile ring = RingFile.open(path, SHORT)) {
+            var e = assertThrows(CorruptRecordException.class, ring::producer);
+            assertTrue(e.getMessage().contains("tail 3"), e.getMessage());
+            assertThrows(CorruptRecordException.class, ring::consumer);
+        }
+    }
+
+    @Test
     void shouldRejectAMessageLongerThanAnEighthOfTheCapacity() throws IOException {
         try (RingFile ring = RingFile.open(newRing(), SHORT); RingProducer p = ring.producer()) {
             int max = ring.maxMessageLength();
