@@ -107,14 +107,20 @@ final class BenchCommands {
                 MessageCheck check = new MessageCheck(0);
                 try (RingImpl.ProducerEnd producer = impl.producer(ping);
                         RingImpl.ConsumerEnd consumer = impl.consumer(pong, check)) {
+                    Heartbeat beat = new Heartbeat(() -> {
+                        producer.heartbeat();
+                        consumer.heartbeat();
+                    });
                     for (long i = 0; i < count; i++) {
                         TestPattern.fill(message, i, size);
                         long start = System.nanoTime();
                         long spins = 0;
                         while (!producer.offer(1, message, size)) {
                             Thread.onSpinWait();
+                            beat.tick();
                         }
                         while (consumer.poll(1) == 0) {
+                            beat.tick();
                             if ((++spins & 0xFFFFF) == 0 && !echo.isAlive()) {
                                 throw new IllegalStateException("the echo process exited after " + i + " messages");
                             }
@@ -123,10 +129,7 @@ final class BenchCommands {
                         if (i >= warmup) {
                             rtt[(int) (i - warmup)] = elapsed;
                         }
-                        if ((i & 0xFFF) == 0) {
-                            producer.heartbeat();
-                            consumer.heartbeat();
-                        }
+                        beat.tick();
                     }
                 } catch (RuntimeException e) {
                     echo.destroy();

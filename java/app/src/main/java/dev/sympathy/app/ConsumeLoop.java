@@ -32,13 +32,14 @@ final class ConsumeLoop {
         try (RingImpl.ConsumerEnd consumer = impl.consumer(ring, check)) {
             long start = System.currentTimeMillis();
             long lastProgressMs = start;
-            long lastBeat = start;
+            Heartbeat beat = new Heartbeat(consumer::heartbeat);
             long seenAtCheck = 0;
             long firstNanos = 0;
             long idle = 0;
             while (check.received() < count) {
                 int limit = (int) Math.min(count - check.received(), 1 << 16);
                 int n = consumer.poll(limit);
+                beat.tick();
                 if (n > 0) {
                     if (firstNanos == 0) {
                         firstNanos = System.nanoTime();
@@ -50,10 +51,6 @@ final class ConsumeLoop {
                     continue;
                 }
                 long now = System.currentTimeMillis();
-                if (now - lastBeat >= ProduceLoop.HEARTBEAT_MS) {
-                    consumer.heartbeat();
-                    lastBeat = now;
-                }
                 if (check.received() != seenAtCheck) {
                     seenAtCheck = check.received();
                     lastProgressMs = now;

@@ -12,9 +12,6 @@ import dev.sympathy.ring.RingTimeoutException;
  * timeout.
  */
 final class ProduceLoop {
-    /** How often, at most, the heartbeat is refreshed. */
-    static final long HEARTBEAT_MS = 100;
-
     long count;
     int typeId = 1;
     long timeoutMs = 10_000;
@@ -27,21 +24,15 @@ final class ProduceLoop {
         byte[] message = new byte[sizes.max];
         long bytes = 0;
         try (RingImpl.ProducerEnd producer = impl.producer(ring)) {
-            long lastBeat = System.currentTimeMillis();
+            Heartbeat beat = new Heartbeat(producer::heartbeat);
             for (long i = 0; i < count; i++) {
                 int size = sizes.next();
                 TestPattern.fill(message, i, size);
                 if (!producer.offer(typeId, message, size)) {
-                    waitForRoom(ring, producer, message, size, i);
+                    waitForRoom(ring, producer, beat, message, size, i);
                 }
                 bytes += size;
-                if ((i & 1023) == 0) {
-                    long now = System.currentTimeMillis();
-                    if (now - lastBeat >= HEARTBEAT_MS) {
-                        producer.heartbeat();
-                        lastBeat = now;
-                    }
-                }
+                beat.tick();
                 if (haltAfter != 0 && i + 1 == haltAfter) {
                     System.err.println("produce: halting after " + haltAfter + " messages (--halt-after)");
                     Runtime.getRuntime().halt(137);
@@ -51,14 +42,15 @@ final class ProduceLoop {
         return bytes;
     }
 
-    private void waitForRoom(RingFile ring, RingImpl.ProducerEnd producer, byte[] message, int size, long index) {
+    private void waitForRoom(RingFile ring, RingImpl.ProducerEnd producer, Heartbeat beat, byte[] message, int size,
+            long index) {
         long start = System.currentTimeMillis();
         long spins = 0;
         while (!producer.offer(typeId, message, size)) {
             Thread.onSpinWait();
+            beat.tick();
             if ((++spins & 0xFFF) == 0) {
                 long now = System.currentTimeMillis();
-                producer.heartbeat();
                 PeerState consumer = ring.consumerState(staleMs);
                 if (consumer == PeerState.DEAD) {
                     throw new PeerDeadException("consumer", ring.consumerPid(), "the ring is full and nobody reads it; "

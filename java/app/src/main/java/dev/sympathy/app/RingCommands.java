@@ -106,14 +106,20 @@ final class RingCommands {
                 RingImpl.ProducerEnd producer = impl.producer(out)) {
             long echoed = 0;
             long idle = 0;
+            Heartbeat beat = new Heartbeat(() -> {
+                consumer.heartbeat();
+                producer.heartbeat();
+            });
             while (echoed < count) {
                 int n = consumer.echo(producer, (int) Math.min(count - echoed, 1 << 16));
                 echoed += n;
+                beat.tick();
                 if (n == 0 && (++idle & 0xFFFFF) == 0) {
-                    consumer.heartbeat();
-                    producer.heartbeat();
-                    if (!in.producerAlive(5_000)) {
-                        throw new ConsumeLoop.Incomplete("echo: the pinging process is gone after " + echoed + " messages");
+                    dev.sympathy.ring.PeerState pinger = in.producerState(5_000);
+                    if (pinger != dev.sympathy.ring.PeerState.ALIVE) {
+                        throw new ConsumeLoop.Incomplete("echo: the pinging process (pid " + in.producerPid() + ", heartbeat "
+                                + (System.currentTimeMillis() - in.producerHeartbeatMs()) + " ms ago) is "
+                                + pinger.name().toLowerCase() + " after " + echoed + " messages");
                     }
                 }
             }
