@@ -27,6 +27,7 @@ public final class Sidecar {
               create PATH --capacity BYTES             create a ring file (capacity: power of two)
               produce PATH --count N --size S|MIN..MAX write N test messages
                       [--type T] [--seed X] [--impl ffm|agrona] [--timeout-ms M]
+                      [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
               consume PATH --count N                   read and verify N test messages
                       [--type T] [--impl ffm|agrona] [--timeout-ms M]
               inspect PATH                             print the header and positions
