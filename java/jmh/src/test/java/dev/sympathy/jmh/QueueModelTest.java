@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /** Every queue of the queue benchmark against a bounded ArrayDeque model, single-threaded. */
-class P1C1QueueTest {
+class QueueModelTest {
     static String[] variants() {
         return Queues.VARIANTS;
     }
