@@ -53,7 +53,7 @@ public enum Experiment {
             // boxed needs ~60 bytes per record on the heap (object + reference): 50M -> ~3 GiB.
             return List.of(new Run(base(scale)
                     .param("records", scale.pick("10000", "1000000", "10000000", "50000000")),
-                    List.of("-Xmx" + scale.pick("256m", "1g", "3g", "8g"), "--sun-misc-unsafe-memory-access=allow")));
+                    List.of("-Xmx" + scale.pick("256m", "1g", "3g", "8g"), Main.UNSAFE_ALLOW)));
         }
     },
     QUEUE("queue", QueueThroughput.class) {

@@ -30,6 +30,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * org.openjdk.jmh.Main ...}.
  */
 public final class Main {
+    static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
+
     private Main() {
     }
 
@@ -101,6 +103,11 @@ public final class Main {
         final Path result = dir.resolve("jmh.json");
         final Path extras = dir.resolve("extras.jsonl");
         final List<String> jvmArgs = new ArrayList<>(run.jvmArgs());
+        // JMH 1.37 itself calls sun.misc.Unsafe (org.openjdk.jmh.util.Utils): keep JDK 24+'s
+        // run-time warning out of every fork's output.
+        if (!jvmArgs.contains(UNSAFE_ALLOW)) {
+            jvmArgs.add(UNSAFE_ALLOW);
+        }
         jvmArgs.add("-D" + Extras.PROPERTY + "=" + extras);
         final String pinningClass = System.getProperty("sympathy.pinning.class");
         if (pinningClass != null) {
