@@ -66,6 +66,30 @@ class QueueModelTest {
         assertEquals(IntQueue.EMPTY, queue.poll(), variant);
     }
 
+    @ParameterizedTest
+    @MethodSource("variants")
+    void shouldDeliverEveryMessageInOrderBetweenTwoThreads(String variant) throws InterruptedException {
+        final IntQueue queue = Queues.create(variant, 64);
+        final int messages = 50_000;
+        final Thread producer = new Thread(() -> {
+            for (int i = 0; i < messages; i++) {
+                while (!queue.offer(i)) {
+                    Thread.onSpinWait();
+                }
+            }
+        });
+        producer.start();
+        for (int expected = 0; expected < messages; expected++) {
+            int value;
+            while ((value = queue.poll()) == IntQueue.EMPTY) {
+                Thread.onSpinWait();
+            }
+            assertEquals(expected, value, variant);
+        }
+        producer.join();
+        assertEquals(IntQueue.EMPTY, queue.poll(), variant);
+    }
+
     @Test
     void shouldRejectACapacityThatIsNotAPowerOfTwo() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Queues.create("p1c1", 6));
