@@ -74,7 +74,7 @@ class QueueModelTest {
         final Thread producer = new Thread(() -> {
             for (int i = 0; i < messages; i++) {
                 while (!queue.offer(i)) {
-                    Thread.onSpinWait();
+                    Thread.yield();
                 }
             }
         });
@@ -82,7 +82,7 @@ class QueueModelTest {
         for (int expected = 0; expected < messages; expected++) {
             int value;
             while ((value = queue.poll()) == IntQueue.EMPTY) {
-                Thread.onSpinWait();
+                Thread.yield();
             }
             assertEquals(expected, value, variant);
         }
