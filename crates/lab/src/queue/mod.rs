@@ -50,6 +50,9 @@ pub enum QueueRunError {
     /// The P1C1 queue could not be built.
     #[error(transparent)]
     Queue(#[from] QueueError),
+    /// The record ring could not be built, or reported a corrupt record.
+    #[error(transparent)]
+    Ring(#[from] sympathy_ring::RingError),
     /// The consumer saw a value other than the next in the sequence.
     #[error("value at position {position} was {found}, expected {expected}: lost or reordered")]
     OutOfOrder {
@@ -167,11 +170,14 @@ pub enum Variant {
     CrossbeamArrayQueue,
     /// `std::sync::mpsc::sync_channel`.
     StdSyncChannel,
+    /// The Agrona-compatible record ring (`sympathy-ring`) in one process, over anonymous
+    /// memory: one record per element, the consumer reading batches.
+    Ring,
 }
 
 impl Variant {
     /// Every variant, in report order.
-    pub const ALL: [Variant; 7] = [
+    pub const ALL: [Variant; 8] = [
         Variant::P1c1,
         Variant::P1c1Batch,
         Variant::P1c1Offheap,
@@ -179,6 +185,7 @@ impl Variant {
         Variant::Rtrb,
         Variant::CrossbeamArrayQueue,
         Variant::StdSyncChannel,
+        Variant::Ring,
     ];
 
     /// Name in results and benchmark ids.
@@ -191,6 +198,7 @@ impl Variant {
             Variant::Rtrb => "rtrb",
             Variant::CrossbeamArrayQueue => "crossbeam-array-queue",
             Variant::StdSyncChannel => "std-sync-channel",
+            Variant::Ring => "ring",
         }
     }
 
@@ -248,6 +256,7 @@ impl QueueRun {
             Variant::Rtrb => variants::rtrb::<M>(p, cores, n, cap),
             Variant::CrossbeamArrayQueue => variants::crossbeam_array_queue::<M>(p, cores, n, cap),
             Variant::StdSyncChannel => variants::std_sync_channel::<M>(p, cores, n, cap),
+            Variant::Ring => variants::ring::<M>(p, cores, n, cap),
         }
     }
 }

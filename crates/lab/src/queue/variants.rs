@@ -2,8 +2,7 @@
 //! loop to [`timed_pair`]. Every consumer checks each value against its position in the
 //! sequence and that nothing arrives after the last one.
 //!
-//! A new variant (the Agrona-compatible `ring`, say) is one more function here and one more
-//! arm in [`super::Variant`].
+//! A new variant is one more function here and one more arm in [`super::Variant`].
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -238,4 +237,91 @@ pub fn std_sync_channel<M: Message>(
         },
         move |w: &Waiter| consume_each(count, || w.wait(), || receiver.try_recv().ok()),
     )
+}
+
+/// `ring`: the Agrona-compatible record ring (`sympathy-ring`) over anonymous memory. Each
+/// element is one record of type 1 (8-byte header + the element, aligned to 8 bytes); the
+/// producer writes one record at a time, the consumer reads batches of up to [`BATCH`] records
+/// and releases the head once per batch, as an Agrona consumer does. The ring is sized to hold
+/// `capacity` such records.
+pub fn ring<M: Message>(
+    placement: Placement,
+    cores: Cores,
+    count: u64,
+    capacity: usize,
+) -> Result<Duration, QueueRunError> {
+    let record = (sympathy_ring::layout::RECORD_HEADER_LENGTH + size_of::<M>())
+        .next_multiple_of(sympathy_ring::layout::RECORD_ALIGNMENT);
+    let ring = sympathy_ring::Ring::anonymous((capacity * record).next_power_of_two())?;
+    let (producer, consumer) = (ring.producer()?, ring.consumer()?);
+    timed_pair(
+        placement,
+        cores,
+        move |w: &Waiter| {
+            let mut producer = producer; // a local: its fields can live in registers
+            produce_each(
+                count,
+                || w.wait(),
+                |v: M| {
+                    // A full ring is the only error a well-formed payload of this size can meet.
+                    producer.try_write(1, element_bytes(&v)).map_err(|_| v)
+                },
+            )
+        },
+        move |w: &Waiter| {
+            let mut consumer = consumer;
+            consume_records::<M>(count, || w.wait(), &mut consumer)
+        },
+    )
+}
+
+/// The bytes of a plain-data element.
+#[inline(always)]
+fn element_bytes<M: Message>(value: &M) -> &[u8] {
+    // SAFETY: `M: Element` is plain data without padding (the trait's contract), so all
+    // `size_of::<M>()` bytes behind the reference are initialised, and they live as long as it.
+    unsafe { std::slice::from_raw_parts((value as *const M).cast::<u8>(), size_of::<M>()) }
+}
+
+/// Drains `count` elements from the ring in batches, checking each record's length and value.
+fn consume_records<M: Message>(
+    count: u64,
+    wait: impl Fn() -> bool,
+    consumer: &mut sympathy_ring::Consumer,
+) -> Result<(), QueueRunError> {
+    let mut expected = 0u64;
+    let mut in_order = true;
+    while expected < count {
+        let first = expected;
+        let max = (count - expected).min(BATCH as u64) as usize;
+        let got = consumer.read(
+            |_, bytes| {
+                in_order &= bytes.len() == size_of::<M>() && {
+                    // SAFETY: the length is exactly size_of::<M>() (checked just before), and
+                    // every bit pattern is a valid `M` (the `Element` contract); the read is
+                    // unaligned because records are only 8-byte aligned.
+                    let value = unsafe { bytes.as_ptr().cast::<M>().read_unaligned() };
+                    value == M::from_seq(expected)
+                };
+                expected += 1;
+            },
+            max,
+        )?;
+        if !in_order {
+            return Err(QueueRunError::OutOfOrderInBatch {
+                first,
+                len: got as u64,
+            });
+        }
+        if got == 0 && wait() {
+            return Err(QueueRunError::Aborted { received: expected });
+        }
+    }
+    match consumer.read(|_, _| {}, 1)? {
+        0 => Ok(()),
+        _ => Err(QueueRunError::ExtraValue {
+            count,
+            found: "another record".to_string(),
+        }),
+    }
 }
