@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class QueueThroughput {
     private static final int MASK = Queues.POOL - 1;
 
-    @Param({"p1c1", "p1c1-offheap", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue"})
+    @Param({"p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue"})
     public String variant;
 
     /** Queue capacity in messages (a power of two). */

@@ -20,7 +20,7 @@ import org.jctools.queues.SpscArrayQueue;
 public final class Queues {
     /** Every variant {@link #create} knows, in report order. */
     public static final String[] VARIANTS = {
-        "p1c1", "p1c1-offheap", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue",
+        "p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue",
     };
     /** Values cycle through {@code [0, POOL)}; a power of two larger than any capacity used. */
     public static final int POOL = 1 << 22;
@@ -40,7 +40,7 @@ public final class Queues {
      * A queue of {@code capacity} messages.
      *
      * @throws IllegalArgumentException for an unknown variant or a bad capacity
-     * @throws UnsupportedOperationException for {@code ring}, whose module is not wired in yet
+     * @throws java.io.UncheckedIOException if the {@code ring} variant cannot create its ring file
      */
     public static IntQueue create(String variant, int capacity) {
         if (capacity < 2 || Integer.bitCount(capacity) != 1 || capacity > POOL / 2) {
@@ -53,10 +53,7 @@ public final class Queues {
             case "array-blocking-queue" -> boxed(new ArrayBlockingQueue<>(capacity));
             case "concurrent-linked-queue" -> bounded(new ConcurrentLinkedQueue<>(), capacity);
             case "agrona-one-to-one" -> agrona(capacity);
-            // SLOT: the FFM ring of java/ring (the other half of issue 6) plugs in here as an
-            // IntQueue adapter; add "ring" to QueueThroughput's @Param list when it does.
-            case "ring" -> throw new UnsupportedOperationException(
-                    "queue: the FFM ring lives in the java/ring module, which this jar does not include yet");
+            case "ring" -> FfmRingQueue.create(capacity);
             default -> throw new IllegalArgumentException("queue: unknown variant '" + variant
                     + "' (expected one of " + String.join(", ", VARIANTS) + ")");
         };
