@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sympathy_ring::pattern::Pattern;
 use sympathy_lab::machine::Env;
 use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
+use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{PeerState, Ring, RingError, Wait, layout};
 
 /// `ipc create PATH --capacity BYTES`
