@@ -142,7 +142,7 @@ const PING_PONG: [Job; 2] = both_languages!(
     "ping-pong",
     quick = 15,
     full = 240,
-    java_quick = 40,
+    java_quick = 120,
     java_full = 300
 );
 const MEMORY_WALK: [Job; 2] = both_languages!(
