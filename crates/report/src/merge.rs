@@ -10,6 +10,12 @@ use crate::record::{EnvRecord, ResultRecord};
 /// The params of a row's label and of the merged file keep them.
 ///
 /// Adjust this list when a runner adds such a key (JMH settings, JVM flags, ...).
+///
+/// Besides the JVM and JMH settings this holds how long or where a run ran, which the two
+/// runners choose differently for the same work: the scale preset (`scale`), repetitions
+/// (`runs`), the length of a timed loop whose metric is per operation (`iterations` of
+/// ping-pong, `count` of the queue), and where threads ran (`cores`, `core`, `thread` of
+/// Rust, `pinning` of Java; `memory` is Java's heap/off-heap choice of memory-walk).
 pub const LANGUAGE_SPECIFIC_PARAMS: &[&str] = &[
     "forks",
     "jvm",
@@ -18,6 +24,15 @@ pub const LANGUAGE_SPECIFIC_PARAMS: &[&str] = &[
     "warmup_iterations",
     "measurement_iterations",
     "compiler",
+    "scale",
+    "runs",
+    "iterations",
+    "count",
+    "cores",
+    "core",
+    "thread",
+    "pinning",
+    "memory",
 ];
 
 /// What pairs results across languages: the same experiment, variant, parameters (less

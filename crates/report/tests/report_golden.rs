@@ -89,8 +89,8 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
         html.contains("<text"),
         "charts carry their labels as <text>"
     );
-    assert!(html.contains("xadd cores=0,1 iterations=1000000 | rust"));
-    assert!(html.contains("xadd cores=0,1 iterations=1000000 | seed (c)"));
+    assert!(html.contains("xadd | rust"));
+    assert!(html.contains("xadd | seed (c)"));
     // Nothing is fetched from elsewhere.
     for external in ["<script", "<link", "src=\"http", "href=\"http", "@import"] {
         assert!(

@@ -2,10 +2,12 @@
 //! the binary format, also used by the Java interop tests.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use sympathy_lab::machine::Env;
+use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{PeerState, Ring, RingError, Wait, layout};
 
@@ -38,7 +40,7 @@ pub struct ProduceArgs {
     timeout_ms: u64,
 }
 
-/// `ipc consume PATH --count N [--timeout-ms M]`
+/// `ipc consume PATH --count N [--timeout-ms M] [--json [--producer LABEL]]`
 #[derive(Args, Debug)]
 pub struct ConsumeArgs {
     /// The ring file.
@@ -49,6 +51,13 @@ pub struct ConsumeArgs {
     /// Give up when no message arrives for this long.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
+    /// Print the throughput (first message to last) as results-schema JSON Lines
+    /// (`ipc/ring`, msgs_per_sec and bytes_per_sec, one run) instead of the summary line.
+    #[arg(long)]
+    json: bool,
+    /// The `producer` param of the --json result: who wrote the messages (e.g. `java-ffm`).
+    #[arg(long, default_value = "unknown")]
+    producer: String,
 }
 
 /// `ipc inspect PATH`
@@ -100,12 +109,16 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
     let mut next = 0u64;
     let mut patterns: Vec<Option<Pattern>> = Vec::new();
     let mut mismatch: Option<String> = None;
+    let mut first_at: Option<Instant> = None;
+    let mut bytes_read = 0u64;
     while next < args.count && mismatch.is_none() {
         let outcome = consumer.read_wait(
             |type_id, bytes| {
                 if mismatch.is_some() || next >= args.count {
                     return;
                 }
+                first_at.get_or_insert_with(Instant::now);
+                bytes_read += bytes.len() as u64;
                 if patterns.len() <= bytes.len() {
                     patterns.resize(bytes.len() + 1, None);
                 }
@@ -143,10 +156,31 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
             Err(e) => return Err(e.into()),
         }
     }
+    let elapsed = first_at.map(|t| t.elapsed().as_secs_f64());
     if let Some(m) = mismatch {
         bail!("verification failed at {m}");
     }
-    println!("consumed and verified {next} messages");
+    if !args.json {
+        println!("consumed and verified {next} messages");
+        return Ok(());
+    }
+    let seconds = elapsed
+        .filter(|s| *s > 0.0 && next >= 2)
+        .context("--json needs at least two messages to time (use a larger --count)")?;
+    let msgs = Stats::from_samples(&[(next - 1) as f64 / seconds]).context("no sample")?;
+    let mut reporter = Reporter::stdout(true);
+    reporter.env(&Env::collect())?;
+    let base = Measurement::new("ipc", "ring")
+        .param("producer", args.producer.as_str())
+        .param("consumer", "rust")
+        .param("size_bytes", bytes_read / next)
+        .param("count", next)
+        .param("capacity", ring.capacity() as u64)
+        .param("placement", "processes")
+        .check(Check::Ok);
+    reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
+    let size = (bytes_read / next) as f64;
+    reporter.result(base.stats(Metric::BytesPerSec, msgs.map(|m| m * size)))?;
     Ok(())
 }
 
