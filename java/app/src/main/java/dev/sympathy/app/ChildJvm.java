@@ -19,6 +19,10 @@ final class ChildJvm {
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("--add-exports");
         command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+        String libraryPath = System.getProperty("java.library.path");
+        if (libraryPath != null) {
+            command.add("-Djava.library.path=" + libraryPath); // where --impl jni finds the Rust ring
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Sidecar.class.getName());

@@ -4,8 +4,8 @@ import dev.sympathy.ring.RingFile;
 
 /**
  * One way of driving the ring file: {@code ffm} (the pure-Java ring of the ring module),
- * {@code agrona} (Agrona's OneToOneRingBuffer at offset 4096, the reference peer) and later
- * {@code jni} (the Rust ring through JNI): register it in {@link Impls}.
+ * {@code agrona} (Agrona's OneToOneRingBuffer at offset 4096, the reference peer) and
+ * {@code jni} (the Rust ring through JNI, {@link JniImpl}); each is registered in {@link Impls}.
  *
  * <p>Every implementation claims the producer/consumer pid and keeps the heartbeats through
  * {@link RingFile}, so the peer-liveness checks work whatever is at the other end.

@@ -10,8 +10,8 @@ import java.util.Arrays;
  *
  * <pre>
  * java/sidecar create PATH --capacity BYTES
- * java/sidecar produce PATH --count N --size S|MIN..MAX [--type T] [--impl ffm|agrona]
- * java/sidecar consume PATH --count N [--timeout-ms M] [--impl ffm|agrona]
+ * java/sidecar produce PATH --count N --size S|MIN..MAX [--type T] [--impl ffm|jni|agrona]
+ * java/sidecar consume PATH --count N [--timeout-ms M] [--impl ffm|jni|agrona]
  * java/sidecar inspect PATH
  * java/sidecar bench --size S --count N [--impl X | --producer X --consumer Y] [--runs R] [--json]
  * java/sidecar latency --size S --count N [--impl X] [--runs R] [--json]
@@ -26,16 +26,19 @@ public final class Sidecar {
             usage: sidecar <command> [options]
               create PATH --capacity BYTES             create a ring file (capacity: power of two)
               produce PATH --count N --size S|MIN..MAX write N test messages
-                      [--type T] [--seed X] [--impl ffm|agrona] [--timeout-ms M]
+                      [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
                       [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
               consume PATH --count N                   read and verify N test messages
-                      [--type T] [--impl ffm|agrona] [--timeout-ms M]
+                      [--type T] [--impl ffm|jni|agrona] [--timeout-ms M]
               inspect PATH                             print the header and positions
               bench --size S --count N                 throughput, producer and consumer in separate JVMs
                       [--impl X | --producer X --consumer Y] [--runs R] [--capacity B] [--json]
               latency --size S --count N               round trip over two rings (echo in a separate JVM)
                       [--impl X] [--runs R] [--capacity B] [--json]
-            implementations: ffm (pure Java, FFM), agrona (Agrona's OneToOneRingBuffer)
+              jni-cost [--size S] [--count N]          ns per message: one JNI write per call vs --batch per call
+                      [--batch B] [--runs R] [--json]
+            implementations: ffm (pure Java, FFM), jni (the Rust ring through JNI),
+                             agrona (Agrona's OneToOneRingBuffer)
             exit status: 0 ok, 1 failure, 2 bad command line""";
 
     public static void main(String[] argv) {
@@ -58,6 +61,7 @@ public final class Sidecar {
                 case "echo" -> RingCommands.echo(argv);
                 case "bench" -> BenchCommands.bench(argv);
                 case "latency" -> BenchCommands.latency(argv);
+                case "jni-cost" -> JniCost.run(argv);
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);
             }
             return 0;

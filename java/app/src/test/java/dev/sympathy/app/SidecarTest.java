@@ -44,7 +44,7 @@ class SidecarTest {
         assertEquals(2, run(new String[] {"consume", ring, "--count"}), "option without a value");
         assertEquals(2, run(new String[] {"produce", ring, "--count", "1"}), "missing --size");
         assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--impl", "cobol"}));
-        assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--impl", "jni"}));
+        assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--impl", "rust"}));
     }
 
     @Test

@@ -296,7 +296,7 @@ public final class RingFile implements AutoCloseable {
     /**
      * Claims the producer side for this process without the FFM data path, for peers that
      * bring their own (Agrona, JNI): compare-and-swap of {@code producer_pid} from 0 or from a
-     * dead pid, after a fresh heartbeat so the claim never looks stale.
+     * dead pid, then a fresh heartbeat (the order of the Rust ring).
      *
      * @throws AlreadyAttachedException if a live process (this one included) holds it
      */
@@ -333,13 +333,15 @@ public final class RingFile implements AutoCloseable {
 
     private void claimPid(long pidOffset, String side, Runnable heartbeat) {
         int me = (int) ProcessHandle.current().pid();
-        heartbeat.run();
         while (true) {
             int current = (int) INT.getVolatile(file, pidOffset);
             if (current != 0 && (current == me || SharedMemory.processAlive(current))) {
                 throw new AlreadyAttachedException(path.toString(), side, current);
             }
             if (INT.compareAndSet(file, pidOffset, current, me)) {
+                // Heartbeat after the claim, as the Rust ring does: a heartbeat stored before it
+                // would show a peer "detached" (pid 0, heartbeat set) to a Rust peer meanwhile.
+                heartbeat.run();
                 return;
             }
         }

@@ -1,0 +1,169 @@
+//! Errors crossing into Java: every [`RingError`] becomes the matching exception of the Java
+//! ring module (built by `dev.sympathy.nativeffi.NativeErrors.exception`), JNI failures and
+//! panics become an `IllegalStateException`. Nothing unwinds into the JVM: exports run their
+//! body in `EnvUnowned::with_env` (which catches panics) and resolve with [`ThrowRingException`].
+
+use jni::Env;
+use jni::errors::ErrorPolicy;
+use jni::objects::{JThrowable, JValue};
+use jni::{jni_sig, jni_str};
+use sympathy_ring::RingError;
+use sympathy_ring::Role;
+
+/// What a native call can fail with.
+#[derive(Debug)]
+pub enum NativeError {
+    /// The ring refused (bad file, corrupt record, attached peer, ...).
+    Ring(RingError),
+    /// A JNI call failed (usually a pending Java exception).
+    Jni(jni::errors::Error),
+    /// Bad arguments from Java (a closed handle, a slice outside the buffer).
+    Usage(String),
+}
+
+impl From<jni::errors::Error> for NativeError {
+    fn from(error: jni::errors::Error) -> Self {
+        NativeError::Jni(error)
+    }
+}
+
+impl From<RingError> for NativeError {
+    fn from(error: RingError) -> Self {
+        NativeError::Ring(error)
+    }
+}
+
+/// The Java-side description of an error: kind code (see `NativeErrors.java`), message, path,
+/// detail and two numbers.
+struct Described {
+    kind: i32,
+    message: String,
+    path: String,
+    detail: String,
+    a: i64,
+    b: i64,
+}
+
+fn role_name(role: Role) -> String {
+    match role {
+        Role::Producer => "producer".into(),
+        Role::Consumer => "consumer".into(),
+    }
+}
+
+fn describe(error: &NativeError) -> Described {
+    let mut d = Described {
+        kind: 0,
+        message: match error {
+            NativeError::Ring(e) => e.to_string(),
+            NativeError::Jni(e) => format!("JNI call failed: {e}"),
+            NativeError::Usage(m) => m.clone(),
+        },
+        path: String::new(),
+        detail: String::new(),
+        a: 0,
+        b: 0,
+    };
+    let NativeError::Ring(error) = error else {
+        return d;
+    };
+    let path_of = |p: &std::path::Path| p.display().to_string();
+    match error {
+        RingError::NotARingFile { path, .. } => (d.kind, d.path) = (1, path_of(path)),
+        RingError::UnsupportedVersion { path, found, .. } => {
+            (d.kind, d.path, d.a) = (2, path_of(path), i64::from(*found))
+        }
+        RingError::FileLength {
+            path,
+            actual,
+            expected,
+            ..
+        } => (d.kind, d.path, d.a, d.b) = (3, path_of(path), *actual as i64, *expected as i64),
+        RingError::CorruptHeader { path, .. } => (d.kind, d.path) = (4, path_of(path)),
+        RingError::BadCapacity { capacity, .. } => (d.kind, d.a) = (5, *capacity as i64),
+        RingError::CorruptRecord { position, .. } => (d.kind, d.a) = (6, *position),
+        RingError::MessageTooLong { length, max, .. } => {
+            (d.kind, d.a, d.b) = (7, *length as i64, *max as i64)
+        }
+        RingError::InvalidTypeId { type_id } => (d.kind, d.a) = (8, i64::from(*type_id)),
+        RingError::PermissionDenied { path, .. } => (d.kind, d.path) = (9, path_of(path)),
+        RingError::Io { path, .. } => (d.kind, d.path) = (10, path_of(path)),
+        RingError::AlreadyAttached { role, pid } => {
+            (d.kind, d.detail, d.a) = (11, role_name(*role), i64::from(*pid))
+        }
+        RingError::Full { .. } => d.kind = 12,
+        RingError::Timeout { waited, what } => {
+            (d.kind, d.detail, d.a) = (13, (*what).to_string(), waited.as_millis() as i64)
+        }
+        RingError::PeerDead { role, pid, .. } => {
+            (d.kind, d.detail, d.a) = (14, role_name(*role), i64::from(*pid))
+        }
+    }
+    d
+}
+
+/// Builds the Java exception for `error` and throws it (unless one is already pending).
+fn throw(env: &mut Env<'_>, error: &NativeError) -> jni::errors::Result<()> {
+    if env.exception_check() {
+        return Ok(()); // a Java exception (e.g. from a JNI call) is already on its way
+    }
+    let d = describe(error);
+    let message = env.new_string(&d.message)?;
+    let path = env.new_string(&d.path)?;
+    let detail = env.new_string(&d.detail)?;
+    let exception = env
+        .call_static_method(
+            jni_str!("dev/sympathy/nativeffi/NativeErrors"),
+            jni_str!("exception"),
+            jni_sig!("(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;JJ)Ljava/lang/RuntimeException;"),
+            &[
+                JValue::Int(d.kind),
+                JValue::Object(&message),
+                JValue::Object(&path),
+                JValue::Object(&detail),
+                JValue::Long(d.a),
+                JValue::Long(d.b),
+            ],
+        )?
+        .l()?;
+    let throwable = env.cast_local::<JThrowable>(exception)?;
+    let _ = env.throw(throwable); // Err(JavaException) just says it is now pending
+    Ok(())
+}
+
+/// The error policy of every export: ring errors become the Java ring's exceptions, panics an
+/// `IllegalStateException` naming the panic; the return value is then the type's default.
+pub struct ThrowRingException;
+
+impl<T: Default> ErrorPolicy<T, NativeError> for ThrowRingException {
+    type Captures<'unowned_env_local: 'native_method, 'native_method> = ();
+
+    fn on_error<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
+        err: NativeError,
+    ) -> jni::errors::Result<T> {
+        throw(env, &err)?;
+        Ok(T::default())
+    }
+
+    fn on_panic<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
+        payload: Box<dyn std::any::Any + Send + 'static>,
+    ) -> jni::errors::Result<T> {
+        let text = if let Some(s) = payload.downcast_ref::<&'static str>() {
+            (*s).to_string()
+        } else if let Some(s) = payload.downcast_ref::<String>() {
+            s.clone()
+        } else {
+            "non-string panic payload".to_string()
+        };
+        std::mem::forget(payload); // dropping a payload may itself panic
+        throw(
+            env,
+            &NativeError::Usage(format!("panic in the native ring: {text}")),
+        )?;
+        Ok(T::default())
+    }
+}

@@ -1,0 +1,112 @@
+package dev.sympathy.app;
+
+import dev.sympathy.nativeffi.NativeRing;
+import dev.sympathy.ring.RingFile;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+
+/**
+ * {@code --impl jni}: the Rust ring through the native module. The Rust side maps the same file
+ * and claims the producer/consumer slot itself; the Java {@link RingFile} is used only for its
+ * path and the peer checks of the loops.
+ */
+final class JniImpl implements RingImpl {
+    private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(5);
+
+    @Override
+    public String name() {
+        return "jni";
+    }
+
+    @Override
+    public ProducerEnd producer(RingFile ring) {
+        NativeRing nativeRing = NativeRing.open(ring.path(), OPEN_TIMEOUT);
+        NativeRing.Producer producer;
+        try {
+            producer = nativeRing.producer(Math.max(ring.maxMessageLength(), 8));
+        } catch (RuntimeException e) {
+            nativeRing.close();
+            throw e;
+        }
+        ByteBuffer buffer = producer.buffer();
+        return new ProducerEnd() {
+            @Override
+            public boolean offer(int typeId, byte[] src, int length) {
+                buffer.put(0, src, 0, length);
+                return producer.write(typeId, 0, length);
+            }
+
+            @Override
+            public void heartbeat() {
+                producer.heartbeat();
+            }
+
+            @Override
+            public void close() {
+                producer.close();
+                nativeRing.close();
+            }
+        };
+    }
+
+    @Override
+    public ConsumerEnd consumer(RingFile ring, MessageCheck check) {
+        NativeRing nativeRing = NativeRing.open(ring.path(), OPEN_TIMEOUT);
+        NativeRing.Consumer consumer;
+        try {
+            consumer = nativeRing.consumer(Math.max(1 << 20, 8 + ((ring.maxMessageLength() + 7) & ~7)));
+        } catch (RuntimeException e) {
+            nativeRing.close();
+            throw e;
+        }
+        ByteBuffer buffer = consumer.buffer();
+        MemorySegment records = MemorySegment.ofBuffer(buffer);
+        return new ConsumerEnd() {
+            private byte[] scratch = new byte[1 << 16];
+
+            @Override
+            public int poll(int limit) {
+                int n = consumer.read(limit);
+                int at = 0;
+                for (int k = 0; k < n; k++) {
+                    int typeId = buffer.getInt(at);
+                    int length = buffer.getInt(at + 4);
+                    FfmImpl.verify(check, typeId, records, at + 8, length);
+                    at += 8 + ((length + 7) & ~7);
+                }
+                return n;
+            }
+
+            @Override
+            public int echo(ProducerEnd out, int limit) {
+                int n = consumer.read(limit);
+                int at = 0;
+                for (int k = 0; k < n; k++) {
+                    int typeId = buffer.getInt(at);
+                    int length = buffer.getInt(at + 4);
+                    if (scratch.length < length) {
+                        scratch = new byte[length];
+                    }
+                    buffer.get(at + 8, scratch, 0, length);
+                    while (!out.offer(typeId, scratch, length)) {
+                        Thread.onSpinWait();
+                    }
+                    at += 8 + ((length + 7) & ~7);
+                }
+                return n;
+            }
+
+            @Override
+            public void heartbeat() {
+                consumer.heartbeat();
+            }
+
+            @Override
+            public void close() {
+                consumer.close();
+                nativeRing.close();
+            }
+        };
+    }
+}

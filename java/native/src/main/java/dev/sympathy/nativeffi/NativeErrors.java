@@ -1,0 +1,41 @@
+package dev.sympathy.nativeffi;
+
+import dev.sympathy.ring.AlreadyAttachedException;
+import dev.sympathy.ring.CapacityNotPowerOfTwoException;
+import dev.sympathy.ring.CorruptRecordException;
+import dev.sympathy.ring.InvalidTypeIdException;
+import dev.sympathy.ring.MessageTooLongException;
+import dev.sympathy.ring.NotARingFileException;
+import dev.sympathy.ring.PeerDeadException;
+import dev.sympathy.ring.PermissionDeniedException;
+import dev.sympathy.ring.RingTimeoutException;
+import dev.sympathy.ring.TruncatedFileException;
+import dev.sympathy.ring.UnsupportedVersionException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Turns an error of the Rust ring into the exception the FFM ring throws for the same kind.
+ * Called from the native library (bindings/jni/src/error.rs, whose kind codes these are) only.
+ */
+final class NativeErrors {
+    private NativeErrors() {}
+
+    static RuntimeException exception(int kind, String message, String path, String detail, long a, long b) {
+        return switch (kind) {
+            case 1, 4 -> new NotARingFileException(path, message);
+            case 2 -> new UnsupportedVersionException(path, (int) a);
+            case 3 -> new TruncatedFileException(path, a, b);
+            case 5 -> new CapacityNotPowerOfTwoException(a);
+            case 6 -> new CorruptRecordException(a, message);
+            case 7 -> new MessageTooLongException(a, (int) b);
+            case 8 -> new InvalidTypeIdException((int) a);
+            case 9 -> new PermissionDeniedException(path, new IOException(message));
+            case 10 -> new UncheckedIOException(new IOException(message));
+            case 11 -> new AlreadyAttachedException(path, detail, (int) a);
+            case 13 -> new RingTimeoutException(detail, a);
+            case 14 -> new PeerDeadException(detail, (int) a, message);
+            default -> new IllegalStateException("native ring: " + message);
+        };
+    }
+}
