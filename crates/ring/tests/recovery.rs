@@ -1,0 +1,72 @@
+//! A producer that stops in the middle of a claim (as if killed: the claim is leaked, never
+//! committed nor aborted) leaves a negative length in the ring. A new producer attaching after it
+//! resumes from the trailer's tail and overwrites the unfinished record; the consumer then
+//! delivers every message the new producer writes. These in-process cases pin the states the
+//! kill -9 harness (`tests/crash.rs`) reaches at random.
+
+use sympathy_ring::{Ring, RingError};
+
+fn drain(consumer: &mut sympathy_ring::Consumer) -> Vec<Vec<u8>> {
+    let mut got = Vec::new();
+    for _ in 0..4 {
+        consumer
+            .read(|_, bytes| got.push(bytes.to_vec()), usize::MAX)
+            .unwrap();
+    }
+    got
+}
+
+#[test]
+fn unfinished_claim_blocks_the_consumer_until_a_new_producer_overwrites_it() {
+    let ring = Ring::anonymous(1024).unwrap();
+    let mut consumer = ring.consumer().unwrap();
+    let mut producer = ring.producer().unwrap();
+    producer.try_write(1, b"before").unwrap();
+    std::mem::forget(producer.try_claim(1, 5).unwrap()); // dies mid-claim
+    drop(producer);
+    assert_eq!(drain(&mut consumer), [b"before".to_vec()]);
+    assert_eq!(drain(&mut consumer), Vec::<Vec<u8>>::new(), "claim is never delivered");
+    let mut producer = ring.producer().unwrap();
+    producer.try_write(1, b"after").unwrap();
+    assert_eq!(drain(&mut consumer), [b"after".to_vec()]);
+}
+
+#[test]
+fn unfinished_claim_after_padding_lets_a_new_producer_resume() {
+    // Capacity 64: 8-byte messages take 16 bytes; the 4th claim at index 48 wraps (padding 16).
+    let ring = Ring::anonymous(64).unwrap();
+    let mut consumer = ring.consumer().unwrap();
+    let mut producer = ring.producer().unwrap();
+    for i in 0..3u8 {
+        producer.try_write(1, &[i; 8]).unwrap();
+    }
+    assert_eq!(drain(&mut consumer).len(), 3);
+    std::mem::forget(producer.try_claim(1, 8).unwrap()); // padding published, claim at 0 left
+    drop(producer);
+    assert!(drain(&mut consumer).is_empty(), "the consumer skips the padding and waits");
+    // The consumer's head is now past the padding; the new producer must still attach.
+    let mut producer = match ring.producer() {
+        Ok(p) => p,
+        Err(e @ RingError::CorruptRecord { .. }) => panic!("resume after a wrap: {e}"),
+        Err(e) => panic!("{e}"),
+    };
+    producer.try_write(1, &[9; 8]).unwrap();
+    assert_eq!(drain(&mut consumer), [vec![9u8; 8]]);
+}
+
+#[test]
+fn unfinished_batch_is_never_delivered_and_a_new_producer_resumes() {
+    let ring = Ring::anonymous(1024).unwrap();
+    let mut consumer = ring.consumer().unwrap();
+    let mut producer = ring.producer().unwrap();
+    let mut batch = producer.batch();
+    for i in 0..5u8 {
+        batch.try_write(1, &[i; 3]).unwrap();
+    }
+    std::mem::forget(batch); // dies before finishing the batch
+    drop(producer);
+    assert!(drain(&mut consumer).is_empty(), "no part of an unfinished batch is delivered");
+    let mut producer = ring.producer().unwrap();
+    producer.try_write(1, b"x").unwrap();
+    assert_eq!(drain(&mut consumer), [b"x".to_vec()]);
+}
