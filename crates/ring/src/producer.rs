@@ -27,6 +27,8 @@ struct Reserved {
     index: usize,
     /// Index of a padding record written at the end of the area, with its length.
     padding: Option<(usize, i32)>,
+    /// Stream position of the record (after the padding, if any).
+    position: i64,
 }
 
 impl Producer {
@@ -235,18 +237,26 @@ impl Producer {
         // Pre-zero the next header so the consumer stops there (Agrona: "pre-zero next
         // message header"); index + aligned + 8 <= capacity by the checks above.
         self.attachment.region.sp_record(index + aligned, 0);
-        self.tail = tail + (aligned + padding.map_or(0, |(_, p)| p as usize)) as i64;
-        Ok(Reserved { index, padding })
+        let position = tail + padding.map_or(0, |(_, p)| p as i64);
+        self.tail = position + aligned as i64;
+        Ok(Reserved {
+            index,
+            padding,
+            position,
+        })
     }
 
-    /// Publishes the padding record of a reservation, if any.
+    /// Publishes the padding record of a reservation, if any, and moves the trailer's tail past
+    /// it: the consumer may consume the padding before the record is finished, and a producer
+    /// that takes over after a crash resumes from the trailer's tail, which must never fall
+    /// behind the consumer's head (found by the crash tests, see docs/verification.md).
     #[inline]
     fn publish_padding(&mut self, reserved: Reserved) {
         if let Some((at, length)) = reserved.padding {
+            let region = &self.attachment.region;
             // SYNC POINT: record (the zeroed header at 0 is visible before the padding)
-            self.attachment
-                .region
-                .so_record(at, pack_header(length, PADDING_MSG_TYPE_ID));
+            region.so_record(at, pack_header(length, PADDING_MSG_TYPE_ID));
+            region.so_tail(reserved.position); // SYNC POINT: tail
         }
     }
 
