@@ -36,6 +36,7 @@ impl Producer {
         let region = &attachment.region;
         // SYNC POINT: head, SYNC POINT: tail (the positions the previous holder left)
         let (head, tail) = (region.lv_head(), region.lv_tail());
+        let tail = resume_position(region, head, tail);
         check_positions(region, head, tail)?;
         let capacity = region.capacity();
         Ok(Producer {
@@ -279,6 +280,41 @@ impl Producer {
             needed: (len * 8).next_power_of_two().max(MIN_CAPACITY),
         }
     }
+}
+
+/// Where a producer taking over the ring resumes. A previous producer publishes a record's
+/// header before it stores the trailer's tail; if it was killed between the two, records past
+/// the trailer's tail are already published (the consumer may even have read them, putting its
+/// head past that tail). Resuming at the trailer's tail would then overwrite a published record
+/// while the consumer may be reading it (a torn message), or start behind the head. So the new
+/// producer starts at the later of head and tail and walks over complete published records
+/// (positive lengths that fit) to the first header that is not one: zero, or the negative length
+/// of a claim its predecessor never finished, which it overwrites. Found by the crash tests
+/// (docs/verification.md). Invalid positions are left for [`check_positions`] to report.
+fn resume_position(region: &crate::region::Region, head: i64, tail: i64) -> i64 {
+    let capacity = region.capacity() as i64;
+    let aligned = |p: i64| p >= 0 && p % RECORD_ALIGNMENT as i64 == 0;
+    if !aligned(head) || !aligned(tail) || tail.wrapping_sub(head) > capacity {
+        return tail;
+    }
+    if head.wrapping_sub(tail) > capacity {
+        return tail; // head implausibly far ahead: corrupt, reported by the caller
+    }
+    let mut position = head.max(tail);
+    while position - head < capacity {
+        let index = (position & (capacity - 1)) as usize;
+        let (length, _) = unpack_header(region.lv_record(index)); // SYNC POINT: record
+        let to_end = capacity as usize - index;
+        if length < RECORD_HEADER_LENGTH as i32 || align_record(length as usize) > to_end {
+            break;
+        }
+        let next = position + align_record(length as usize) as i64;
+        if next - head > capacity {
+            break;
+        }
+        position = next;
+    }
+    position
 }
 
 impl std::fmt::Debug for Producer {

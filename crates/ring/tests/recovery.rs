@@ -25,7 +25,11 @@ fn unfinished_claim_blocks_the_consumer_until_a_new_producer_overwrites_it() {
     std::mem::forget(producer.try_claim(1, 5).unwrap()); // dies mid-claim
     drop(producer);
     assert_eq!(drain(&mut consumer), [b"before".to_vec()]);
-    assert_eq!(drain(&mut consumer), Vec::<Vec<u8>>::new(), "claim is never delivered");
+    assert_eq!(
+        drain(&mut consumer),
+        Vec::<Vec<u8>>::new(),
+        "claim is never delivered"
+    );
     let mut producer = ring.producer().unwrap();
     producer.try_write(1, b"after").unwrap();
     assert_eq!(drain(&mut consumer), [b"after".to_vec()]);
@@ -43,7 +47,10 @@ fn unfinished_claim_after_padding_lets_a_new_producer_resume() {
     assert_eq!(drain(&mut consumer).len(), 3);
     std::mem::forget(producer.try_claim(1, 8).unwrap()); // padding published, claim at 0 left
     drop(producer);
-    assert!(drain(&mut consumer).is_empty(), "the consumer skips the padding and waits");
+    assert!(
+        drain(&mut consumer).is_empty(),
+        "the consumer skips the padding and waits"
+    );
     // The consumer's head is now past the padding; the new producer must still attach.
     let mut producer = match ring.producer() {
         Ok(p) => p,
@@ -65,8 +72,55 @@ fn unfinished_batch_is_never_delivered_and_a_new_producer_resumes() {
     }
     std::mem::forget(batch); // dies before finishing the batch
     drop(producer);
-    assert!(drain(&mut consumer).is_empty(), "no part of an unfinished batch is delivered");
+    assert!(
+        drain(&mut consumer).is_empty(),
+        "no part of an unfinished batch is delivered"
+    );
     let mut producer = ring.producer().unwrap();
     producer.try_write(1, b"x").unwrap();
     assert_eq!(drain(&mut consumer), [b"x".to_vec()]);
+}
+
+/// A producer killed after publishing a record's header but before storing the trailer's tail
+/// (simulated by rolling the tail back in the file): the next producer must not overwrite the
+/// published record, whether or not the consumer has read it yet.
+#[test]
+#[cfg_attr(miri, ignore = "maps a file, which Miri cannot do")]
+fn published_record_past_the_trailer_tail_is_kept() {
+    use std::os::unix::fs::FileExt;
+    use sympathy_ring::layout::*;
+    for consumed_first in [false, true] {
+        let path = std::env::temp_dir().join(format!(
+            "sympathy-ring-recovery-{}-{consumed_first}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        let ring = Ring::create(&path, 1024).unwrap();
+        let mut consumer = ring.consumer().unwrap();
+        let mut producer = ring.producer().unwrap();
+        producer.try_write(1, b"first").unwrap();
+        producer.try_write(1, b"second").unwrap();
+        drop(producer);
+        // Roll the tail back to the start of "second": its header is published, its tail not.
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let second_at = align_record(RECORD_HEADER_LENGTH + 5) as i64;
+        file.write_all_at(
+            &second_at.to_le_bytes(),
+            (HEADER_LENGTH + 1024 + TAIL_POSITION_OFFSET) as u64,
+        )
+        .unwrap();
+        let mut got = Vec::new();
+        if consumed_first {
+            got = drain(&mut consumer); // head now past the trailer's tail
+        }
+        let mut producer = ring.producer().expect("a new producer resumes");
+        producer.try_write(1, b"third").unwrap();
+        got.extend(drain(&mut consumer));
+        assert_eq!(
+            got,
+            [b"first".to_vec(), b"second".to_vec(), b"third".to_vec()]
+        );
+        drop((producer, consumer, ring));
+        std::fs::remove_file(&path).unwrap();
+    }
 }
