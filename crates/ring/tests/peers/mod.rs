@@ -223,6 +223,16 @@ pub fn child_main() {
             let end = produce(&mut producer, epoch, 0, count, &wait).unwrap();
             println!("produced {end}");
         }
+        "produce-for-ms" => {
+            // Produce until `count` ms have passed, then detach: the consumer drains and stops.
+            let mut producer = ring.producer().unwrap();
+            let start = std::time::Instant::now();
+            let mut seq = 0;
+            while start.elapsed() < Duration::from_millis(count) {
+                seq = produce(&mut producer, epoch, seq, 256, &wait).unwrap();
+            }
+            println!("produced {seq}");
+        }
         "consume" => {
             let mut consumer = ring.consumer().unwrap();
             let mut checker = Checker::default();
