@@ -56,6 +56,10 @@ pub fn verify(type_id: i32, bytes: &[u8], max: usize) -> Result<u64, String> {
     Ok(key)
 }
 
+/// Spin-loop iterations between two 16-byte pieces of a claim: the crash tests' producer
+/// dawdles inside claims so that kills land there often.
+pub static CLAIM_SPINS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 /// Writes messages `first..first + count` of `epoch`, mixing copies, claims filled slowly
 /// (to be killed inside them) and batches. Returns the next seq.
 pub fn produce(
@@ -84,9 +88,10 @@ pub fn produce(
                         // Fill in pieces, slowly: a kill lands inside a claim often.
                         let mut whole = vec![0u8; size];
                         Pattern::new(size).fill(k, &mut whole);
+                        let spins = CLAIM_SPINS.load(std::sync::atomic::Ordering::Relaxed);
                         for (dst, src) in claim.chunks_mut(16).zip(whole.chunks(16)) {
                             dst.copy_from_slice(src);
-                            for _ in 0..50 {
+                            for _ in 0..spins {
                                 std::hint::spin_loop();
                             }
                         }
@@ -219,6 +224,7 @@ pub fn child_main() {
     let wait = Wait::spin_then_yield().timeout(Duration::from_secs(30));
     match role {
         "produce" => {
+            CLAIM_SPINS.store(2_000, std::sync::atomic::Ordering::Relaxed);
             let mut producer = ring.producer().unwrap();
             let end = produce(&mut producer, epoch, 0, count, &wait).unwrap();
             println!("produced {end}");
