@@ -71,14 +71,29 @@ fn ring() -> (Ring, Producer, Consumer) {
     (ring, producer, consumer)
 }
 
+/// Runs `f` under loom (preemption bound from `LOOM_MAX_PREEMPTIONS`, default 2) and prints
+/// how many interleavings (executions) it explored.
 fn model(name: &str, f: impl Fn() + Sync + Send + 'static) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
     let mut builder = loom::model::Builder::new();
     if builder.preemption_bound.is_none() {
         builder.preemption_bound = Some(2);
     }
+    let bound = builder.preemption_bound;
+    // A std (not loom) counter: it counts executions, it is not part of the model.
+    let executions = Arc::new(AtomicU64::new(0));
+    let counter = executions.clone();
     let started = std::time::Instant::now();
-    builder.check(f);
-    eprintln!("loom model {name}: done in {:.1?}", started.elapsed());
+    builder.check(move || {
+        counter.fetch_add(1, Ordering::Relaxed);
+        f();
+    });
+    eprintln!(
+        "loom model {name}: {} interleavings explored (preemption bound {bound:?}) in {:.1?}",
+        executions.load(Ordering::Relaxed),
+        started.elapsed()
+    );
 }
 
 /// Copying writes and claims across two wraps, the consumer releasing the head per message.

@@ -197,7 +197,7 @@ proptest! {
     #[test]
     fn ring_matches_a_fifo_model(
         capacity in prop::sample::select(vec![64usize, 128, 256, 1024, 4096]),
-        ops in prop::collection::vec(op(), 1..300),
+        ops in prop::collection::vec(op(), 1..if cfg!(miri) { 60 } else { 300 }),
     ) {
         run(capacity, ops);
     }
