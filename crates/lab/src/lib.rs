@@ -8,21 +8,32 @@
 //! - [`stats`]: medians with spread over repeated runs.
 //! - [`pin`]: thread pinning that is verified, never a silent fallback.
 //! - [`scale`]: the `--quick` / default / `--full` size presets.
-//!
 //! - [`memory`]: checks that a big allocation fits before making it.
 //! - [`region`]: 2 MiB-aligned anonymous memory with huge-page advice.
 //! - [`counting_alloc`]: a global allocator wrapper that measures bytes per record.
 //!
-//! One module per experiment holds its kernels: [`memory_walk`], [`struct_table`].
+//! One module per experiment holds its kernels:
+//! - [`atomic_increment`]: T pinned threads increment a shared counter (lock add, xadd, CAS,
+//!   sharded), with each thread's share of the increments.
+//! - [`ping_pong`]: two pinned threads bounce a counter (one-way inter-core latency).
+//! - [`c_reference`]: the C reference kernels of those two, called through FFI.
+//! - [`memory_walk`]: the seed's linear / in-page / whole-heap walks and dependent chases.
+//! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
+//! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
+//!   std) in messages per second.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
+pub mod atomic_increment;
+pub mod c_reference;
 pub mod counting_alloc;
 pub mod machine;
 pub mod memory;
 pub mod memory_walk;
 pub mod pin;
+pub mod ping_pong;
+pub mod queue;
 pub mod region;
 pub mod results;
 pub mod scale;

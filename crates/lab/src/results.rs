@@ -29,6 +29,9 @@ pub enum Metric {
     HopsPerSec,
     /// Fraction (0..=1) of the operations that one thread performed.
     ThreadShare,
+    /// Mean operations a thread made in a row before another thread's came between (how long
+    /// a core kept a contended cache line).
+    OpsPerHandoff,
     /// Milliseconds to build a data structure.
     InitMs,
     /// Milliseconds to run a query over it.
@@ -59,6 +62,7 @@ impl Metric {
             Metric::NsPerHop => "ns_per_hop",
             Metric::HopsPerSec => "hops_per_sec",
             Metric::ThreadShare => "thread_share",
+            Metric::OpsPerHandoff => "ops_per_handoff",
             Metric::InitMs => "init_ms",
             Metric::QueryMs => "query_ms",
             Metric::TotalMs => "total_ms",
@@ -83,6 +87,7 @@ impl Metric {
             | Metric::RttMaxNs => "ns",
             Metric::HopsPerSec => "hops/s",
             Metric::ThreadShare => "ratio",
+            Metric::OpsPerHandoff => "ops",
             Metric::InitMs | Metric::QueryMs | Metric::TotalMs => "ms",
             Metric::BytesPerRecord => "bytes",
             Metric::MsgsPerSec => "msgs/s",

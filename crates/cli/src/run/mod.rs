@@ -1,13 +1,17 @@
 //! `sympathy run <experiment>`: one file per experiment in this folder, each exposing its
 //! clap arguments and a `run` function; [`EXPERIMENTS`] lists them for `run all`.
 
+mod atomic_increment;
+mod cores;
+mod memory_walk;
+mod ping_pong;
+mod queue;
+mod struct_table;
+
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_lab::machine::Env;
 use sympathy_lab::{Reporter, Scale};
-
-mod memory_walk;
-mod struct_table;
 
 /// Flags every experiment accepts.
 #[derive(Args, Debug, Clone, Default)]
@@ -54,11 +58,20 @@ pub struct RunArgs {
 enum Experiment {
     /// Every experiment in turn, each with its defaults at the chosen scale.
     All(Common),
+    /// T pinned threads increment a shared counter to N (lock add, xadd, CAS, sharded).
+    AtomicIncrement(atomic_increment::AtomicIncrementArgs),
+    /// Two pinned threads bounce a counter: one-way inter-core latency.
+    PingPong(ping_pong::PingPongArgs),
     /// Sum an i64 array in linear, in-page random and whole-heap random order, plus dependent
     /// pointer chases and a cache-latency sweep.
     MemoryWalk(memory_walk::MemoryWalkArgs),
     /// Build and query the 50M-trade table as boxed objects, structs, packed flyweights, columns.
     StructTable(struct_table::StructTableArgs),
+    /// SPSC queues: P1C1 on heap, off heap and across processes vs rtrb, crossbeam, std.
+    Queue(queue::QueueArgs),
+    /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
+    #[command(hide = true)]
+    QueuePeer(queue::PeerArgs),
 }
 
 /// An experiment's entry for `run all`: its name and a runner using only the common flags.
@@ -66,16 +79,23 @@ type Entry = (&'static str, fn(&Common, &mut Reporter) -> Result<()>);
 
 /// Every experiment, in the order `run all` runs them.
 const EXPERIMENTS: &[Entry] = &[
+    ("atomic-increment", atomic_increment::run_with),
+    ("ping-pong", ping_pong::run_with),
     ("memory-walk", memory_walk::run_with_common),
     ("struct-table", struct_table::run_with_common),
+    ("queue", queue::run_default),
 ];
 
 /// Runs the chosen experiment.
 pub fn run(args: RunArgs) -> Result<()> {
     match args.experiment {
         Experiment::All(common) => run_all(&common),
+        Experiment::AtomicIncrement(args) => atomic_increment::run(args),
+        Experiment::PingPong(args) => ping_pong::run(args),
         Experiment::MemoryWalk(args) => memory_walk::run(&args),
         Experiment::StructTable(args) => struct_table::run(&args),
+        Experiment::Queue(args) => queue::run(&args, &mut reporter(&args.common)?),
+        Experiment::QueuePeer(args) => queue::run_peer(&args),
     }
 }
 

@@ -1,0 +1,59 @@
+//! atomic-increment: T pinned threads increment one shared counter to N (see
+//! `sympathy_lab::atomic_increment`). Ids `atomic-increment/<variant>/threads-<T>`; the C
+//! references of the seed are `c-<variant>`. Throughput is increments.
+//!
+//! ```text
+//! cargo bench --bench atomic_increment                       # default sizes
+//! SYMPATHY_BENCH_SCALE=full cargo bench --bench atomic_increment
+//! ```
+//!
+//! Each criterion iteration is one verified run: threads are spawned, pinned and released
+//! together by a barrier, and the time from the first thread's start to the last one's end is
+//! what counts (`iter_custom`).
+
+use std::time::Duration;
+
+use bench_support::{Scale, bench_scale, criterion_config};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sympathy_lab::atomic_increment::{Variant, run};
+use sympathy_lab::c_reference::Language;
+use sympathy_lab::pin::available_cores;
+
+fn atomic_increment(c: &mut Criterion) {
+    let count: u64 = bench_scale().pick(100_000, 5_000_000, 500_000_000);
+    let cores = available_cores();
+    let mut group = c.benchmark_group("atomic-increment");
+    group.throughput(Throughput::Elements(count));
+    if bench_scale() == Scale::Full {
+        group
+            .sample_size(10)
+            .measurement_time(Duration::from_secs(60));
+    }
+    for language in Language::ALL {
+        for variant in Variant::ALL.into_iter().filter(|v| v.has(language)) {
+            for threads in 1..=cores.len() {
+                let prefix = if language == Language::C { "c-" } else { "" };
+                let id = format!("{prefix}{variant}/threads-{threads}");
+                group.bench_function(id, |b| {
+                    b.iter_custom(|iters| {
+                        (0..iters)
+                            .map(|_| {
+                                run(variant, language, &cores[..threads], count)
+                                    .expect("a pinned, verified run")
+                                    .elapsed
+                            })
+                            .sum()
+                    })
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = criterion_config();
+    targets = atomic_increment
+}
+criterion_main!(benches);

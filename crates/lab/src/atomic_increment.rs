@@ -1,0 +1,551 @@
+//! atomic-increment: T pinned threads increment one shared counter to N.
+//!
+//! The seed ("Further Adventures With CAS Instructions And Micro Benchmarking") found that with
+//! two or more threads this test mostly measures how long a core keeps the counter's cache line
+//! before another core takes it: so besides the time per increment, every run reports each
+//! thread's share of the increments and, for the kernels that see the counter's value, the
+//! handoffs (times a thread had to take the line back), from which the mean number of increments
+//! per hold follows.
+//!
+//! Variants (names are part of the results interface):
+//!
+//! | variant | loop | instruction |
+//! |---|---|---|
+//! | `lock-add` | a fixed share of N increments, result unused | `lock add`/`lock inc` |
+//! | `lock-xadd` | increment until the returned value reaches N | `lock xadd` |
+//! | `cas-bool` | re-read, compare-and-swap, retry on failure | `lock cmpxchg` |
+//! | `cas-val` | compare-and-swap fed with the value a failure witnessed | `lock cmpxchg` |
+//! | `sharded` | one `CachePadded` counter per thread, summed at the end | `lock add` (uncontended) |
+//!
+//! Each Rust kernel is `#[inline(never)]` and unmangled (`sympathy_rust_<variant>`), so its code
+//! can be read with `objdump -d --disassemble=sympathy_rust_lock_add target/release/sympathy`;
+//! a test asserts that `lock-add` really is a `lock add`/`lock inc` of 1. The C references
+//! (`csrc/atomic_increment.c`) run the same four shared-counter loops.
+//!
+//! # Examples
+//! ```
+//! use sympathy_lab::atomic_increment::{run, Variant};
+//! use sympathy_lab::c_reference::Language;
+//! let cores = sympathy_lab::pin::available_cores();
+//! let outcome = run(Variant::LockXadd, Language::Rust, &cores[..1], 10_000).unwrap();
+//! assert_eq!(outcome.final_count, 10_000);
+//! assert_eq!(outcome.tallies[0].increments, 10_000);
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam_utils::CachePadded;
+use thiserror::Error;
+
+use crate::c_reference::{self, Language, Tally};
+use crate::pin::{PinError, pin_current_thread};
+
+/// The experiment's name in result lines.
+pub const EXPERIMENT: &str = "atomic-increment";
+
+/// How the threads increment the counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Fixed share per thread, result unused: `lock add`.
+    LockAdd,
+    /// Increment until the returned value says N was reached: `lock xadd`.
+    LockXadd,
+    /// Compare-and-swap retry loop that re-reads the counter.
+    CasBool,
+    /// Compare-and-swap loop fed with the witnessed value.
+    CasVal,
+    /// One cache-padded counter per thread, summed.
+    Sharded,
+}
+
+impl Variant {
+    /// Every variant, in reporting order.
+    pub const ALL: [Variant; 5] = [
+        Variant::LockAdd,
+        Variant::LockXadd,
+        Variant::CasBool,
+        Variant::CasVal,
+        Variant::Sharded,
+    ];
+
+    /// The variant's name in result lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::LockAdd => "lock-add",
+            Variant::LockXadd => "lock-xadd",
+            Variant::CasBool => "cas-bool",
+            Variant::CasVal => "cas-val",
+            Variant::Sharded => "sharded",
+        }
+    }
+
+    /// Whether a kernel in `language` exists (the C references cover the shared counter only).
+    pub fn has(self, language: Language) -> bool {
+        language == Language::Rust || self != Variant::Sharded
+    }
+
+    /// Whether the kernel sees the counter's value, and so can count handoffs.
+    pub fn witnesses_value(self) -> bool {
+        matches!(self, Variant::LockXadd | Variant::CasBool | Variant::CasVal)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Variant, String> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == text)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                format!(
+                    "'{text}' is not an atomic-increment variant; use one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Why a run could not be made or did not verify.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum AtomicIncrementError {
+    /// No threads were asked for.
+    #[error("no cores given: atomic-increment needs at least one thread (e.g. --threads 1)")]
+    NoThreads,
+    /// A count of zero measures nothing.
+    #[error("the count must be at least 1 (e.g. --count 1000000)")]
+    ZeroCount,
+    /// The same core was given twice: two pinned threads would time-share it.
+    #[error("core {0} is listed twice; each thread needs its own core")]
+    DuplicateCore(usize),
+    /// The variant has no kernel in that language.
+    #[error("variant {variant} has no {language} kernel")]
+    NoKernel {
+        /// The variant asked for.
+        variant: Variant,
+        /// The language asked for.
+        language: Language,
+    },
+    /// A thread could not be pinned.
+    #[error(transparent)]
+    Pin(#[from] PinError),
+    /// The final count or the threads' tallies disagree with N: the run is not a result.
+    #[error(
+        "check failed: {variant} [{language}] ended with counter {actual} and tallies summing \
+         to {tallied}, expected {expected}"
+    )]
+    CheckFailed {
+        /// The variant run.
+        variant: Variant,
+        /// Its language.
+        language: Language,
+        /// N.
+        expected: u64,
+        /// The final counter (or sum of shards).
+        actual: u64,
+        /// The sum of the threads' own increment counts.
+        tallied: u64,
+    },
+}
+
+/// The outcome of one verified run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// From the first thread's start to the last thread's end.
+    pub elapsed: Duration,
+    /// The final counter (sum of the shards for `sharded`); always N for a returned outcome.
+    pub final_count: u64,
+    /// What each thread did, in thread order (thread i ran on `cores[i]`).
+    pub tallies: Vec<Tally>,
+}
+
+impl Outcome {
+    /// Nanoseconds per increment over the whole run.
+    pub fn ns_per_op(&self) -> f64 {
+        self.elapsed.as_nanos() as f64 / self.final_count as f64
+    }
+
+    /// Each thread's fraction of the increments; they sum to 1.
+    pub fn shares(&self) -> Vec<f64> {
+        self.tallies
+            .iter()
+            .map(|t| t.increments as f64 / self.final_count as f64)
+            .collect()
+    }
+
+    /// Mean increments a thread made in a row before another thread's increment came between:
+    /// how long a core kept the cache line. `None` when the kernel does not witness the value.
+    pub fn ops_per_handoff(&self) -> Option<f64> {
+        let handoffs: u64 = self.tallies.iter().map(|t| t.handoffs).sum();
+        (handoffs > 0).then(|| self.final_count as f64 / handoffs as f64)
+    }
+}
+
+/// Runs `variant` in `language` with one thread pinned to each of `cores`, incrementing to
+/// `count`, and verifies the final count and the threads' tallies.
+///
+/// # Errors
+/// [`AtomicIncrementError`] for an empty or duplicated core list, a zero count, a variant without
+/// a kernel in `language`, a failed pin, or a failed check.
+pub fn run(
+    variant: Variant,
+    language: Language,
+    cores: &[usize],
+    count: u64,
+) -> Result<Outcome, AtomicIncrementError> {
+    if cores.is_empty() {
+        return Err(AtomicIncrementError::NoThreads);
+    }
+    if count == 0 {
+        return Err(AtomicIncrementError::ZeroCount);
+    }
+    if let Some(core) = first_duplicate(cores) {
+        return Err(AtomicIncrementError::DuplicateCore(core));
+    }
+    if !variant.has(language) {
+        return Err(AtomicIncrementError::NoKernel { variant, language });
+    }
+    let threads = cores.len();
+    let counter = CachePadded::new(AtomicU64::new(0));
+    let shards: Vec<CachePadded<AtomicU64>> = (0..threads)
+        .map(|_| CachePadded::new(AtomicU64::new(0)))
+        .collect();
+    let all_pinned = AtomicBool::new(true);
+    let barrier = Barrier::new(threads);
+
+    let results: Vec<Result<(Instant, Instant, Tally), PinError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = cores
+            .iter()
+            .enumerate()
+            .map(|(index, &core)| {
+                let (counter, shard, all_pinned, barrier) =
+                    (&counter, &shards[index], &all_pinned, &barrier);
+                let share = fixed_share(count, threads, index);
+                s.spawn(move || {
+                    let pinned = pin_current_thread(core);
+                    if pinned.is_err() {
+                        all_pinned.store(false, Ordering::Relaxed);
+                    }
+                    // The barrier orders every thread's pin outcome before anyone reads it.
+                    barrier.wait();
+                    pinned?;
+                    if !all_pinned.load(Ordering::Relaxed) {
+                        return Ok((Instant::now(), Instant::now(), Tally::default()));
+                    }
+                    let start = Instant::now();
+                    let tally = increment(variant, language, counter, shard, share, count);
+                    Ok((start, Instant::now(), tally))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a kernel thread panicked"))
+            .collect()
+    });
+
+    let mut spans = Vec::with_capacity(threads);
+    for result in results {
+        spans.push(result?);
+    }
+    let start = spans
+        .iter()
+        .map(|s| s.0)
+        .min()
+        .expect("at least one thread");
+    let end = spans
+        .iter()
+        .map(|s| s.1)
+        .max()
+        .expect("at least one thread");
+    let tallies: Vec<Tally> = spans.iter().map(|s| s.2).collect();
+    let final_count = match variant {
+        Variant::Sharded => shards.iter().map(|s| s.load(Ordering::Relaxed)).sum(),
+        _ => counter.load(Ordering::Relaxed),
+    };
+    let tallied: u64 = tallies.iter().map(|t| t.increments).sum();
+    if final_count != count || tallied != count {
+        return Err(AtomicIncrementError::CheckFailed {
+            variant,
+            language,
+            expected: count,
+            actual: final_count,
+            tallied,
+        });
+    }
+    Ok(Outcome {
+        elapsed: end - start,
+        final_count,
+        tallies,
+    })
+}
+
+/// Thread `index`'s fixed part of `count` for the kernels that do not watch the counter: an
+/// equal split, the remainder going one each to the first threads.
+fn fixed_share(count: u64, threads: usize, index: usize) -> u64 {
+    let threads = threads as u64;
+    let index = index as u64;
+    count / threads + u64::from(index < count % threads)
+}
+
+fn first_duplicate(cores: &[usize]) -> Option<usize> {
+    cores
+        .iter()
+        .enumerate()
+        .find(|(i, c)| cores[..*i].contains(c))
+        .map(|(_, &c)| c)
+}
+
+/// Dispatches to one kernel; called once per thread, outside the timed loop's hot path.
+fn increment(
+    variant: Variant,
+    language: Language,
+    counter: &AtomicU64,
+    shard: &AtomicU64,
+    share: u64,
+    target: u64,
+) -> Tally {
+    let fixed = Tally {
+        increments: share,
+        handoffs: 0,
+    };
+    match (language, variant) {
+        (Language::Rust, Variant::LockAdd) => {
+            sympathy_rust_lock_add(counter, share);
+            fixed
+        }
+        (Language::Rust, Variant::LockXadd) => sympathy_rust_lock_xadd(counter, target),
+        (Language::Rust, Variant::CasBool) => sympathy_rust_cas_bool(counter, target),
+        (Language::Rust, Variant::CasVal) => sympathy_rust_cas_val(counter, target),
+        (_, Variant::Sharded) => {
+            sympathy_rust_sharded(shard, share);
+            fixed
+        }
+        (Language::C, variant) => {
+            let counter = counter.as_ptr();
+            // SAFETY: `counter` points to a live, aligned u64 that every thread of this run
+            // accesses only through atomic operations (Rust atomics here, GCC `__atomic`/`__sync`
+            // builtins in C), for the whole call.
+            unsafe {
+                match variant {
+                    Variant::LockAdd => {
+                        c_reference::sympathy_c_lock_add(counter, share);
+                        fixed
+                    }
+                    Variant::LockXadd => c_reference::sympathy_c_lock_xadd(counter, target),
+                    Variant::CasBool => c_reference::sympathy_c_cas_bool(counter, target),
+                    _ => c_reference::sympathy_c_cas_val(counter, target),
+                }
+            }
+        }
+    }
+}
+
+// The kernels. `Relaxed` is enough: the counter carries no other data, and on x86-64 every
+// ordering compiles to the same locked instruction. The final values are read after the
+// threads are joined, which orders them.
+
+/// `n` increments whose result is unused: must compile to `lock add`/`lock inc` of 1.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn sympathy_rust_lock_add(counter: &AtomicU64, n: u64) {
+    for _ in 0..n {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Fetch-and-add until the returned value reaches `target`; an increment past it (another
+/// thread made the last one) is given back.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn sympathy_rust_lock_xadd(counter: &AtomicU64, target: u64) -> Tally {
+    let mut tally = Tally::default();
+    let mut expected = u64::MAX;
+    loop {
+        let old = counter.fetch_add(1, Ordering::Relaxed);
+        if old + 1 >= target {
+            if old < target {
+                tally.handoffs += u64::from(old != expected);
+                tally.increments += 1;
+            } else {
+                counter.fetch_sub(1, Ordering::Relaxed);
+            }
+            return tally;
+        }
+        tally.handoffs += u64::from(old != expected);
+        expected = old + 1;
+        tally.increments += 1;
+    }
+}
+
+/// Re-read the counter and compare-and-swap it one higher, until it reaches `target`.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn sympathy_rust_cas_bool(counter: &AtomicU64, target: u64) -> Tally {
+    let mut tally = Tally::default();
+    let mut expected = u64::MAX;
+    loop {
+        let value = counter.load(Ordering::Relaxed);
+        if value >= target {
+            return tally;
+        }
+        if counter
+            .compare_exchange(value, value + 1, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            tally.handoffs += u64::from(value != expected);
+            expected = value + 1;
+            tally.increments += 1;
+        }
+    }
+}
+
+/// Compare-and-swap whose failure feeds the witnessed value into the next attempt, until the
+/// counter reaches `target`.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn sympathy_rust_cas_val(counter: &AtomicU64, target: u64) -> Tally {
+    let mut tally = Tally::default();
+    let mut expected = u64::MAX;
+    let mut value = counter.load(Ordering::Relaxed);
+    while value < target {
+        match counter.compare_exchange(value, value + 1, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => {
+                tally.handoffs += u64::from(value != expected);
+                expected = value + 1;
+                tally.increments += 1;
+                value += 1;
+            }
+            Err(witnessed) => value = witnessed,
+        }
+    }
+    tally
+}
+
+/// `n` increments of this thread's own cache-padded shard.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn sympathy_rust_sharded(shard: &AtomicU64, n: u64) {
+    for _ in 0..n {
+        shard.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pin::available_cores;
+
+    fn cores(threads: usize) -> Vec<usize> {
+        available_cores().into_iter().take(threads).collect()
+    }
+
+    #[test]
+    fn every_kernel_reaches_exactly_the_count() {
+        let all = available_cores().len();
+        for language in Language::ALL {
+            for variant in Variant::ALL.into_iter().filter(|v| v.has(language)) {
+                for threads in 1..=all {
+                    let outcome = run(variant, language, &cores(threads), 200_003).unwrap();
+                    assert_eq!(outcome.final_count, 200_003, "{variant} [{language}]");
+                    assert_eq!(outcome.tallies.len(), threads);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shares_sum_to_one() {
+        let all = available_cores().len();
+        for variant in Variant::ALL {
+            let outcome = run(variant, Language::Rust, &cores(all), 100_000).unwrap();
+            let sum: f64 = outcome.shares().iter().sum();
+            assert!((sum - 1.0).abs() < 1e-12, "{variant}: shares sum to {sum}");
+        }
+    }
+
+    #[test]
+    fn a_single_thread_keeps_the_line_for_the_whole_run() {
+        let outcome = run(Variant::CasVal, Language::Rust, &cores(1), 5_000).unwrap();
+        assert_eq!(outcome.tallies[0].handoffs, 1);
+        assert_eq!(outcome.ops_per_handoff(), Some(5_000.0));
+        assert_eq!(outcome.shares(), vec![1.0]);
+    }
+
+    #[test]
+    fn c_and_rust_kernels_tally_the_same_counts() {
+        for variant in [Variant::LockAdd, Variant::LockXadd, Variant::CasBool] {
+            let rust = run(variant, Language::Rust, &cores(1), 77_777).unwrap();
+            let c = run(variant, Language::C, &cores(1), 77_777).unwrap();
+            assert_eq!(rust.final_count, c.final_count);
+            assert_eq!(rust.tallies, c.tallies, "{variant}");
+        }
+    }
+
+    #[test]
+    fn fixed_shares_split_the_remainder() {
+        let shares: Vec<u64> = (0..3).map(|i| fixed_share(10, 3, i)).collect();
+        assert_eq!(shares, vec![4, 3, 3]);
+        assert_eq!(fixed_share(1, 2, 1), 0);
+    }
+
+    #[test]
+    fn bad_input_is_a_clear_error() {
+        let one = cores(1);
+        assert_eq!(
+            run(Variant::LockAdd, Language::Rust, &[], 10),
+            Err(AtomicIncrementError::NoThreads)
+        );
+        assert_eq!(
+            run(Variant::LockAdd, Language::Rust, &one, 0),
+            Err(AtomicIncrementError::ZeroCount)
+        );
+        assert_eq!(
+            run(Variant::LockAdd, Language::Rust, &[one[0], one[0]], 10),
+            Err(AtomicIncrementError::DuplicateCore(one[0]))
+        );
+        assert!(matches!(
+            run(Variant::Sharded, Language::C, &one, 10),
+            Err(AtomicIncrementError::NoKernel { .. })
+        ));
+        let err = run(Variant::LockAdd, Language::Rust, &[100_000], 10).unwrap_err();
+        assert!(err.to_string().contains("--cores"), "{err}");
+        assert!(
+            "lock-inc"
+                .parse::<Variant>()
+                .unwrap_err()
+                .contains("lock-xadd")
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fixed_shares_add_up_and_differ_by_at_most_one(
+            count in 1u64..1_000_000_000_000,
+            threads in 1usize..64,
+        ) {
+            let shares: Vec<u64> = (0..threads).map(|i| fixed_share(count, threads, i)).collect();
+            proptest::prop_assert_eq!(shares.iter().sum::<u64>(), count);
+            let (min, max) = (shares.iter().min().unwrap(), shares.iter().max().unwrap());
+            proptest::prop_assert!(max - min <= 1);
+        }
+    }
+
+    #[test]
+    fn variant_names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+        }
+    }
+}

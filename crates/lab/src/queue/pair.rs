@@ -1,0 +1,101 @@
+//! Runs a producer and a consumer on two pinned threads and times the transfer.
+//!
+//! Both threads pin themselves (and verify the pin), meet at a barrier, and run; the time of a
+//! transfer is from the earlier start to the later end, so the slower side decides it. A
+//! consumer that sees a wrong value stops and raises the abort flag, which the producer checks
+//! whenever it has to wait, so a failed run ends with an error instead of a hang.
+
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::{Cores, Placement, QueueRunError};
+use crate::pin::pin_current_thread;
+
+/// What a producer or consumer loop consults when it has to wait.
+pub struct Waiter<'a> {
+    abort: &'a AtomicBool,
+    yield_when_waiting: bool,
+}
+
+impl<'a> Waiter<'a> {
+    /// A waiter for `placement`: cross-core spins, same-core yields the core to the peer.
+    pub fn new(abort: &'a AtomicBool, placement: Placement) -> Waiter<'a> {
+        Waiter {
+            abort,
+            yield_when_waiting: placement == Placement::SameCore,
+        }
+    }
+
+    /// Waits a little (spin hint or yield); returns `true` when the run was aborted.
+    #[inline]
+    pub fn wait(&self) -> bool {
+        if self.yield_when_waiting {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Stops the peer: it sees `true` from its next [`Waiter::wait`].
+    pub fn abort(&self) {
+        self.abort.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `produce` and `consume` on threads pinned per `placement` and returns the transfer's
+/// duration.
+///
+/// # Errors
+/// A pin that fails or does not take effect, or the consumer's own error (wrong value, lost
+/// values).
+pub fn timed_pair<P, C>(
+    placement: Placement,
+    cores: Cores,
+    produce: P,
+    consume: C,
+) -> Result<Duration, QueueRunError>
+where
+    P: FnOnce(&Waiter) + Send,
+    C: FnOnce(&Waiter) -> Result<(), QueueRunError> + Send,
+{
+    let abort = AtomicBool::new(false);
+    let pinned = Barrier::new(2);
+    let pin_failed = AtomicBool::new(false);
+    let (abort, pinned, pin_failed) = (&abort, &pinned, &pin_failed);
+    // Pins, meets the peer, and runs `body` unless either pin failed.
+    let side = |core: usize| {
+        let pin = pin_current_thread(core);
+        if pin.is_err() {
+            pin_failed.store(true, Ordering::Relaxed);
+        }
+        pinned.wait(); // the flag is written before and read after this barrier
+        pin.map_err(QueueRunError::Pin)?;
+        if pin_failed.load(Ordering::Relaxed) {
+            return Err(QueueRunError::PeerPinFailed);
+        }
+        Ok(Waiter::new(abort, placement))
+    };
+    std::thread::scope(|scope| {
+        let producer = scope.spawn(move || {
+            let waiter = side(cores.producer)?;
+            let start = Instant::now();
+            produce(&waiter);
+            Ok::<_, QueueRunError>((start, Instant::now()))
+        });
+        let consumer = scope.spawn(move || {
+            let waiter = side(cores.consumer)?;
+            let start = Instant::now();
+            let outcome = consume(&waiter);
+            if outcome.is_err() {
+                waiter.abort();
+            }
+            outcome.map(|()| (start, Instant::now()))
+        });
+        let consumed = consumer.join().expect("the consumer thread panicked");
+        let produced = producer.join().expect("the producer thread panicked");
+        let (consumed, produced) = (consumed?, produced?);
+        Ok(consumed.1.max(produced.1) - consumed.0.min(produced.0))
+    })
+}

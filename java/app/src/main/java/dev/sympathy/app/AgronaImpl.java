@@ -1,0 +1,123 @@
+package dev.sympathy.app;
+
+import dev.sympathy.ring.RingDescriptor;
+import dev.sympathy.ring.RingFile;
+import java.nio.ByteOrder;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+
+/**
+ * {@code --impl agrona}: Agrona's own {@code OneToOneRingBuffer} wrapped around offset 4096 of
+ * the mapped file: the reference peer that proves the format. Pids and heartbeats go through
+ * {@link RingFile} (Agrona knows nothing of the header page).
+ */
+final class AgronaImpl implements RingImpl {
+    @Override
+    public String name() {
+        return "agrona";
+    }
+
+    static OneToOneRingBuffer wrap(RingFile ring) {
+        long address = ring.segment().address() + RingDescriptor.HEADER_LENGTH;
+        int length = ring.capacity() + RingDescriptor.TRAILER_LENGTH;
+        return new OneToOneRingBuffer(new UnsafeBuffer(address, length));
+    }
+
+    @Override
+    public ProducerEnd producer(RingFile ring) {
+        OneToOneRingBuffer rb = wrap(ring);
+        ring.claimProducer();
+        UnsafeBuffer source = new UnsafeBuffer(new byte[0]);
+        return new ProducerEnd() {
+            @Override
+            public boolean offer(int typeId, byte[] src, int length) {
+                if (source.byteArray() != src) {
+                    source.wrap(src);
+                }
+                return rb.write(typeId, source, 0, length);
+            }
+
+            @Override
+            public void heartbeat() {
+                ring.producerHeartbeat();
+            }
+
+            @Override
+            public void close() {
+                ring.producerHeartbeat();
+                ring.releaseProducer();
+            }
+        };
+    }
+
+    @Override
+    public ConsumerEnd consumer(RingFile ring, MessageCheck check) {
+        OneToOneRingBuffer rb = wrap(ring);
+        ring.claimConsumer();
+        MessageHandler verifier = (typeId, buffer, index, length) -> verify(check, typeId, buffer, index, length);
+        Echo echo = new Echo();
+        return new ConsumerEnd() {
+            @Override
+            public int poll(int limit) {
+                return rb.read(verifier, limit);
+            }
+
+            @Override
+            public int echo(ProducerEnd out, int limit) {
+                echo.out = out;
+                return rb.read(echo, limit);
+            }
+
+            @Override
+            public void heartbeat() {
+                rb.consumerHeartbeatTime(System.currentTimeMillis());
+            }
+
+            @Override
+            public void close() {
+                heartbeat();
+                ring.releaseConsumer();
+            }
+        };
+    }
+
+    static void verify(MessageCheck check, int typeId, MutableDirectBuffer buffer, int index, int length) {
+        long head;
+        if (length >= 8) {
+            head = buffer.getLong(index, ByteOrder.LITTLE_ENDIAN);
+        } else if (length == 4) {
+            head = buffer.getInt(index, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
+        } else {
+            head = 0;
+            for (int k = 0; k < length; k++) {
+                head |= (buffer.getByte(index + k) & 0xFFL) << (8 * k);
+            }
+        }
+        long message = check.checkHead(typeId, length, head);
+        for (int k = 8; k < length; k++) {
+            byte actual = buffer.getByte(index + k);
+            if (actual != TestPattern.tailByte(message, k)) {
+                throw check.tailMismatch(message, length, k, actual);
+            }
+        }
+        check.accept(length);
+    }
+
+    private static final class Echo implements MessageHandler {
+        ProducerEnd out;
+        private byte[] scratch = new byte[1 << 16];
+
+        @Override
+        public void onMessage(int typeId, MutableDirectBuffer buffer, int index, int length) {
+            if (scratch.length < length) {
+                scratch = new byte[length];
+            }
+            buffer.getBytes(index, scratch, 0, length);
+            while (!out.offer(typeId, scratch, length)) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+}

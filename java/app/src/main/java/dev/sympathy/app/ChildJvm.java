@@ -1,0 +1,48 @@
+package dev.sympathy.app;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts another sidecar command in a separate JVM (same JDK, class path and flags), so the
+ * benchmarks run producer and consumer in separate processes as real peers do.
+ */
+final class ChildJvm {
+    private ChildJvm() {}
+
+    /** Starts {@code sidecar args...}; stdout is piped to the caller, stderr inherited. */
+    static Process start(List<String> args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.add("--add-exports");
+        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Sidecar.class.getName());
+        command.addAll(args);
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /** Waits for the child and returns its stdout; a non-zero exit is an error naming it. */
+    static String finish(Process child, String what) throws IOException, InterruptedException {
+        String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        int rc = child.waitFor();
+        if (rc != 0) {
+            throw new IllegalStateException(what + " process failed with exit status " + rc + " (see its message above)");
+        }
+        return out;
+    }
+
+    /** The value of a {@code name=value} line in a child's output. */
+    static long value(String output, String name, String what) {
+        for (String line : output.split("\n")) {
+            if (line.startsWith(name + "=")) {
+                return Long.parseLong(line.substring(name.length() + 1).trim());
+            }
+        }
+        throw new IllegalStateException(what + " process printed no " + name + "= line");
+    }
+}

@@ -1,0 +1,109 @@
+package dev.sympathy.app;
+
+import dev.sympathy.ring.MessageHandler;
+import dev.sympathy.ring.RingConsumer;
+import dev.sympathy.ring.RingFile;
+import dev.sympathy.ring.RingProducer;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/** {@code --impl ffm}: the pure-Java ring of the ring module (FFM, no Unsafe). */
+final class FfmImpl implements RingImpl {
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    @Override
+    public String name() {
+        return "ffm";
+    }
+
+    @Override
+    public ProducerEnd producer(RingFile ring) {
+        RingProducer producer = ring.producer();
+        return new ProducerEnd() {
+            @Override
+            public boolean offer(int typeId, byte[] src, int length) {
+                return producer.write(typeId, src, 0, length);
+            }
+
+            @Override
+            public void heartbeat() {
+                producer.heartbeat();
+            }
+
+            @Override
+            public void close() {
+                producer.close();
+            }
+        };
+    }
+
+    @Override
+    public ConsumerEnd consumer(RingFile ring, MessageCheck check) {
+        RingConsumer consumer = ring.consumer();
+        MessageHandler verifier = (typeId, buffer, offset, length) -> verify(check, typeId, buffer, offset, length);
+        Echo echo = new Echo();
+        return new ConsumerEnd() {
+            @Override
+            public int poll(int limit) {
+                return consumer.read(verifier, limit);
+            }
+
+            @Override
+            public int echo(ProducerEnd out, int limit) {
+                echo.out = out;
+                return consumer.read(echo, limit);
+            }
+
+            @Override
+            public void heartbeat() {
+                consumer.heartbeat();
+            }
+
+            @Override
+            public void close() {
+                consumer.close();
+            }
+        };
+    }
+
+    static void verify(MessageCheck check, int typeId, MemorySegment buffer, long offset, int length) {
+        long head;
+        if (length >= 8) {
+            head = buffer.get(LONG_LE, offset);
+        } else if (length == 4) {
+            head = buffer.get(INT_LE, offset) & 0xFFFF_FFFFL;
+        } else {
+            head = 0;
+            for (int k = 0; k < length; k++) {
+                head |= (buffer.get(ValueLayout.JAVA_BYTE, offset + k) & 0xFFL) << (8 * k);
+            }
+        }
+        long index = check.checkHead(typeId, length, head);
+        for (int k = 8; k < length; k++) {
+            byte actual = buffer.get(ValueLayout.JAVA_BYTE, offset + k);
+            if (actual != TestPattern.tailByte(index, k)) {
+                throw check.tailMismatch(index, length, k, actual);
+            }
+        }
+        check.accept(length);
+    }
+
+    /** Forwards each message to {@link #out}, copying through a scratch array. */
+    private static final class Echo implements MessageHandler {
+        ProducerEnd out;
+        private byte[] scratch = new byte[1 << 16];
+
+        @Override
+        public void onMessage(int typeId, MemorySegment buffer, long offset, int length) {
+            if (scratch.length < length) {
+                scratch = new byte[length];
+            }
+            MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, offset, scratch, 0, length);
+            while (!out.offer(typeId, scratch, length)) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package dev.sympathy.app;
+
+import dev.sympathy.ring.RingDescriptor;
+import dev.sympathy.ring.RingFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+
+/** {@code create}, {@code produce}, {@code consume}, {@code inspect} and the hidden {@code echo}. */
+final class RingCommands {
+    private RingCommands() {}
+
+    static void create(String[] argv) throws IOException {
+        Args args = new Args("create", argv, 1, Set.of("capacity"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the ring file to create)"));
+        args.expectPositional(1);
+        long capacity = args.requiredLong("capacity", 1, Long.MAX_VALUE / 2);
+        try (RingFile ring = RingFile.create(path, capacity)) {
+            System.out.println("created " + path + ": capacity " + ring.capacity() + " bytes, largest message "
+                    + ring.maxMessageLength() + " bytes, file " + RingDescriptor.fileLength(capacity) + " bytes");
+        }
+    }
+
+    static void produce(String[] argv) throws IOException {
+        Args args = new Args("produce", argv, 1,
+                Set.of("count", "size", "type", "seed", "impl", "timeout-ms", "stale-ms", "halt-after"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the ring file)"));
+        args.expectPositional(1);
+        ProduceLoop loop = new ProduceLoop();
+        loop.count = args.requiredLong("count", 0, Long.MAX_VALUE);
+        if (!argsHas(args, "size")) {
+            throw new UsageException("produce: --size is required (S or MIN..MAX bytes, at least 4)");
+        }
+        SizeSpec sizes = SizeSpec.parse("produce", args.string("size", ""), args.longOption("seed", 0, Long.MAX_VALUE, 1));
+        loop.typeId = (int) args.longOption("type", 1, Integer.MAX_VALUE, 1);
+        loop.timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
+        loop.staleMs = args.longOption("stale-ms", 1, Long.MAX_VALUE, 5_000);
+        loop.haltAfter = args.longOption("halt-after", 0, Long.MAX_VALUE, 0);
+        RingImpl impl = Impls.byName("produce", args.string("impl", "ffm"));
+        try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
+            sizes.checkFits("produce", ring.maxMessageLength());
+            long bytes = loop.run(ring, impl, sizes);
+            System.out.println("produced " + loop.count + " messages (" + bytes + " bytes, sizes " + sizes
+                    + ") with " + impl.label());
+        }
+    }
+
+    static void consume(String[] argv) throws IOException {
+        Args args = new Args("consume", argv, 1, Set.of("count", "type", "impl", "timeout-ms", "stale-ms"),
+                Set.of("report-elapsed"));
+        Path path = Path.of(args.positional(0, "PATH (the ring file)"));
+        args.expectPositional(1);
+        ConsumeLoop loop = new ConsumeLoop();
+        loop.count = args.requiredLong("count", 0, Long.MAX_VALUE);
+        loop.expectedType = (int) args.longOption("type", 1, Integer.MAX_VALUE, 0);
+        loop.timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
+        loop.staleMs = args.longOption("stale-ms", 1, Long.MAX_VALUE, 5_000);
+        RingImpl impl = Impls.byName("consume", args.string("impl", "ffm"));
+        try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
+            MessageCheck check = loop.run(ring, impl);
+            if (args.flag("report-elapsed")) {
+                System.out.println("elapsed_ns=" + loop.elapsedNanos);
+                System.out.println("bytes=" + check.bytes());
+            } else {
+                System.out.println("consumed " + check.received() + " messages (" + check.bytes()
+                        + " bytes) with " + impl.label() + ", every byte verified");
+            }
+        }
+    }
+
+    static void inspect(String[] argv) throws IOException {
+        Args args = new Args("inspect", argv, 1, Set.of("timeout-ms"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the ring file)"));
+        args.expectPositional(1);
+        long timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 1_000);
+        try (RingFile ring = RingFile.open(path, Duration.ofMillis(timeoutMs))) {
+            long tail = ring.tailPosition();
+            long head = ring.headPosition();
+            System.out.println("path=" + path);
+            System.out.println("layout_version=" + RingDescriptor.LAYOUT_VERSION);
+            System.out.println("capacity=" + ring.capacity());
+            System.out.println("max_message_length=" + ring.maxMessageLength());
+            System.out.println("creation_time_ms=" + ring.creationTimeMs());
+            System.out.println("producer_pid=" + ring.producerPid() + " (" + ring.producerState(5_000).name().toLowerCase() + ")");
+            System.out.println("producer_heartbeat_ms=" + ring.producerHeartbeatMs());
+            System.out.println("consumer_pid=" + ring.consumerPid() + " (" + ring.consumerState(5_000).name().toLowerCase() + ")");
+            System.out.println("consumer_heartbeat_ms=" + ring.consumerHeartbeatMs());
+            System.out.println("tail=" + tail);
+            System.out.println("head=" + head);
+            System.out.println("used_bytes=" + (tail - head));
+        }
+    }
+
+    /** Hidden: the echo side of {@code latency}: copies N messages from PING to PONG. */
+    static void echo(String[] argv) throws IOException {
+        Args args = new Args("echo", argv, 1, Set.of("count", "impl", "timeout-ms"), Set.of());
+        Path ping = Path.of(args.positional(0, "PING ring"));
+        Path pong = Path.of(args.positional(1, "PONG ring"));
+        long count = args.requiredLong("count", 0, Long.MAX_VALUE);
+        long timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
+        RingImpl impl = Impls.byName("echo", args.string("impl", "ffm"));
+        try (RingFile in = RingFile.open(ping, Duration.ofMillis(timeoutMs));
+                RingFile out = RingFile.open(pong, Duration.ofMillis(timeoutMs));
+                RingImpl.ConsumerEnd consumer = impl.consumer(in, new MessageCheck(0));
+                RingImpl.ProducerEnd producer = impl.producer(out)) {
+            long echoed = 0;
+            long idle = 0;
+            Heartbeat beat = new Heartbeat(() -> {
+                consumer.heartbeat();
+                producer.heartbeat();
+            });
+            while (echoed < count) {
+                int n = consumer.echo(producer, (int) Math.min(count - echoed, 1 << 16));
+                echoed += n;
+                beat.tick();
+                if (n == 0 && (++idle & 0xFFFFF) == 0) {
+                    dev.sympathy.ring.PeerState pinger = in.producerState(5_000);
+                    if (pinger != dev.sympathy.ring.PeerState.ALIVE) {
+                        throw new ConsumeLoop.Incomplete("echo: the pinging process (pid " + in.producerPid() + ", heartbeat "
+                                + (System.currentTimeMillis() - in.producerHeartbeatMs()) + " ms ago) is "
+                                + pinger.name().toLowerCase() + " after " + echoed + " messages");
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean argsHas(Args args, String name) {
+        return !args.string(name, "").isEmpty();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.sympathy.app;
+
+import dev.sympathy.ring.RingFile;
+
+/**
+ * One way of driving the ring file: {@code ffm} (the pure-Java ring of the ring module),
+ * {@code agrona} (Agrona's OneToOneRingBuffer at offset 4096, the reference peer) and later
+ * {@code jni} (the Rust ring through JNI): register it in {@link Impls}.
+ *
+ * <p>Every implementation claims the producer/consumer pid and keeps the heartbeats through
+ * {@link RingFile}, so the peer-liveness checks work whatever is at the other end.
+ */
+interface RingImpl {
+    /** The name given to {@code --impl}. */
+    String name();
+
+    /** The name in results ({@code params.producer}/{@code params.consumer}), e.g. {@code java-ffm}. */
+    default String label() {
+        return "java-" + name();
+    }
+
+    /** Attaches as the producer of {@code ring}. */
+    ProducerEnd producer(RingFile ring);
+
+    /** Attaches as the consumer of {@code ring}; every message is verified with {@code check}. */
+    ConsumerEnd consumer(RingFile ring, MessageCheck check);
+
+    /** The producing end. */
+    interface ProducerEnd extends AutoCloseable {
+        /** Writes {@code src[0, length)} as one message; false when the ring is full. */
+        boolean offer(int typeId, byte[] src, int length);
+
+        void heartbeat();
+
+        @Override
+        void close();
+    }
+
+    /** The consuming end. */
+    interface ConsumerEnd extends AutoCloseable {
+        /** Verifies and counts up to {@code limit} messages; returns how many. */
+        int poll(int limit);
+
+        /**
+         * Copies up to {@code limit} messages, unverified, to {@code out} (spinning while it is
+         * full): the echo side of {@code latency}. Returns how many.
+         */
+        int echo(ProducerEnd out, int limit);
+
+        void heartbeat();
+
+        @Override
+        void close();
+    }
+}

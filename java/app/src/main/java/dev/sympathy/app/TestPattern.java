@@ -1,0 +1,40 @@
+package dev.sympathy.app;
+
+/**
+ * The test-message pattern shared with the Rust side ({@code sympathy ipc}): message {@code i}
+ * of {@code S} bytes (4 <= S) carries the low {@code min(8, S)} bytes of {@code i}
+ * little-endian, then byte {@code k} (k >= 8) is {@code (i + k) mod 256}.
+ *
+ * <pre>{@code
+ * byte[] m = new byte[12];
+ * TestPattern.fill(m, 300, 12);   // 2c 01 00 00 00 00 00 00 34 35 36 37
+ * }</pre>
+ */
+final class TestPattern {
+    /** Smallest test message: room for the low 4 bytes of the index. */
+    static final int MIN_SIZE = 4;
+
+    private TestPattern() {}
+
+    /** Writes message {@code index} of {@code size} bytes into {@code dst[0, size)}. */
+    static void fill(byte[] dst, long index, int size) {
+        int head = Math.min(8, size);
+        for (int k = 0; k < head; k++) {
+            dst[k] = (byte) (index >>> (8 * k));
+        }
+        for (int k = 8; k < size; k++) {
+            dst[k] = (byte) (index + k);
+        }
+    }
+
+    /** The first min(8, size) bytes of message {@code index} as a little-endian value. */
+    static long head(long index, int size) {
+        int bits = 8 * Math.min(8, size);
+        return bits == 64 ? index : index & ((1L << bits) - 1);
+    }
+
+    /** Byte {@code k} (k >= 8) of message {@code index}. */
+    static byte tailByte(long index, int k) {
+        return (byte) (index + k);
+    }
+}

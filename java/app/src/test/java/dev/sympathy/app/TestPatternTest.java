@@ -1,0 +1,75 @@
+package dev.sympathy.app;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sympathy.ring.RingFile;
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Test;
+
+/** The pattern shared with Rust, byte for byte, and the checks that verify it. */
+class TestPatternTest {
+    @Test
+    void shouldCarryTheIndexLittleEndianThenIndexPlusPosition() {
+        byte[] m = new byte[12];
+        TestPattern.fill(m, 300, 12);
+        assertArrayEquals(new byte[] {0x2c, 0x01, 0, 0, 0, 0, 0, 0, 0x34, 0x35, 0x36, 0x37}, m);
+        byte[] four = new byte[4];
+        TestPattern.fill(four, 0x1_0203_0405L, 4);
+        assertArrayEquals(new byte[] {5, 4, 3, 2}, four, "only the low 4 bytes of the index fit");
+        assertEquals(0x0203_0405L, TestPattern.head(0x1_0203_0405L, 4));
+    }
+
+    @Test
+    void shouldVerifyAGoodStreamAndNameTheFirstBadByte() {
+        MessageCheck check = new MessageCheck(3);
+        for (long i = 0; i < 5; i++) {
+            byte[] m = new byte[20];
+            TestPattern.fill(m, i, 20);
+            FfmImpl.verify(check, 3, MemorySegment.ofArray(m), 0, 20);
+        }
+        assertEquals(5, check.received());
+        assertEquals(100, check.bytes());
+        byte[] bad = new byte[20];
+        TestPattern.fill(bad, 5, 20);
+        bad[13] ^= 1;
+        var e = assertThrows(PatternMismatchException.class, () -> FfmImpl.verify(check, 3, MemorySegment.ofArray(bad), 0, 20));
+        assertTrue(e.getMessage().contains("message #5") && e.getMessage().contains("byte 13"), e.getMessage());
+        byte[] skipped = new byte[8];
+        TestPattern.fill(skipped, 6, 8);
+        var gap = assertThrows(PatternMismatchException.class,
+                () -> FfmImpl.verify(check, 3, MemorySegment.ofArray(skipped), 0, 8));
+        assertTrue(gap.getMessage().contains("message #5"), gap.getMessage());
+        assertThrows(PatternMismatchException.class, () -> FfmImpl.verify(new MessageCheck(3), 4,
+                MemorySegment.ofArray(new byte[8]), 0, 8), "wrong type");
+    }
+
+    @Test
+    void shouldVerifyTheSameWayThroughAgronasBuffer() {
+        MessageCheck check = new MessageCheck(0);
+        for (long i = 0; i < 3; i++) {
+            byte[] m = new byte[5 + (int) i];
+            TestPattern.fill(m, i, m.length);
+            AgronaImpl.verify(check, 1, new org.agrona.concurrent.UnsafeBuffer(m), 0, m.length);
+        }
+        assertEquals(3, check.received());
+    }
+
+    @Test
+    void shouldRejectSizesTheRingCannotTake() throws Exception {
+        assertThrows(UsageException.class, () -> SizeSpec.parse("produce", "3", 1));
+        assertThrows(UsageException.class, () -> SizeSpec.parse("produce", "9..5", 1));
+        assertThrows(UsageException.class, () -> SizeSpec.parse("produce", "four", 1));
+        SizeSpec sizes = SizeSpec.parse("produce", "4..9", 1);
+        for (int i = 0; i < 1000; i++) {
+            int s = sizes.next();
+            assertTrue(s >= 4 && s <= 9, "size " + s);
+        }
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("pattern");
+        try (RingFile ring = RingFile.create(dir.resolve("r"), 1024)) {
+            assertThrows(UsageException.class, () -> SizeSpec.parse("produce", "129", 1).checkFits("produce", ring.maxMessageLength()));
+        }
+    }
+}

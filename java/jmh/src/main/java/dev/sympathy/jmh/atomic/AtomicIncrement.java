@@ -1,0 +1,188 @@
+package dev.sympathy.jmh.atomic;
+
+import dev.sympathy.jmh.support.Extras;
+import dev.sympathy.jmh.support.Pinning;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.infra.ThreadParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * atomic-increment: one shared counter incremented by every benchmark thread (run it with
+ * {@code -t 1}, {@code -t 2}, ...). The seeds (001) found that this measures how long a core keeps
+ * the counter's cache line, so each thread's share of the increments is recorded too.
+ *
+ * <p>Variants (method name in kebab case; the same names as the Rust side):
+ * <ul>
+ *   <li>{@code lock-xadd}: {@code AtomicLong.getAndIncrement}, result returned (LOCK XADD)</li>
+ *   <li>{@code lock-add}: {@code AtomicLong.getAndAdd(1)} with the result unused, which C2
+ *       compiles to LOCK ADD</li>
+ *   <li>{@code cas-bool}: a {@code compareAndSet} retry loop that re-reads the counter</li>
+ *   <li>{@code cas-val}: {@code compareAndExchange} feeding the witnessed value back</li>
+ *   <li>{@code varhandle-xadd}: {@code VarHandle.getAndAdd} on a plain field (Java only)</li>
+ *   <li>{@code sharded}: {@code LongAdder}, the striped fix for contention</li>
+ * </ul>
+ * Every thread counts its own increments; after each iteration the last thread to finish checks
+ * that the counter equals their sum and throws otherwise, so a result exists only when verified.
+ *
+ * <pre>
+ * java -jar benchmarks.jar AtomicIncrement -t 2 -f 1
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class AtomicIncrement {
+    private static final VarHandle COUNTER;
+
+    static {
+        try {
+            COUNTER = MethodHandles.lookup().findVarHandle(AtomicIncrement.class, "counter", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final AtomicLong atomic = new AtomicLong();
+    private final LongAdder adder = new LongAdder();
+    /** Incremented through {@link #COUNTER} by {@code varhandle-xadd} only. */
+    @SuppressWarnings("unused")
+    private volatile long counter;
+
+    private final AtomicLong reportedIncrements = new AtomicLong();
+    private final AtomicInteger reportedThreads = new AtomicInteger();
+    private final Map<Integer, Long> incrementsByThread = new ConcurrentHashMap<>();
+
+    /** Starts every iteration from zero. */
+    @Setup(Level.Iteration)
+    public void reset() {
+        atomic.set(0);
+        adder.reset();
+        COUNTER.setVolatile(this, 0L);
+        reportedIncrements.set(0);
+        reportedThreads.set(0);
+        incrementsByThread.clear();
+    }
+
+    /** The sum of all counters: only the one the running variant uses is non-zero. */
+    long total() {
+        return atomic.get() + adder.sum() + (long) COUNTER.getVolatile(this);
+    }
+
+    /** Per-thread state: the increments this thread made, and {@code cas-val}'s next guess. */
+    @State(Scope.Thread)
+    public static class Increments {
+        long made;
+        long guess;
+        int thread;
+
+        /** Pins benchmark thread i to core i (mod cores) through the native hook, if present. */
+        @Setup(Level.Trial)
+        public void pin(ThreadParams params) {
+            thread = params.getThreadIndex();
+            Pinning.pin(thread % Runtime.getRuntime().availableProcessors());
+        }
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            made = 0;
+            guess = 0;
+        }
+
+        /**
+         * Reports this thread's count; the last thread verifies the final counter.
+         *
+         * @throws IllegalStateException when the counter differs from the increments made
+         */
+        @TearDown(Level.Iteration)
+        public void verify(AtomicIncrement shared, BenchmarkParams benchmark, IterationParams iteration) {
+            shared.incrementsByThread.put(thread, made);
+            final long sum = shared.reportedIncrements.addAndGet(made);
+            if (shared.reportedThreads.incrementAndGet() != benchmark.getThreads()) {
+                return;
+            }
+            final long total = shared.total();
+            if (total != sum) {
+                throw new IllegalStateException("atomic-increment: counter is " + total
+                        + " but the threads made " + sum + " increments (" + benchmark.getBenchmark() + ")");
+            }
+            if (iteration.getType() == IterationType.MEASUREMENT && sum > 0) {
+                final String method = benchmark.getBenchmark().substring(benchmark.getBenchmark().lastIndexOf('.') + 1);
+                for (Map.Entry<Integer, Long> e : new TreeMap<>(shared.incrementsByThread).entrySet()) {
+                    Extras.record("atomic-increment", kebab(method),
+                            Map.of("threads", benchmark.getThreads(), "thread", e.getKey()),
+                            "thread_share", "ratio", e.getValue() / (double) sum, "ok");
+                }
+            }
+        }
+    }
+
+    /** {@code lockXadd} to {@code lock-xadd}. */
+    static String kebab(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @Benchmark
+    public long lockXadd(Increments mine) {
+        mine.made++;
+        return atomic.getAndIncrement();
+    }
+
+    @Benchmark
+    public void lockAdd(Increments mine) {
+        mine.made++;
+        atomic.getAndAdd(1);
+    }
+
+    @Benchmark
+    public long casBool(Increments mine) {
+        long seen;
+        do {
+            seen = atomic.get();
+        } while (!atomic.compareAndSet(seen, seen + 1));
+        mine.made++;
+        return seen;
+    }
+
+    @Benchmark
+    public long casVal(Increments mine) {
+        long guess = mine.guess;
+        long witness;
+        while ((witness = atomic.compareAndExchange(guess, guess + 1)) != guess) {
+            guess = witness;
+        }
+        mine.guess = guess + 1;
+        mine.made++;
+        return guess;
+    }
+
+    @Benchmark
+    public long varhandleXadd(Increments mine) {
+        mine.made++;
+        return (long) COUNTER.getAndAdd(this, 1L);
+    }
+
+    @Benchmark
+    public void sharded(Increments mine) {
+        mine.made++;
+        adder.increment();
+    }
+}

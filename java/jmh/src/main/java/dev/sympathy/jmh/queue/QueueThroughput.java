@@ -1,0 +1,134 @@
+package dev.sympathy.jmh.queue;
+
+import dev.sympathy.jmh.support.Pinning;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * queue: one producer and one consumer thread ({@code @Group}) share one queue
+ * ({@code Scope.Group}); the score that matters is the consumer's {@code pollsMade} per second
+ * ({@code msgs_per_sec}). Failed offers (full: back pressure) and failed polls (empty) are counted
+ * with {@code @AuxCounters}, as JCTools' own benchmarks do. The consumer checks every message
+ * arrives in order and throws otherwise.
+ *
+ * <p>Variants (the Rust names where the work is the same): {@code p1c1}, {@code p1c1-offheap},
+ * {@code jctools-spsc}, {@code agrona-one-to-one}, {@code array-blocking-queue},
+ * {@code concurrent-linked-queue}; {@code ring} joins when the java/ring module does
+ * (see {@link Queues#create}).
+ *
+ * <pre>
+ * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -jar benchmarks.jar QueueThroughput -p variant=p1c1
+ * </pre>
+ */
+@State(Scope.Group)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class QueueThroughput {
+    private static final int MASK = Queues.POOL - 1;
+
+    @Param({"p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue"})
+    public String variant;
+
+    /** Queue capacity in messages (a power of two). */
+    @Param({"32768"})
+    public int capacity;
+
+    IntQueue queue;
+
+    @Setup(Level.Trial)
+    public void create() {
+        queue = Queues.create(variant, capacity);
+    }
+
+    @TearDown(Level.Trial)
+    public void free() {
+        if (queue instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("queue: closing " + variant + " failed", e);
+            }
+        }
+    }
+
+    /** The producer's counters (public fields are JMH's counters) and its next sequence number. */
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    @State(Scope.Thread)
+    public static class OfferCounters {
+        public long offersFailed;
+        public long offersMade;
+        long sequence;
+
+        @Setup(Level.Trial)
+        public void pin() {
+            Pinning.pin(0);
+        }
+
+        @Setup(Level.Iteration)
+        public void clean() {
+            offersFailed = 0;
+            offersMade = 0;
+        }
+    }
+
+    /** The consumer's counters and the sequence number it expects next. */
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    @State(Scope.Thread)
+    public static class PollCounters {
+        public long pollsFailed;
+        public long pollsMade;
+        long expected;
+
+        @Setup(Level.Trial)
+        public void pin() {
+            Pinning.pin(1);
+        }
+
+        @Setup(Level.Iteration)
+        public void clean() {
+            pollsFailed = 0;
+            pollsMade = 0;
+        }
+    }
+
+    @Benchmark
+    @Group("spsc")
+    @GroupThreads(1)
+    public void offer(OfferCounters counters) {
+        if (queue.offer((int) (counters.sequence & MASK))) {
+            counters.sequence++;
+            counters.offersMade++;
+        } else {
+            counters.offersFailed++;
+        }
+    }
+
+    @Benchmark
+    @Group("spsc")
+    @GroupThreads(1)
+    public void poll(PollCounters counters) {
+        final int value = queue.poll();
+        if (value == IntQueue.EMPTY) {
+            counters.pollsFailed++;
+            return;
+        }
+        if (value != (int) (counters.expected & MASK)) {
+            throw new IllegalStateException("queue " + variant + ": message " + counters.expected
+                    + " arrived as " + value + " (lost, duplicated or reordered)");
+        }
+        counters.expected++;
+        counters.pollsMade++;
+    }
+}

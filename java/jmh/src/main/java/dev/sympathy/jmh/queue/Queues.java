@@ -1,0 +1,132 @@
+package dev.sympathy.jmh.queue;
+
+import java.nio.ByteBuffer;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.jctools.queues.SpscArrayQueue;
+
+/**
+ * Makes the queue benchmark's {@link IntQueue} for a variant name (the Rust names).
+ *
+ * <p>Object queues carry {@link Integer}s from a preallocated pool ({@link #POOL} values), so no
+ * message allocates and the consumer can still check the order ({@code value == seq & (POOL-1)}).
+ */
+public final class Queues {
+    /** Every variant {@link #create} knows, in report order. */
+    public static final String[] VARIANTS = {
+        "p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue",
+    };
+    /** Values cycle through {@code [0, POOL)}; a power of two larger than any capacity used. */
+    public static final int POOL = 1 << 22;
+
+    private static final Integer[] BOXES = new Integer[POOL];
+
+    static {
+        for (int i = 0; i < POOL; i++) {
+            BOXES[i] = i;
+        }
+    }
+
+    private Queues() {
+    }
+
+    /**
+     * A queue of {@code capacity} messages.
+     *
+     * @throws IllegalArgumentException for an unknown variant or a bad capacity
+     * @throws java.io.UncheckedIOException if the {@code ring} variant cannot create its ring file
+     */
+    public static IntQueue create(String variant, int capacity) {
+        if (capacity < 2 || Integer.bitCount(capacity) != 1 || capacity > POOL / 2) {
+            throw new IllegalArgumentException("queue: capacity must be a power of two in 2.." + POOL / 2 + ", got " + capacity);
+        }
+        return switch (variant) {
+            case "p1c1" -> new P1C1IntQueue(capacity);
+            case "p1c1-offheap" -> new P1C1OffHeapQueue(capacity);
+            case "jctools-spsc" -> boxed(new SpscArrayQueue<>(capacity));
+            case "array-blocking-queue" -> boxed(new ArrayBlockingQueue<>(capacity));
+            case "concurrent-linked-queue" -> bounded(new ConcurrentLinkedQueue<>(), capacity);
+            case "agrona-one-to-one" -> agrona(capacity);
+            case "ring" -> FfmRingQueue.create(capacity);
+            default -> throw new IllegalArgumentException("queue: unknown variant '" + variant
+                    + "' (expected one of " + String.join(", ", VARIANTS) + ")");
+        };
+    }
+
+    private static IntQueue boxed(Queue<Integer> queue) {
+        return new IntQueue() {
+            @Override
+            public boolean offer(int value) {
+                return queue.offer(BOXES[value]);
+            }
+
+            @Override
+            public int poll() {
+                final Integer value = queue.poll();
+                return value == null ? EMPTY : value;
+            }
+        };
+    }
+
+    /**
+     * An unbounded queue made bounded: the producer counts what it sent, the consumer publishes
+     * what it took, and an offer fails when {@code capacity} messages are in flight, so a fast
+     * producer cannot fill the heap.
+     */
+    private static IntQueue bounded(Queue<Integer> queue, int capacity) {
+        final AtomicLong taken = new AtomicLong();
+        return new IntQueue() {
+            private long sent;
+            private long taken1;
+
+            @Override
+            public boolean offer(int value) {
+                // SYNC POINT: clq taken -- pairs with poll's lazySet
+                if (sent - taken.getAcquire() >= capacity || !queue.offer(BOXES[value])) {
+                    return false;
+                }
+                sent++;
+                return true;
+            }
+
+            @Override
+            public int poll() {
+                final Integer value = queue.poll();
+                if (value == null) {
+                    return EMPTY;
+                }
+                // SYNC POINT: clq taken -- pairs with offer's getAcquire
+                taken.setRelease(++taken1);
+                return value;
+            }
+        };
+    }
+
+    private static IntQueue agrona(int capacity) {
+        // A message is an 8-byte record header plus a 4-byte int, aligned to 8: 16 bytes.
+        final int bytes = capacity * 16 + RingBufferDescriptor.TRAILER_LENGTH;
+        final OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(bytes)));
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(Integer.BYTES));
+        return new IntQueue() {
+            private int received;
+            private final MessageHandler handler = (type, buffer, index, length) -> received = buffer.getInt(index);
+
+            @Override
+            public boolean offer(int value) {
+                message.putInt(0, value);
+                return ring.write(1, message, 0, Integer.BYTES);
+            }
+
+            @Override
+            public int poll() {
+                return ring.read(handler, 1) == 0 ? EMPTY : received;
+            }
+        };
+    }
+}

@@ -1,0 +1,162 @@
+package dev.sympathy.jmh.runner;
+
+import dev.sympathy.jmh.support.Extras;
+import dev.sympathy.jmh.support.Json;
+import dev.sympathy.jmh.support.Pinning;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+
+/**
+ * The seed-style runner of the JMH benchmarks:
+ * <pre>
+ * java -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json]
+ * </pre>
+ * It runs JMH programmatically (forks stay on), then converts JMH's JSON result and the
+ * benchmarks' extras into the results schema (docs/results.md): with {@code --json} an env line
+ * and one line per result on stdout, otherwise one human line per result. JMH's own progress
+ * goes to stderr either way. Plain JMH stays available as {@code java -cp benchmarks.jar
+ * org.openjdk.jmh.Main ...}.
+ */
+public final class Main {
+    static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws IOException, RunnerException {
+        final int status = run(args);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    static int run(String[] args) throws IOException, RunnerException {
+        final String usage = "usage: run <experiment|all> [--smoke|--quick|--full] [--json]\n  experiments: "
+                + Experiment.ids();
+        if (args.length < 2 || !args[0].equals("run")) {
+            System.err.println(usage);
+            return 2;
+        }
+        Scale scale = Scale.DEFAULT;
+        boolean json = false;
+        for (int i = 2; i < args.length; i++) {
+            switch (args[i]) {
+                case "--smoke" -> scale = Scale.SMOKE;
+                case "--quick" -> scale = Scale.QUICK;
+                case "--full" -> scale = Scale.FULL;
+                case "--json" -> json = true;
+                default -> {
+                    System.err.println("unknown option '" + args[i] + "'\n" + usage);
+                    return 2;
+                }
+            }
+        }
+        final List<Experiment> experiments = new ArrayList<>();
+        if (args[1].equals("all")) {
+            experiments.addAll(List.of(Experiment.values()));
+        } else {
+            final Experiment one = Experiment.byId(args[1]);
+            if (one == null) {
+                System.err.println("unknown experiment '" + args[1] + "'\n" + usage);
+                return 2;
+            }
+            experiments.add(one);
+        }
+
+        final PrintStream stdout = System.out;
+        if (json) {
+            stdout.println(Json.write(EnvRecord.collect()));
+        } else {
+            final Map<String, Object> env = EnvRecord.collect();
+            stdout.println(env.get("cpu_model") + " | " + env.get("cores") + " cores | caches " + env.get("caches")
+                    + " | THP " + env.get("thp") + " | Linux " + env.get("kernel") + " | " + env.get("java"));
+        }
+        final Map<String, Object> common = new LinkedHashMap<>();
+        common.put("scale", scale.label());
+        common.put("pinning", Pinning.mode());
+        final Converter converter = new Converter(common);
+        for (Experiment experiment : experiments) {
+            for (Experiment.Run run : experiment.runs(scale)) {
+                for (Map<String, Object> rec : runJmh(run, converter)) {
+                    stdout.println(json ? Json.write(rec) : human(rec));
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** Runs JMH once (progress to stderr) and converts its results. */
+    private static List<Map<String, Object>> runJmh(Experiment.Run run, Converter converter) throws IOException, RunnerException {
+        final Path dir = Files.createTempDirectory("sympathy-jmh");
+        final Path result = dir.resolve("jmh.json");
+        final Path extras = dir.resolve("extras.jsonl");
+        final List<String> jvmArgs = new ArrayList<>(run.jvmArgs());
+        // JMH 1.37 itself calls sun.misc.Unsafe (org.openjdk.jmh.util.Utils): keep JDK 24+'s
+        // run-time warning out of every fork's output.
+        if (!jvmArgs.contains(UNSAFE_ALLOW)) {
+            jvmArgs.add(UNSAFE_ALLOW);
+        }
+        jvmArgs.add("-D" + Extras.PROPERTY + "=" + extras);
+        final String pinningClass = System.getProperty("sympathy.pinning.class");
+        if (pinningClass != null) {
+            jvmArgs.add("-Dsympathy.pinning.class=" + pinningClass);
+        }
+        final ChainedOptionsBuilder options = run.options()
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+                .resultFormat(ResultFormatType.JSON)
+                .result(result.toString());
+        final PrintStream stdout = System.out;
+        System.setOut(System.err);
+        try {
+            new Runner(options.build()).run();
+        } finally {
+            System.setOut(stdout);
+        }
+        final String jmhJson = Files.readString(result, StandardCharsets.UTF_8);
+        final List<String> extraLines = Files.exists(extras) ? Files.readAllLines(extras) : List.of();
+        final List<Map<String, Object>> records = converter.convert(jmhJson, extraLines);
+        Files.deleteIfExists(result);
+        Files.deleteIfExists(extras);
+        Files.deleteIfExists(dir);
+        return records;
+    }
+
+    /** {@code lock-xadd threads=2 scale=quick: ns_per_op 9.30 ns (9.10 .. 9.60, 5 runs) ok}. */
+    static String human(Map<String, Object> rec) {
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> stats = (Map<String, Object>) rec.get("stats");
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> params = (Map<String, Object>) rec.get("params");
+        final StringBuilder p = new StringBuilder();
+        params.forEach((k, v) -> p.append(' ').append(k).append('=').append(v));
+        return String.format(Locale.ROOT, "%s %s%s: %s %s %s (%s .. %s, %s runs) %s",
+                rec.get("experiment"), rec.get("variant"), p, rec.get("metric"), number(rec.get("value")),
+                rec.get("unit"), number(stats.get("min")), number(stats.get("max")), stats.get("runs"), rec.get("check"));
+    }
+
+    private static String number(Object value) {
+        final double v = ((Number) value).doubleValue();
+        if (Math.abs(v) >= 1e9) {
+            return String.format(Locale.ROOT, "%.3fG", v / 1e9);
+        }
+        if (Math.abs(v) >= 1e6) {
+            return String.format(Locale.ROOT, "%.3fM", v / 1e6);
+        }
+        if (Math.abs(v) >= 1e3) {
+            return String.format(Locale.ROOT, "%.1fk", v / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+}

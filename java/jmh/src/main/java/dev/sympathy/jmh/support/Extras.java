@@ -1,0 +1,47 @@
+package dev.sympathy.jmh.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+
+/**
+ * Measurements a benchmark takes beside JMH's own score (init and query time of one run, bytes
+ * per record, GC pause, per-thread shares), written as one JSON line per measured iteration to
+ * the file named by the system property {@value #PROPERTY}. The runner passes that property to
+ * each fork and folds the lines into results ({@code dev.sympathy.jmh.runner.Converter}).
+ *
+ * <p>Without the property (a plain {@code java -jar benchmarks.jar} run) nothing is written.
+ *
+ * <pre>{@code
+ * Extras.record("struct-table", "boxed", Map.of("records", 1000), "init_ms", "ms", 12.5, "ok");
+ * }</pre>
+ */
+public final class Extras {
+    /** System property holding the path of the extras file. */
+    public static final String PROPERTY = "sympathy.extras";
+
+    private Extras() {
+    }
+
+    /** Appends one measured value; {@code check} is {@code "ok"} or {@code "n/a"}. */
+    public static synchronized void record(String experiment, String variant, Map<String, Object> params,
+            String metric, String unit, double value, String check) {
+        final String path = System.getProperty(PROPERTY);
+        if (path == null) {
+            return;
+        }
+        final String line = Json.write(Map.of(
+                "experiment", experiment, "variant", variant, "params", params,
+                "metric", metric, "unit", unit, "value", value, "check", check)) + "\n";
+        try {
+            Files.writeString(Path.of(path), line, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to the extras file " + path, e);
+        }
+    }
+}

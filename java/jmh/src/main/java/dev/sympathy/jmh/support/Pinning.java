@@ -1,0 +1,75 @@
+package dev.sympathy.jmh.support;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+/**
+ * Thread pinning as a pluggable hook, so that benchmarks never claim a pin they did not make.
+ *
+ * <p>The real pin comes from the JNI module's {@code pinCurrentThread(int core)} (a static method
+ * returning {@code void} or {@code boolean}, throwing when the pin fails). Its class is looked up
+ * reflectively, by default {@value #DEFAULT_CLASS}, or the class named by the system property
+ * {@code sympathy.pinning.class}. When no such class is on the class path, {@link #pin(int)} does
+ * nothing and {@link #mode()} says {@code "unpinned"}: the runner writes that into every result's
+ * params, so an unpinned figure is always labelled as one.
+ *
+ * <pre>{@code
+ * Pinning.pin(0);                  // pins, or does nothing when no native hook exists
+ * String mode = Pinning.mode();    // "pinned" or "unpinned"
+ * }</pre>
+ */
+public final class Pinning {
+    /** The class expected to own {@code pinCurrentThread(int)} once the native module exists. */
+    public static final String DEFAULT_CLASS = "dev.sympathy.nativeffi.Affinity";
+
+    private static final MethodHandle PIN = lookUp();
+
+    private Pinning() {
+    }
+
+    /** {@code "pinned"} when a native pinning hook was found, else {@code "unpinned"}. */
+    public static String mode() {
+        return PIN == null ? "unpinned" : "pinned";
+    }
+
+    /**
+     * Pins the calling thread to {@code core} through the native hook.
+     *
+     * @throws IllegalStateException when the hook exists and reports a failed pin
+     */
+    public static void pin(int core) {
+        if (PIN == null) {
+            return;
+        }
+        final Object result;
+        try {
+            result = PIN.invoke(core);
+        } catch (Throwable t) {
+            throw new IllegalStateException("pinning the thread to core " + core + " failed: " + t, t);
+        }
+        if (Boolean.FALSE.equals(result)) {
+            throw new IllegalStateException("pinning the thread to core " + core
+                    + " failed (pinCurrentThread returned false); check the cores available with taskset -p $$");
+        }
+    }
+
+    private static MethodHandle lookUp() {
+        final String name = System.getProperty("sympathy.pinning.class", DEFAULT_CLASS);
+        try {
+            final Class<?> owner = Class.forName(name);
+            final MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            for (Class<?> returns : new Class<?>[] {void.class, boolean.class}) {
+                try {
+                    return lookup.findStatic(owner, "pinCurrentThread", MethodType.methodType(returns, int.class))
+                            .asType(MethodType.methodType(Object.class, int.class));
+                } catch (NoSuchMethodException ignored) {
+                    // try the next signature
+                }
+            }
+            throw new IllegalStateException(name + " has no static pinCurrentThread(int)");
+        } catch (ClassNotFoundException | IllegalAccessException absent) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.sympathy.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.sympathy.jmh.runner.Converter;
+import dev.sympathy.jmh.support.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The JMH JSON to results-schema conversion, on a fixed JMH result file (jmh-sample.json). */
+class ConverterTest {
+    private static final Map<String, Object> COMMON = Map.of("scale", "quick");
+
+    private static String sample() throws IOException {
+        try (InputStream in = ConverterTest.class.getResourceAsStream("/jmh-sample.json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static List<Map<String, Object>> convert(List<String> extras) throws IOException {
+        return new Converter(COMMON).convert(sample(), extras);
+    }
+
+    private static Map<String, Object> find(List<Map<String, Object>> records, String variant, String metric) {
+        return records.stream()
+                .filter(r -> r.get("variant").equals(variant) && r.get("metric").equals(metric))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + variant + "/" + metric + " in " + records));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> stats(Map<String, Object> record) {
+        return (Map<String, Object>) record.get("stats");
+    }
+
+    @Test
+    void shouldTurnThroughputIntoNanosecondsPerOpWithEveryForkIterationAsARun() throws IOException {
+        final Map<String, Object> r = find(convert(List.of()), "lock-xadd", "ns_per_op");
+        assertEquals("atomic-increment", r.get("experiment"));
+        assertEquals("java", r.get("language"));
+        assertEquals(Map.of("threads", 2, "scale", "quick"), r.get("params"));
+        // 1/0.1, 1/0.125, 1/0.08, 1/0.1 = 10, 8, 12.5, 10: median 10
+        assertEquals(10.0, (double) r.get("value"), 1e-9);
+        assertEquals(4, stats(r).get("runs"));
+        assertEquals(8.0, (double) stats(r).get("min"), 1e-9);
+        assertEquals(12.5, (double) stats(r).get("max"), 1e-9);
+        assertEquals("ok", r.get("check"));
+        assertEquals("ns", r.get("unit"));
+    }
+
+    @Test
+    void shouldDividePingPongRunsByTwoHopsPerIteration() throws IOException {
+        final List<Map<String, Object>> records = convert(List.of());
+        final Map<String, Object> hop = find(records, "store-release", "ns_per_hop");
+        assertEquals(65.0, (double) hop.get("value"), 1e-9); // 130000 ns / 2000 hops
+        assertEquals(64.0, (double) stats(hop).get("min"), 1e-9);
+        assertEquals(70.0, (double) stats(hop).get("max"), 1e-9);
+        assertEquals(1000L, ((Map<?, ?>) hop.get("params")).get("iterations"));
+        final Map<String, Object> rate = find(records, "store-release", "hops_per_sec");
+        assertEquals(1e9 / 65.0, (double) rate.get("value"), 1e-3);
+        assertEquals(1e9 / 70.0, (double) stats(rate).get("min"), 1e-3);
+    }
+
+    @Test
+    void shouldDivideAWalkByItsElements() throws IOException {
+        final Map<String, Object> r = find(convert(List.of()), "random-heap", "ns_per_op");
+        assertEquals(10.0, (double) r.get("value"), 1e-9); // 2^31 B / 8 = 2^28 elements
+        final Map<?, ?> params = (Map<?, ?>) r.get("params");
+        assertEquals(2147483648L, params.get("size_bytes"));
+        assertEquals("off-heap", params.get("memory"));
+    }
+
+    @Test
+    void shouldReportTheConsumersPollsAsMessagesPerSecond() throws IOException {
+        final Map<String, Object> r = find(convert(List.of()), "p1c1", "msgs_per_sec");
+        assertEquals("queue", r.get("experiment"));
+        assertEquals(1.1e8, (double) r.get("value"), 1e-3);
+        assertEquals(2, stats(r).get("runs"));
+    }
+
+    @Test
+    void shouldFoldExtrasIntoOneRecordPerMetric() throws IOException {
+        final List<String> extras = List.of(
+                "{\"experiment\":\"struct-table\",\"variant\":\"boxed\",\"params\":{\"records\":1000},"
+                        + "\"metric\":\"init_ms\",\"unit\":\"ms\",\"value\":3.0,\"check\":\"ok\"}",
+                "{\"experiment\":\"struct-table\",\"variant\":\"boxed\",\"params\":{\"records\":1000},"
+                        + "\"metric\":\"init_ms\",\"unit\":\"ms\",\"value\":1.0,\"check\":\"ok\"}",
+                "{\"experiment\":\"struct-table\",\"variant\":\"boxed\",\"params\":{\"records\":1000},"
+                        + "\"metric\":\"bytes_per_record\",\"unit\":\"bytes\",\"value\":60.0,\"check\":\"n/a\"}");
+        final List<Map<String, Object>> records = convert(extras);
+        final Map<String, Object> init = find(records, "boxed", "init_ms");
+        assertEquals(2.0, (double) init.get("value"), 1e-9);
+        assertEquals(2, stats(init).get("runs"));
+        assertEquals("n/a", find(records, "boxed", "bytes_per_record").get("check"));
+    }
+
+    @Test
+    void shouldWriteRecordsWhoseFieldsFollowTheSchemaOrder() throws IOException {
+        final String line = Json.write(find(convert(List.of()), "lock-xadd", "ns_per_op"));
+        assertEquals("{\"kind\":\"result\",\"experiment\":\"atomic-increment\",\"language\":\"java\","
+                + "\"variant\":\"lock-xadd\",\"params\":{\"threads\":2,\"scale\":\"quick\"},\"metric\":\"ns_per_op\","
+                + "\"value\":10.0,\"unit\":\"ns\",\"stats\":{\"runs\":4,\"median\":10.0,\"min\":8.0,\"max\":12.5},"
+                + "\"check\":\"ok\"}", line);
+    }
+
+    @Test
+    void shouldRejectAScoreInAnUnexpectedUnit() throws IOException {
+        final String bad = sample().replace("\"ops/ns\"", "\"ops/us\"");
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Converter(COMMON).convert(bad, List.of()));
+        assertEquals("expected scores in ops/ns, got ops/us", e.getMessage());
+    }
+
+    @Test
+    void shouldRejectMalformedJsonWithItsOffset() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Converter(COMMON).convert("[{\"benchmark\": }]", List.of()));
+        assertEquals("invalid JSON at offset 15: unexpected character '}'", e.getMessage());
+    }
+}

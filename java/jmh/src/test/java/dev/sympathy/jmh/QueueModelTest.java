@@ -1,0 +1,103 @@
+package dev.sympathy.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sympathy.jmh.queue.IntQueue;
+import dev.sympathy.jmh.queue.Queues;
+import java.util.ArrayDeque;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** Every queue of the queue benchmark against a bounded ArrayDeque model, single-threaded. */
+class QueueModelTest {
+    static String[] variants() {
+        return Queues.VARIANTS;
+    }
+
+    @ParameterizedTest
+    @MethodSource("variants")
+    void shouldBehaveAsABoundedFifoUnderSeededRandomOperations(String variant) {
+        for (long seed = 1; seed <= 5; seed++) {
+            final int capacity = 8;
+            final IntQueue queue = Queues.create(variant, capacity);
+            final ArrayDeque<Integer> model = new ArrayDeque<>();
+            final Random random = new Random(seed);
+            int next = 0;
+            for (int step = 0; step < 5_000; step++) {
+                if (random.nextBoolean()) {
+                    final boolean accepted = queue.offer(next);
+                    // every queue holds `capacity` messages, except that Agrona's ring may refuse
+                    // early when a message would straddle the end (it writes a padding record)
+                    if (model.size() < capacity && !variant.equals("agrona-one-to-one")) {
+                        assertTrue(accepted, variant + " refused an offer with " + model.size() + " queued (seed " + seed + ")");
+                    }
+                    if (accepted) {
+                        model.add(next++);
+                    }
+                } else {
+                    final Integer expected = model.poll();
+                    assertEquals(expected == null ? IntQueue.EMPTY : expected, queue.poll(),
+                            variant + " at step " + step + " (seed " + seed + ")");
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("variants")
+    void shouldRefuseOffersWhenFullAndNeverDrop(String variant) {
+        final IntQueue queue = Queues.create(variant, 4);
+        int accepted = 0;
+        while (accepted < 1_000 && queue.offer(accepted)) {
+            accepted++;
+        }
+        if (!variant.equals("agrona-one-to-one")) {
+            assertEquals(4, accepted, variant + " capacity");
+        }
+        assertFalse(queue.offer(999), variant + " accepted an offer when full");
+        for (int i = 0; i < accepted; i++) {
+            assertEquals(i, queue.poll(), variant);
+        }
+        assertEquals(IntQueue.EMPTY, queue.poll(), variant);
+    }
+
+    @ParameterizedTest
+    @MethodSource("variants")
+    void shouldDeliverEveryMessageInOrderBetweenTwoThreads(String variant) throws InterruptedException {
+        final IntQueue queue = Queues.create(variant, 64);
+        final int messages = 50_000;
+        final Thread producer = new Thread(() -> {
+            for (int i = 0; i < messages; i++) {
+                while (!queue.offer(i)) {
+                    Thread.yield();
+                }
+            }
+        });
+        producer.start();
+        for (int expected = 0; expected < messages; expected++) {
+            int value;
+            while ((value = queue.poll()) == IntQueue.EMPTY) {
+                Thread.yield();
+            }
+            assertEquals(expected, value, variant);
+        }
+        producer.join();
+        assertEquals(IntQueue.EMPTY, queue.poll(), variant);
+    }
+
+    @Test
+    void shouldRejectACapacityThatIsNotAPowerOfTwo() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Queues.create("p1c1", 6));
+        assertTrue(e.getMessage().contains("got 6"), e.getMessage());
+    }
+
+    @Test
+    void shouldSayTheRingIsNotWiredInYet() {
+        assertThrows(UnsupportedOperationException.class, () -> Queues.create("ring", 8));
+    }
+}

@@ -1,0 +1,18 @@
+package dev.sympathy.ring;
+
+/** The process at the other end died (its pid is gone or its heartbeat stopped). */
+public final class PeerDeadException extends RingException {
+    private static final long serialVersionUID = 1L;
+
+    private final int pid;
+
+    public PeerDeadException(String side, int pid, String detail) {
+        super("the " + side + " (pid " + pid + ") is dead: " + detail);
+        this.pid = pid;
+    }
+
+    /** The pid of the dead peer (0 if it detached). */
+    public int pid() {
+        return pid;
+    }
+}

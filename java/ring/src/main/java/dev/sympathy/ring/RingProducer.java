@@ -1,0 +1,324 @@
+package dev.sympathy.ring;
+
+import static dev.sympathy.ring.RingDescriptor.*;
+import static dev.sympathy.ring.SharedMemory.INT;
+import static dev.sympathy.ring.SharedMemory.LONG;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The single producer of a ring: writes records exactly as Agrona's {@code OneToOneRingBuffer}
+ * (2.x) does, so Agrona, Aeron's C ring and the Rust ring can read them.
+ *
+ * <p>A full ring is back pressure: {@link #write} returns {@code false} and {@link #tryClaim}
+ * returns {@link #INSUFFICIENT_CAPACITY}; nothing is ever dropped. Not thread-safe: one thread
+ * of one process produces.
+ *
+ * <pre>{@code
+ * long index = producer.tryClaim(7, 16);
+ * if (index >= 0) {
+ *     producer.buffer().set(ValueLayout.JAVA_LONG_UNALIGNED, index, 42L);
+ *     producer.commit(index);            // or producer.abort(index)
+ * }
+ * }</pre>
+ */
+public final class RingProducer implements AutoCloseable {
+    /** What {@link #tryClaim} returns when the ring is full (Agrona's value). */
+    public static final long INSUFFICIENT_CAPACITY = -2;
+
+    private final RingFile ring;
+    private final MemorySegment buffer;
+    private final int capacity;
+    private final int mask;
+    private final int maxMessageLength;
+    private final long tailOffset;
+    private final long headCacheOffset;
+    private final long headOffset;
+
+    /** Bytes ever claimed; only this producer writes it. */
+    private long tail;
+    /** The consumer's head as last read: may be stale (behind), never ahead. */
+    private long cachedHead;
+    private boolean closed;
+
+    RingProducer(RingFile ring) {
+        this.ring = ring;
+        this.buffer = ring.ringRegion();
+        this.capacity = ring.capacity();
+        this.mask = capacity - 1;
+        this.maxMessageLength = ring.maxMessageLength();
+        this.tailOffset = (long) capacity + TAIL_POSITION_OFFSET;
+        this.headCacheOffset = (long) capacity + HEAD_CACHE_POSITION_OFFSET;
+        this.headOffset = (long) capacity + HEAD_POSITION_OFFSET;
+        ring.claimProducer();
+        try {
+            this.tail = (long) LONG.getVolatile(buffer, tailOffset);
+            this.cachedHead = loadHead();
+        } catch (RuntimeException e) {
+            ring.releaseProducer();
+            throw e;
+        }
+    }
+
+    /** The ring region: claimed payloads are written here at the index {@link #tryClaim} gave. */
+    public MemorySegment buffer() {
+        return buffer;
+    }
+
+    /** Largest payload in bytes (capacity / 8). */
+    public int maxMessageLength() {
+        return maxMessageLength;
+    }
+
+    /**
+     * Writes one message copied from {@code src[offset, offset + length)}.
+     *
+     * @return {@code false} when the ring is full (back pressure: try again later)
+     * @throws InvalidTypeIdException if typeId < 1
+     * @throws MessageTooLongException if length is negative or above {@link #maxMessageLength()}
+     */
+    public boolean write(int typeId, byte[] src, int offset, int length) {
+        checkTypeId(typeId);
+        checkLength(length);
+        int recordLength = length + RECORD_HEADER_LENGTH;
+        int recordIndex = claimCapacity(recordLength);
+        if (recordIndex < 0) {
+            return false;
+        }
+        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        VarHandle.releaseFence();
+        MemorySegment.copy(src, offset, buffer, ValueLayout.JAVA_BYTE, recordIndex + RECORD_HEADER_LENGTH, length);
+        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, typeId);
+        // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
+        INT.setRelease(buffer, (long) recordIndex, recordLength);
+        return true;
+    }
+
+    /** Writes one message copied from {@code src[offset, offset + length)}; see {@link #write(int, byte[], int, int)}. */
+    public boolean write(int typeId, MemorySegment src, long offset, int length) {
+        checkTypeId(typeId);
+        checkLength(length);
+        int recordLength = length + RECORD_HEADER_LENGTH;
+        int recordIndex = claimCapacity(recordLength);
+        if (recordIndex < 0) {
+            return false;
+        }
+        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        VarHandle.releaseFence();
+        MemorySegment.copy(src, offset, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
+        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, typeId);
+        // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
+        INT.setRelease(buffer, (long) recordIndex, recordLength);
+        return true;
+    }
+
+    /**
+     * Writes messages {@code from, from + 1, ...} of {@code messages} (each whole segment is one
+     * payload) until one does not fit.
+     *
+     * @return how many were written (fewer than {@code count} means the ring filled up)
+     */
+    public int writeBatch(int typeId, MemorySegment[] messages, int from, int count) {
+        int written = 0;
+        while (written < count) {
+            MemorySegment message = messages[from + written];
+            if (message.byteSize() > maxMessageLength) {
+                throw new MessageTooLongException(message.byteSize(), maxMessageLength);
+            }
+            if (!write(typeId, message, 0, (int) message.byteSize())) {
+                break;
+            }
+            written++;
+        }
+        return written;
+    }
+
+    /**
+     * Claims room for a message of {@code length} bytes to be written in place into
+     * {@link #buffer()}; publish it with {@link #commit} or drop it with {@link #abort}.
+     *
+     * @return the index of the payload in {@link #buffer()}, or {@link #INSUFFICIENT_CAPACITY}
+     */
+    public long tryClaim(int typeId, int length) {
+        checkTypeId(typeId);
+        checkLength(length);
+        int recordLength = length + RECORD_HEADER_LENGTH;
+        int recordIndex = claimCapacity(recordLength);
+        if (recordIndex < 0) {
+            return INSUFFICIENT_CAPACITY;
+        }
+        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        VarHandle.releaseFence();
+        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, typeId);
+        return recordIndex + RECORD_HEADER_LENGTH;
+    }
+
+    /**
+     * Publishes a claimed message.
+     *
+     * @throws IllegalArgumentException if index was not returned by {@link #tryClaim}
+     * @throws IllegalStateException if it was already committed or aborted
+     */
+    public void commit(long index) {
+        int recordIndex = claimedRecordIndex(index);
+        int recordLength = claimedLength(recordIndex);
+        // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
+        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+    }
+
+    /**
+     * Drops a claimed message: it becomes padding that consumers skip.
+     *
+     * @throws IllegalArgumentException if index was not returned by {@link #tryClaim}
+     * @throws IllegalStateException if it was already committed or aborted
+     */
+    public void abort(long index) {
+        int recordIndex = claimedRecordIndex(index);
+        int recordLength = claimedLength(recordIndex);
+        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, PADDING_MSG_TYPE_ID);
+        // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
+        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+    }
+
+    /** Records a sign of life: now, in ms since the Unix epoch. */
+    public void heartbeat() {
+        ring.producerHeartbeat();
+    }
+
+    /** The producer's position: bytes ever claimed. */
+    public long position() {
+        return tail;
+    }
+
+    /** Detaches: gives the producer pid slot back (the heartbeat stays, so the consumer sees a clean exit). */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            heartbeat();
+            ring.releaseProducer();
+        }
+    }
+
+    /**
+     * Agrona's claimCapacity (OneToOneRingBuffer, 2.x), with tail and head cache also held in
+     * fields: room for the aligned record plus the next record header (pre-zeroed so the
+     * consumer stops there); a padding record fills the end of the area when the record does
+     * not fit before it.
+     *
+     * @return the record index, or a negative value when the ring is full
+     */
+    private int claimCapacity(int recordLength) {
+        final int alignedRecordLength = align(recordLength, RECORD_ALIGNMENT);
+        final int requiredCapacity = alignedRecordLength + RECORD_HEADER_LENGTH;
+        final int capacity = this.capacity;
+        final MemorySegment buffer = this.buffer;
+        final long tail = this.tail;
+        long head = cachedHead;
+
+        // Possibly full? Refresh the head; really full?
+        if (requiredCapacity > capacity - (int) (tail - head)) {
+            head = loadHead();
+            if (requiredCapacity > capacity - (int) (tail - head)) {
+                return (int) INSUFFICIENT_CAPACITY;
+            }
+            cacheHead(head);
+        }
+
+        int padding = 0;
+        final int recordIndex = (int) tail & mask;
+        final int toBufferEndLength = capacity - recordIndex;
+        int writeIndex = recordIndex;
+        long newTail = tail + alignedRecordLength;
+
+        if (alignedRecordLength == toBufferEndLength) {
+            // Ends exactly at the end of the area: the next header is at index 0.
+            publishTail(newTail);
+            LONG.set(buffer, 0L, 0L);
+            return recordIndex;
+        }
+        if (requiredCapacity > toBufferEndLength) {
+            writeIndex = 0;
+            int headIndex = (int) head & mask;
+            if (requiredCapacity > headIndex) {
+                head = loadHead();
+                headIndex = (int) head & mask;
+                if (requiredCapacity > headIndex) {
+                    writeIndex = (int) INSUFFICIENT_CAPACITY;
+                    newTail = tail; // still pad to the end, as Agrona does
+                }
+                cacheHead(head);
+            }
+            padding = toBufferEndLength;
+            newTail += padding;
+        }
+
+        publishTail(newTail);
+        if (padding != 0) {
+            LONG.set(buffer, 0L, 0L);
+            INT.setRelease(buffer, (long) recordIndex, -padding);
+            VarHandle.releaseFence();
+            INT.set(buffer, (long) recordIndex + TYPE_OFFSET, PADDING_MSG_TYPE_ID);
+            // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
+            INT.setRelease(buffer, (long) recordIndex, padding);
+        }
+        if (writeIndex >= 0) {
+            LONG.set(buffer, (long) writeIndex + alignedRecordLength, 0L); // pre-zero the next header
+        }
+        return writeIndex;
+    }
+
+    private void publishTail(long newTail) {
+        tail = newTail;
+        LONG.setRelease(buffer, tailOffset, newTail);
+    }
+
+    private void cacheHead(long head) {
+        cachedHead = head;
+        LONG.set(buffer, headCacheOffset, head);
+    }
+
+    /** Reads the consumer's head and checks it is a possible value (hostile files). */
+    private long loadHead() {
+        // SYNC POINT head: acquire pairs with RingConsumer's release of the head position.
+        long head = (long) LONG.getAcquire(buffer, headOffset);
+        long used = tail - head;
+        if (used < 0 || used > capacity || ((head | tail) & (RECORD_ALIGNMENT - 1)) != 0) {
+            throw new CorruptRecordException(head, "head position " + head + " is impossible with tail "
+                    + tail + " and capacity " + capacity);
+        }
+        return head;
+    }
+
+    private int claimedRecordIndex(long index) {
+        long recordIndex = index - RECORD_HEADER_LENGTH;
+        if (recordIndex < 0 || recordIndex > capacity - RECORD_HEADER_LENGTH || (recordIndex & 7) != 0) {
+            throw new IllegalArgumentException("invalid claim index " + index + " (use the value tryClaim returned)");
+        }
+        return (int) recordIndex;
+    }
+
+    private int claimedLength(int recordIndex) {
+        int recordLength = (int) INT.get(buffer, (long) recordIndex);
+        if (recordLength < 0) {
+            return recordLength;
+        }
+        int type = (int) INT.get(buffer, (long) recordIndex + TYPE_OFFSET);
+        throw new IllegalStateException("claimed space was already "
+                + (type == PADDING_MSG_TYPE_ID ? "aborted" : "committed"));
+    }
+
+    private void checkLength(int length) {
+        if (length < 0 || length > maxMessageLength) {
+            throw new MessageTooLongException(length, maxMessageLength);
+        }
+    }
+
+    private static void checkTypeId(int typeId) {
+        if (typeId < 1) {
+            throw new InvalidTypeIdException(typeId);
+        }
+    }
+}
