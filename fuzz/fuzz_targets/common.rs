@@ -28,7 +28,12 @@ pub fn open_and_use(bytes: &[u8]) {
         if let Ok(mut consumer) = ring.consumer() {
             for _ in 0..4 {
                 if consumer
-                    .read(|t, b| { std::hint::black_box((t, b)); }, usize::MAX)
+                    .read(
+                        |t, b| {
+                            std::hint::black_box((t, b));
+                        },
+                        usize::MAX,
+                    )
                     .is_err()
                 {
                     break;

@@ -175,10 +175,10 @@ pub fn consume(
     while checker.messages < limit {
         consumer.read_wait(
             |t, b| {
-                if failure.is_none() {
-                    if let Err(e) = checker.check(t, b, max) {
-                        failure = Some(e);
-                    }
+                if failure.is_none()
+                    && let Err(e) = checker.check(t, b, max)
+                {
+                    failure = Some(e);
                 }
             },
             64,
