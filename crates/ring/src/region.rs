@@ -35,7 +35,7 @@ pub(crate) struct Region {
     /// The file, or `None` for anonymous memory.
     path: Option<PathBuf>,
     /// Under loom: the shared words, as loom atomics on the heap (see [`LoomWords`]).
-    #[cfg(loom)]
+    #[cfg(all(loom, test))]
     loom_words: LoomWords,
 }
 
@@ -44,7 +44,7 @@ pub(crate) struct Region {
 /// an atomic over raw memory. The accessors below look words up by their byte offset from the
 /// mapping's start, so the protocol code above them is unchanged. Payload bytes stay in the
 /// mapping (loom does not track them; Miri and ThreadSanitizer check their ordering).
-#[cfg(loom)]
+#[cfg(all(loom, test))]
 struct LoomWords {
     /// `(offset, word)` for the u32 header fields.
     u32s: Vec<(usize, AtomicU32)>,
@@ -58,7 +58,7 @@ struct LoomWords {
     records: Vec<AtomicI64>,
 }
 
-#[cfg(loom)]
+#[cfg(all(loom, test))]
 impl LoomWords {
     fn new(capacity: usize) -> LoomWords {
         let trailer = HEADER_LENGTH + capacity;
@@ -130,7 +130,7 @@ impl Region {
             capacity,
             index_mask: (capacity - 1) & !(RECORD_ALIGNMENT - 1),
             path,
-            #[cfg(loom)]
+            #[cfg(all(loom, test))]
             loom_words: LoomWords::new(capacity),
         }
     }
@@ -148,7 +148,7 @@ impl Region {
 
     // ---- typed words at fixed offsets -------------------------------------------------------
 
-    #[cfg(not(loom))]
+    #[cfg(not(all(loom, test)))]
     fn u32_at(&self, base: *mut u8, offset: usize) -> &AtomicU32 {
         debug_assert!(offset.is_multiple_of(4));
         // SAFETY: callers pass layout constants inside the header page or trailer, which are
@@ -156,21 +156,21 @@ impl Region {
         unsafe { AtomicU32::from_ptr(base.add(offset).cast()) }
     }
 
-    #[cfg(not(loom))]
+    #[cfg(not(all(loom, test)))]
     fn i32_at(&self, base: *mut u8, offset: usize) -> &AtomicI32 {
         debug_assert!(offset.is_multiple_of(4));
         // SAFETY: as in u32_at.
         unsafe { AtomicI32::from_ptr(base.add(offset).cast()) }
     }
 
-    #[cfg(not(loom))]
+    #[cfg(not(all(loom, test)))]
     fn u64_at(&self, base: *mut u8, offset: usize) -> &AtomicU64 {
         debug_assert!(offset.is_multiple_of(8));
         // SAFETY: as in u32_at, with 8-aligned offsets.
         unsafe { AtomicU64::from_ptr(base.add(offset).cast()) }
     }
 
-    #[cfg(not(loom))]
+    #[cfg(not(all(loom, test)))]
     fn i64_at(&self, base: *mut u8, offset: usize) -> &AtomicI64 {
         debug_assert!(offset.is_multiple_of(8));
         // SAFETY: as in u64_at.
@@ -178,27 +178,27 @@ impl Region {
     }
 
     /// Under loom: the byte offset of `base + offset` from the mapping's start.
-    #[cfg(loom)]
+    #[cfg(all(loom, test))]
     fn loom_offset(&self, base: *mut u8, offset: usize) -> usize {
         base as usize - self.base as usize + offset
     }
 
-    #[cfg(loom)]
+    #[cfg(all(loom, test))]
     fn u32_at(&self, base: *mut u8, offset: usize) -> &AtomicU32 {
         LoomWords::find(&self.loom_words.u32s, self.loom_offset(base, offset))
     }
 
-    #[cfg(loom)]
+    #[cfg(all(loom, test))]
     fn i32_at(&self, base: *mut u8, offset: usize) -> &AtomicI32 {
         LoomWords::find(&self.loom_words.i32s, self.loom_offset(base, offset))
     }
 
-    #[cfg(loom)]
+    #[cfg(all(loom, test))]
     fn u64_at(&self, base: *mut u8, offset: usize) -> &AtomicU64 {
         LoomWords::find(&self.loom_words.u64s, self.loom_offset(base, offset))
     }
 
-    #[cfg(loom)]
+    #[cfg(all(loom, test))]
     fn i64_at(&self, base: *mut u8, offset: usize) -> &AtomicI64 {
         LoomWords::find(&self.loom_words.i64s, self.loom_offset(base, offset))
     }
@@ -353,11 +353,11 @@ impl Region {
     fn record_word(&self, index: usize) -> &AtomicI64 {
         // Masking keeps even a wrong index inside the record area and 8-aligned.
         let index = index & self.index_mask;
-        #[cfg(loom)]
+        #[cfg(all(loom, test))]
         return &self.loom_words.records[index / RECORD_ALIGNMENT];
         // SAFETY: index is 8-aligned and index + 8 <= capacity, so the word lies in the record
         // area of the live mapping; all accesses to record headers are atomic.
-        #[cfg(not(loom))]
+        #[cfg(not(all(loom, test)))]
         unsafe {
             AtomicI64::from_ptr(self.records.add(index).cast())
         }
