@@ -300,6 +300,7 @@ fn resume_position(region: &crate::region::Region, head: i64, tail: i64) -> i64 
     if head.wrapping_sub(tail) > capacity {
         return tail; // head implausibly far ahead: corrupt, reported by the caller
     }
+    unblock_dead_claims(region, head, tail);
     let mut position = head.max(tail);
     while position - head < capacity {
         let index = (position & (capacity - 1)) as usize;
@@ -315,6 +316,32 @@ fn resume_position(region: &crate::region::Region, head: i64, tail: i64) -> i64 
         position = next;
     }
     position
+}
+
+/// Turns claims left unfinished below the trailer's tail into padding (Agrona's `unblock`). A
+/// predecessor that stores the tail when it claims (Agrona, the Java ring) and died inside a
+/// claim left a negative length there that would block the consumer forever; this producer has
+/// taken the role over (the predecessor is dead or detached), so nobody will finish it. Our own
+/// producer stores the tail after publishing, so it never leaves one below the tail. Stops at a
+/// zero or invalid header (nothing to skip by).
+fn unblock_dead_claims(region: &crate::region::Region, head: i64, tail: i64) {
+    let capacity = region.capacity();
+    let mut position = head;
+    while position < tail {
+        let index = position as usize & (capacity - 1);
+        let (length, _) = unpack_header(region.lv_record(index)); // SYNC POINT: record
+        let Some(record) = length.checked_abs().map(|l| l as usize) else {
+            break;
+        };
+        if record < RECORD_HEADER_LENGTH || align_record(record) > capacity - index {
+            break;
+        }
+        if length < 0 {
+            // SYNC POINT: record (the consumer skips it as padding)
+            region.so_record(index, pack_header(record as i32, PADDING_MSG_TYPE_ID));
+        }
+        position += align_record(record) as i64;
+    }
 }
 
 impl std::fmt::Debug for Producer {

@@ -124,3 +124,35 @@ fn published_record_past_the_trailer_tail_is_kept() {
         std::fs::remove_file(&path).unwrap();
     }
 }
+
+/// A producer that stores the tail when it claims (Agrona, the Java ring) and died inside a
+/// claim leaves a negative length below the trailer's tail; a producer taking over turns it
+/// into padding so the consumer is not blocked forever (Agrona's `unblock`).
+#[test]
+#[cfg_attr(miri, ignore = "maps a file, which Miri cannot do")]
+fn claim_left_below_the_tail_by_an_agrona_style_producer_is_unblocked() {
+    use std::os::unix::fs::FileExt;
+    use sympathy_ring::layout::*;
+    let path = std::env::temp_dir().join(format!("sympathy-ring-unblock-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let ring = Ring::create(&path, 1024).unwrap();
+    let mut consumer = ring.consumer().unwrap();
+    let mut producer = ring.producer().unwrap();
+    producer.try_write(1, b"first").unwrap(); // 16 bytes at 0
+    drop(producer);
+    // Agrona-style death: the claim's tail is stored (32) and its length is negative at 16.
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    let put = |offset: usize, bytes: &[u8]| file.write_all_at(bytes, offset as u64).unwrap();
+    put(HEADER_LENGTH + 16, &pack_header(-13, 3).to_le_bytes());
+    put(
+        HEADER_LENGTH + 1024 + TAIL_POSITION_OFFSET,
+        &32i64.to_le_bytes(),
+    );
+    assert_eq!(drain(&mut consumer), [b"first".to_vec()]);
+    assert!(drain(&mut consumer).is_empty(), "blocked at the dead claim");
+    let mut producer = ring.producer().unwrap();
+    producer.try_write(1, b"after").unwrap();
+    assert_eq!(drain(&mut consumer), [b"after".to_vec()]);
+    drop((producer, consumer, ring));
+    std::fs::remove_file(&path).unwrap();
+}
