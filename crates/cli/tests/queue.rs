@@ -38,7 +38,8 @@ fn queue_reports_a_verified_rate_for_every_variant() {
             "p1c1-ipc",
             "rtrb",
             "crossbeam-array-queue",
-            "std-sync-channel"
+            "std-sync-channel",
+            "ring"
         ]
     );
     for r in results {

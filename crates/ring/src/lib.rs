@@ -40,6 +40,8 @@ mod consumer;
 mod error;
 pub mod inspect;
 pub mod layout;
+#[cfg(all(test, loom))]
+mod loom_model;
 pub mod pattern;
 mod primitive;
 mod producer;

@@ -1,5 +1,23 @@
-//! The atomics the ring protocol uses, in one place (crossbeam's `primitive` seam): a later
-//! loom model check swaps these re-exports without touching the algorithm. Shared memory is
-//! only ever read or written through [`crate::region::Region`]'s accessors, which use these.
+//! The atomics the ring protocol uses, in one place (crossbeam's `primitive` seam): in the
+//! library's own tests under `--cfg loom` (loom is a dev-dependency) these are loom's
+//! model-checked atomics, otherwise core's. Shared memory is only
+//! ever read or written through [`crate::region::Region`]'s accessors, which use these; under
+//! loom the region keeps its shared words in a heap-backed table of loom atomics behind the same
+//! accessors (loom cannot build an atomic over raw memory), so the protocol code that loom
+//! checks is the code that runs.
 
+#[cfg(not(all(loom, test)))]
 pub(crate) use core::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+#[cfg(all(loom, test))]
+pub(crate) use loom::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+
+/// Loads the u32 at `ptr` with acquire ordering: the `ready` word of a file being opened,
+/// before any [`crate::region::Region`] exists (never part of a loom model).
+///
+/// # Safety
+/// `ptr` is 4-aligned, points into a live mapping, and that word is only accessed atomically.
+pub(crate) unsafe fn load_acquire_u32(ptr: *const u32) -> u32 {
+    // SAFETY: by the caller's contract.
+    let word = unsafe { core::sync::atomic::AtomicU32::from_ptr(ptr.cast_mut()) };
+    word.load(core::sync::atomic::Ordering::Acquire) // SYNC POINT: ready
+}

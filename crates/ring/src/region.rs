@@ -34,6 +34,65 @@ pub(crate) struct Region {
     index_mask: usize,
     /// The file, or `None` for anonymous memory.
     path: Option<PathBuf>,
+    /// Under loom: the shared words, as loom atomics on the heap (see [`LoomWords`]).
+    #[cfg(all(loom, test))]
+    loom_words: LoomWords,
+}
+
+/// Under `--cfg loom`, every shared word of the region (header fields, trailer fields, record
+/// headers) lives in this table of loom atomics instead of the mapping, because loom cannot make
+/// an atomic over raw memory. The accessors below look words up by their byte offset from the
+/// mapping's start, so the protocol code above them is unchanged. Payload bytes stay in the
+/// mapping (loom does not track them; Miri and ThreadSanitizer check their ordering).
+#[cfg(all(loom, test))]
+struct LoomWords {
+    /// `(offset, word)` for the u32 header fields.
+    u32s: Vec<(usize, AtomicU32)>,
+    /// `(offset, word)` for the i32 header fields.
+    i32s: Vec<(usize, AtomicI32)>,
+    /// `(offset, word)` for the u64 header fields.
+    u64s: Vec<(usize, AtomicU64)>,
+    /// `(offset, word)` for the i64 header and trailer fields.
+    i64s: Vec<(usize, AtomicI64)>,
+    /// One word per 8-byte slot of the record area (a record header may start at any of them).
+    records: Vec<AtomicI64>,
+}
+
+#[cfg(all(loom, test))]
+impl LoomWords {
+    fn new(capacity: usize) -> LoomWords {
+        let trailer = HEADER_LENGTH + capacity;
+        let u32s = [LAYOUT_VERSION_OFFSET, READY_OFFSET, HEADER_LENGTH_OFFSET];
+        let i32s = [
+            MAX_MESSAGE_LENGTH_OFFSET,
+            PRODUCER_PID_OFFSET,
+            CONSUMER_PID_OFFSET,
+        ];
+        let u64s = [MAGIC_OFFSET, CAPACITY_OFFSET];
+        let i64s = [
+            CREATION_TIME_OFFSET,
+            PRODUCER_HEARTBEAT_OFFSET,
+            trailer + TAIL_POSITION_OFFSET,
+            trailer + HEAD_CACHE_POSITION_OFFSET,
+            trailer + HEAD_POSITION_OFFSET,
+            trailer + CORRELATION_COUNTER_OFFSET,
+            trailer + CONSUMER_HEARTBEAT_OFFSET,
+        ];
+        LoomWords {
+            u32s: u32s.iter().map(|&o| (o, AtomicU32::new(0))).collect(),
+            i32s: i32s.iter().map(|&o| (o, AtomicI32::new(0))).collect(),
+            u64s: u64s.iter().map(|&o| (o, AtomicU64::new(0))).collect(),
+            i64s: i64s.iter().map(|&o| (o, AtomicI64::new(0))).collect(),
+            records: (0..capacity / 8).map(|_| AtomicI64::new(0)).collect(),
+        }
+    }
+
+    fn find<T>(table: &[(usize, T)], offset: usize) -> &T {
+        match table.iter().find(|(o, _)| *o == offset) {
+            Some((_, word)) => word,
+            None => panic!("no loom word at offset {offset}: add it to LoomWords::new"),
+        }
+    }
 }
 
 // SAFETY: the raw pointers point into `_map`, which lives as long as the Region; every shared
@@ -71,6 +130,8 @@ impl Region {
             capacity,
             index_mask: (capacity - 1) & !(RECORD_ALIGNMENT - 1),
             path,
+            #[cfg(all(loom, test))]
+            loom_words: LoomWords::new(capacity),
         }
     }
 
@@ -87,6 +148,7 @@ impl Region {
 
     // ---- typed words at fixed offsets -------------------------------------------------------
 
+    #[cfg(not(all(loom, test)))]
     fn u32_at(&self, base: *mut u8, offset: usize) -> &AtomicU32 {
         debug_assert!(offset.is_multiple_of(4));
         // SAFETY: callers pass layout constants inside the header page or trailer, which are
@@ -94,22 +156,51 @@ impl Region {
         unsafe { AtomicU32::from_ptr(base.add(offset).cast()) }
     }
 
+    #[cfg(not(all(loom, test)))]
     fn i32_at(&self, base: *mut u8, offset: usize) -> &AtomicI32 {
         debug_assert!(offset.is_multiple_of(4));
         // SAFETY: as in u32_at.
         unsafe { AtomicI32::from_ptr(base.add(offset).cast()) }
     }
 
+    #[cfg(not(all(loom, test)))]
     fn u64_at(&self, base: *mut u8, offset: usize) -> &AtomicU64 {
         debug_assert!(offset.is_multiple_of(8));
         // SAFETY: as in u32_at, with 8-aligned offsets.
         unsafe { AtomicU64::from_ptr(base.add(offset).cast()) }
     }
 
+    #[cfg(not(all(loom, test)))]
     fn i64_at(&self, base: *mut u8, offset: usize) -> &AtomicI64 {
         debug_assert!(offset.is_multiple_of(8));
         // SAFETY: as in u64_at.
         unsafe { AtomicI64::from_ptr(base.add(offset).cast()) }
+    }
+
+    /// Under loom: the byte offset of `base + offset` from the mapping's start.
+    #[cfg(all(loom, test))]
+    fn loom_offset(&self, base: *mut u8, offset: usize) -> usize {
+        base as usize - self.base as usize + offset
+    }
+
+    #[cfg(all(loom, test))]
+    fn u32_at(&self, base: *mut u8, offset: usize) -> &AtomicU32 {
+        LoomWords::find(&self.loom_words.u32s, self.loom_offset(base, offset))
+    }
+
+    #[cfg(all(loom, test))]
+    fn i32_at(&self, base: *mut u8, offset: usize) -> &AtomicI32 {
+        LoomWords::find(&self.loom_words.i32s, self.loom_offset(base, offset))
+    }
+
+    #[cfg(all(loom, test))]
+    fn u64_at(&self, base: *mut u8, offset: usize) -> &AtomicU64 {
+        LoomWords::find(&self.loom_words.u64s, self.loom_offset(base, offset))
+    }
+
+    #[cfg(all(loom, test))]
+    fn i64_at(&self, base: *mut u8, offset: usize) -> &AtomicI64 {
+        LoomWords::find(&self.loom_words.i64s, self.loom_offset(base, offset))
     }
 
     // ---- header page ------------------------------------------------------------------------
@@ -262,9 +353,14 @@ impl Region {
     fn record_word(&self, index: usize) -> &AtomicI64 {
         // Masking keeps even a wrong index inside the record area and 8-aligned.
         let index = index & self.index_mask;
+        #[cfg(all(loom, test))]
+        return &self.loom_words.records[index / RECORD_ALIGNMENT];
         // SAFETY: index is 8-aligned and index + 8 <= capacity, so the word lies in the record
         // area of the live mapping; all accesses to record headers are atomic.
-        unsafe { AtomicI64::from_ptr(self.records.add(index).cast()) }
+        #[cfg(not(all(loom, test)))]
+        unsafe {
+            AtomicI64::from_ptr(self.records.add(index).cast())
+        }
     }
 
     /// SYNC POINT: record. Loads a record header; a positive length makes the payload visible.

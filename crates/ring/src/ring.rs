@@ -168,11 +168,6 @@ impl Ring {
                 }
             }
         };
-        // SAFETY: READY_OFFSET is 4-aligned inside the mapped header page, which outlives
-        // `ready`; the word is only accessed atomically here.
-        let ready = unsafe {
-            crate::primitive::AtomicU32::from_ptr(base.add(READY_OFFSET).cast::<u32>().cast_mut())
-        };
         loop {
             // A creator writes the magic before `ready`; anything else there is not a ring.
             let magic = word(MAGIC_OFFSET, 8);
@@ -183,7 +178,11 @@ impl Ring {
                 });
             }
             // SYNC POINT: ready (acquire; pairs with the creator's release in Ring::publish)
-            if ready.load(crate::primitive::Ordering::Acquire) == READY {
+            // SAFETY: READY_OFFSET is 4-aligned inside the mapped header page, which outlives
+            // this loop; the word is only accessed atomically.
+            let ready =
+                unsafe { crate::primitive::load_acquire_u32(base.add(READY_OFFSET).cast()) };
+            if ready == READY {
                 break;
             }
             if start.elapsed() >= timeout {

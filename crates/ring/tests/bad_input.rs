@@ -51,6 +51,7 @@ fn read_error(path: &TempPath) -> RingError {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_rejects_a_file_that_is_not_a_ring() {
     let path = TempPath::new("notring");
     std::fs::write(&path.0, vec![0x41u8; file_length(CAPACITY)]).unwrap();
@@ -61,6 +62,7 @@ fn open_rejects_a_file_that_is_not_a_ring() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_rejects_an_unsupported_version() {
     let path = ring_file("version");
     patch(&path, LAYOUT_VERSION_OFFSET, &2u32.to_le_bytes());
@@ -75,6 +77,7 @@ fn open_rejects_an_unsupported_version() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_rejects_a_truncated_file() {
     let path = ring_file("truncated");
     let file = std::fs::OpenOptions::new()
@@ -93,6 +96,7 @@ fn open_rejects_a_truncated_file() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_rejects_a_resized_file() {
     let path = ring_file("resized");
     let file = std::fs::OpenOptions::new()
@@ -107,6 +111,7 @@ fn open_rejects_a_resized_file() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn create_rejects_a_capacity_that_is_not_a_power_of_two() {
     let path = TempPath::new("capacity");
     assert!(matches!(
@@ -120,6 +125,7 @@ fn create_rejects_a_capacity_that_is_not_a_power_of_two() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_rejects_a_header_capacity_that_is_not_a_power_of_two() {
     let path = ring_file("hdrcapacity");
     patch(&path, CAPACITY_OFFSET, &1000u64.to_le_bytes());
@@ -130,6 +136,7 @@ fn open_rejects_a_header_capacity_that_is_not_a_power_of_two() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_times_out_when_the_creator_never_sets_ready() {
     let path = TempPath::new("notready");
     std::fs::write(&path.0, vec![0u8; file_length(CAPACITY)]).unwrap();
@@ -138,6 +145,7 @@ fn open_times_out_when_the_creator_never_sets_ready() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn consumer_rejects_a_length_shorter_than_the_header() {
     let path = ring_file("short");
     patch_record(&path, 0, 4, 1);
@@ -152,6 +160,7 @@ fn consumer_rejects_a_length_shorter_than_the_header() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn consumer_rejects_a_length_past_the_end_of_the_area() {
     let path = ring_file("long");
     patch_record(&path, 0, CAPACITY as i32 + 8, 1);
@@ -165,6 +174,7 @@ fn consumer_rejects_a_length_past_the_end_of_the_area() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn consumer_rejects_a_message_longer_than_the_maximum() {
     let path = ring_file("toolongmsg");
     patch_record(&path, 0, (CAPACITY / 2) as i32, 1); // fits the area, exceeds capacity / 8
@@ -178,6 +188,7 @@ fn consumer_rejects_a_message_longer_than_the_maximum() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn consumer_rejects_an_unknown_negative_type() {
     let path = ring_file("type");
     patch_record(&path, 0, 16, 1); // a good record first: delivered, then the error
@@ -203,6 +214,7 @@ fn consumer_rejects_an_unknown_negative_type() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn attach_rejects_misaligned_positions() {
     let path = ring_file("misaligned");
     patch_trailer(&path, HEAD_POSITION_OFFSET, 3);
@@ -218,6 +230,7 @@ fn attach_rejects_misaligned_positions() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn attach_rejects_a_tail_more_than_a_capacity_ahead() {
     let path = ring_file("gap");
     patch_trailer(&path, TAIL_POSITION_OFFSET, 2 * CAPACITY as i64);
@@ -231,6 +244,7 @@ fn attach_rejects_a_tail_more_than_a_capacity_ahead() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn producer_rejects_a_message_longer_than_the_maximum() {
     let ring = Ring::anonymous(CAPACITY).unwrap();
     let mut producer = ring.producer().unwrap();
@@ -251,6 +265,7 @@ fn producer_rejects_a_message_longer_than_the_maximum() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn producer_rejects_zero_and_negative_type_ids() {
     let ring = Ring::anonymous(CAPACITY).unwrap();
     let mut producer = ring.producer().unwrap();
@@ -263,6 +278,7 @@ fn producer_rejects_zero_and_negative_type_ids() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn full_ring_is_back_pressure_not_a_drop() {
     let ring = Ring::anonymous(64).unwrap();
     let (mut producer, mut consumer) = (ring.producer().unwrap(), ring.consumer().unwrap());
@@ -282,6 +298,7 @@ fn full_ring_is_back_pressure_not_a_drop() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn second_producer_and_consumer_are_refused_naming_the_pid() {
     let ring = Ring::anonymous(CAPACITY).unwrap();
     let me = std::process::id() as i32;
@@ -301,6 +318,7 @@ fn second_producer_and_consumer_are_refused_naming_the_pid() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn a_dead_producers_role_is_taken_over() {
     let path = ring_file("takeover");
     // A pid that cannot exist (above the kernel's pid_max limit of 2^22).
@@ -318,6 +336,7 @@ fn a_dead_producers_role_is_taken_over() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn permission_denied_is_its_own_error() {
     use std::os::unix::fs::PermissionsExt;
     let path = ring_file("perm");
@@ -354,6 +373,7 @@ proptest! {
     /// Random bytes in the record area and random positions: reading ends (Ok or a typed
     /// error), never panics or loops.
     #[test]
+    #[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
     fn hostile_record_area_never_panics(
         area in prop::collection::vec(any::<u8>(), CAPACITY),
         head in prop_oneof![Just(0i64), 0i64..4096, any::<i64>()],

@@ -54,6 +54,7 @@ fn hand_built_header() -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn hand_built_ring_reads_back_exactly() {
     let path = TempPath::new("golden");
     let mut file = hand_built_header();
@@ -90,6 +91,7 @@ fn hand_built_ring_reads_back_exactly() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn our_producer_writes_the_hand_built_bytes() {
     let path = TempPath::new("golden-write");
     let ring = Ring::create(&path.0, CAPACITY).unwrap();

@@ -191,13 +191,26 @@ fn run(capacity: usize, ops: Vec<Op>) {
     );
 }
 
+/// Cases per run: 256, or under Miri 4 (`SYMPATHY_MIRI_CASES` overrides it: `ci/miri --quick`
+/// runs 1).
+fn cases() -> u32 {
+    if cfg!(miri) {
+        std::env::var("SYMPATHY_MIRI_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(4)
+    } else {
+        256
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 256 }))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn ring_matches_a_fifo_model(
         capacity in prop::sample::select(vec![64usize, 128, 256, 1024, 4096]),
-        ops in prop::collection::vec(op(), 1..300),
+        ops in prop::collection::vec(op(), 1..if cfg!(miri) { 60 } else { 300 }),
     ) {
         run(capacity, ops);
     }

@@ -15,6 +15,7 @@ const SIZES: [usize; 5] = [4, 9, 100, 8, 511];
 /// The child's body: runs only when the parent test starts this binary with CHILD_ENV set.
 /// `path,count,mode` where mode `detach` exits normally and `die` exits without detaching.
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn child_producer() {
     let Ok(spec) = std::env::var(CHILD_ENV) else {
         return;
@@ -75,6 +76,7 @@ fn consume(ring: &Ring, expect: u64) -> Result<u64, (u64, RingError)> {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn producer_process_delivers_every_byte() {
     if std::env::var(CHILD_ENV).is_ok() {
         return;
@@ -92,6 +94,7 @@ fn producer_process_delivers_every_byte() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn consumer_tells_a_dead_producer_from_a_quiet_one() {
     if std::env::var(CHILD_ENV).is_ok() {
         return;

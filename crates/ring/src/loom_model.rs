@@ -1,0 +1,182 @@
+//! loom model checks of the producer/consumer protocol (`ci/loom`): every interleaving (within
+//! loom's preemption bound) of one producer thread and one consumer thread over the smallest
+//! ring, through the real [`Producer`]/[`Consumer`] code; only the atomics differ (see
+//! [`crate::primitive`]). Run with
+//! `RUSTFLAGS="--cfg loom" cargo test -p sympathy-ring --lib --release loom_model`.
+//!
+//! What is checked: claims (negative then positive length), copying writes, padding at the wrap,
+//! head release once per batch, the producer's cached head refreshed only when the ring looks
+//! full, and batch visibility. Every delivered message is checked against the pattern and the
+//! sequence; the consumer never sees a claim in progress, an aborted claim, or part of a batch.
+
+use loom::thread;
+
+use crate::pattern::Pattern;
+use crate::{Consumer, Producer, Ring, RingError};
+
+/// The smallest ring: 64 bytes, 8-byte messages (16-byte records + the pre-zeroed header).
+const CAPACITY: usize = 64;
+
+/// Message `seq`'s size: full-size records force wraps after three of them.
+fn size_of(seq: u64) -> usize {
+    [8usize, 3, 8, 0, 8, 8][seq as usize % 6]
+}
+
+fn payload(seq: u64) -> Vec<u8> {
+    let mut bytes = vec![0; size_of(seq)];
+    Pattern::new(bytes.len()).fill(seq, &mut bytes);
+    bytes
+}
+
+/// Retries `attempt` while the ring is full, yielding to the consumer (loom needs the yield to
+/// bound spin loops).
+fn until_room(mut attempt: impl FnMut() -> Result<(), RingError>) {
+    loop {
+        match attempt() {
+            Ok(()) => return,
+            Err(RingError::Full { .. }) => thread::yield_now(),
+            Err(e) => panic!("producer: {e}"),
+        }
+    }
+}
+
+/// Reads until `count` messages arrived, `limit` per batch, checking each one.
+fn consume(mut consumer: Consumer, count: u64, limit: usize) {
+    let mut next = 0u64;
+    while next < count {
+        let n = consumer
+            .read(
+                |type_id, bytes| {
+                    assert_eq!(type_id, 1 + (next % 3) as i32, "type of message {next}");
+                    assert_eq!(bytes.len(), size_of(next), "length of message {next}");
+                    if let Err(m) = Pattern::new(bytes.len()).check(next, bytes) {
+                        panic!("message {next}: {m}");
+                    }
+                    next += 1;
+                },
+                limit,
+            )
+            .expect("a well-formed ring reads without error");
+        if n == 0 {
+            thread::yield_now();
+        }
+    }
+    assert_eq!(consumer.read(|_, _| panic!("extra message"), 8).unwrap(), 0);
+}
+
+fn ring() -> (Ring, Producer, Consumer) {
+    let ring = Ring::anonymous(CAPACITY).unwrap();
+    let producer = ring.producer().unwrap();
+    let consumer = ring.consumer().unwrap();
+    (ring, producer, consumer)
+}
+
+/// Runs `f` under loom (preemption bound from `LOOM_MAX_PREEMPTIONS`, default 2) and prints
+/// how many interleavings (executions) it explored.
+fn model(name: &str, f: impl Fn() + Sync + Send + 'static) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let mut builder = loom::model::Builder::new();
+    if builder.preemption_bound.is_none() {
+        builder.preemption_bound = Some(2);
+    }
+    let bound = builder.preemption_bound;
+    // A std (not loom) counter: it counts executions, it is not part of the model.
+    let executions = Arc::new(AtomicU64::new(0));
+    let counter = executions.clone();
+    let started = std::time::Instant::now();
+    builder.check(move || {
+        counter.fetch_add(1, Ordering::Relaxed);
+        f();
+    });
+    eprintln!(
+        "loom model {name}: {} interleavings explored (preemption bound {bound:?}) in {:.1?}",
+        executions.load(Ordering::Relaxed),
+        started.elapsed()
+    );
+}
+
+/// Copying writes and claims across two wraps, the consumer releasing the head per message.
+#[test]
+fn loom_model_writes_and_claims_wrap() {
+    model("writes_and_claims_wrap", || {
+        const COUNT: u64 = 6;
+        let (_ring, mut producer, consumer) = ring();
+        let writer = thread::spawn(move || {
+            for seq in 0..COUNT {
+                let type_id = 1 + (seq % 3) as i32;
+                let bytes = payload(seq);
+                if seq % 2 == 0 {
+                    until_room(|| producer.try_write(type_id, &bytes));
+                } else {
+                    until_room(|| {
+                        let mut claim = producer.try_claim(type_id, bytes.len())?;
+                        claim.copy_from_slice(&bytes);
+                        claim.commit();
+                        Ok(())
+                    });
+                }
+            }
+        });
+        consume(consumer, COUNT, 1);
+        writer.join().unwrap();
+    });
+}
+
+/// An aborted claim between two messages is skipped as padding; the head is released once per
+/// batch of up to 4 records.
+#[test]
+fn loom_model_aborted_claim_is_skipped() {
+    model("aborted_claim_is_skipped", || {
+        let (_ring, mut producer, consumer) = ring();
+        let writer = thread::spawn(move || {
+            until_room(|| producer.try_write(1, &payload(0)));
+            until_room(|| {
+                let mut claim = producer.try_claim(7, 8)?;
+                claim.fill(0xee);
+                claim.abort();
+                Ok(())
+            });
+            until_room(|| producer.try_write(2, &payload(1)));
+            until_room(|| producer.try_write(3, &payload(2)));
+        });
+        consume(consumer, 3, 4);
+        writer.join().unwrap();
+    });
+}
+
+/// A batch becomes visible all at once: the first read that delivers anything delivers the
+/// whole batch.
+#[test]
+fn loom_model_batch_is_all_or_nothing() {
+    model("batch_is_all_or_nothing", || {
+        let (_ring, mut producer, mut consumer) = ring();
+        let writer = thread::spawn(move || {
+            let mut batch = producer.batch();
+            for seq in 0..3 {
+                batch
+                    .try_write(1 + (seq % 3) as i32, &payload(seq))
+                    .unwrap();
+            }
+            assert_eq!(batch.finish(), 3);
+        });
+        let mut next = 0u64;
+        loop {
+            let n = consumer
+                .read(
+                    |_, bytes| {
+                        Pattern::new(bytes.len()).check(next, bytes).unwrap();
+                        next += 1;
+                    },
+                    8,
+                )
+                .unwrap();
+            match n {
+                0 => thread::yield_now(),
+                3 => break,
+                n => panic!("read {n} messages of a batch of 3"),
+            }
+        }
+        writer.join().unwrap();
+    });
+}
