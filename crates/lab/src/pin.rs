@@ -33,15 +33,15 @@ pub enum PinError {
     },
 }
 
-/// The cores this process may run on, in ascending order.
+/// The cores this process may run on, in ascending order: the affinity mask of its main thread.
+///
+/// Not the calling thread's mask: a thread started by a pinned thread inherits that one core,
+/// yet may still be pinned anywhere the process may run (a JVM's pong thread started by its
+/// pinned ping thread, say).
 pub fn available_cores() -> Vec<usize> {
-    let mut ids: Vec<usize> = core_affinity::get_core_ids()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
-    ids.sort_unstable();
-    ids
+    // SAFETY: getpid has no preconditions.
+    let main_thread = unsafe { libc::getpid() };
+    affinity_of(main_thread)
 }
 
 /// Pins the calling thread to `core` and verifies, by reading the affinity mask back, that the
@@ -67,11 +67,16 @@ pub fn pin_current_thread(core: usize) -> Result<(), PinError> {
 
 /// The cores the calling thread's affinity mask allows.
 pub fn current_affinity() -> Vec<usize> {
+    affinity_of(0)
+}
+
+/// The cores the affinity mask of thread `tid` allows (0: the calling thread), ascending.
+fn affinity_of(tid: libc::pid_t) -> Vec<usize> {
     // SAFETY: cpu_set_t is a plain bit array for which all-zero is a valid (empty) value.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    // SAFETY: pid 0 means the calling thread; the size and pointer describe `set`, which lives
-    // for the whole call.
-    let rc = unsafe { libc::sched_getaffinity(0, size_of::<libc::cpu_set_t>(), &mut set) };
+    // SAFETY: `tid` is 0 (the calling thread) or this process's own pid; the size and pointer
+    // describe `set`, which lives for the whole call.
+    let rc = unsafe { libc::sched_getaffinity(tid, size_of::<libc::cpu_set_t>(), &mut set) };
     if rc != 0 {
         return Vec::new();
     }
@@ -121,6 +126,26 @@ mod tests {
         std::thread::spawn(move || {
             pin_current_thread(core).unwrap();
             assert_eq!(current_affinity(), vec![core]);
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn a_thread_started_by_a_pinned_thread_can_pin_elsewhere() {
+        let cores = available_cores();
+        let (Some(&first), Some(&last)) = (cores.first(), cores.last()) else {
+            panic!("no core available");
+        };
+        std::thread::spawn(move || {
+            pin_current_thread(first).unwrap();
+            // The child inherits the one-core mask, yet the process may still use `last`.
+            std::thread::spawn(move || {
+                pin_current_thread(last).unwrap();
+                assert_eq!(current_affinity(), vec![last]);
+            })
+            .join()
+            .unwrap();
         })
         .join()
         .unwrap();

@@ -109,6 +109,9 @@ public final class Main {
             jvmArgs.add(UNSAFE_ALLOW);
         }
         jvmArgs.add("-D" + Extras.PROPERTY + "=" + extras);
+        // The native pinning library (support/Pinning): the forks look where this JVM looks.
+        jvmArgs.add("-Djava.library.path=" + System.getProperty("java.library.path"));
+        jvmArgs.add("--enable-native-access=ALL-UNNAMED");
         final String pinningClass = System.getProperty("sympathy.pinning.class");
         if (pinningClass != null) {
             jvmArgs.add("-Dsympathy.pinning.class=" + pinningClass);

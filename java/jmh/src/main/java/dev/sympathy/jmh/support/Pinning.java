@@ -10,9 +10,11 @@ import java.lang.invoke.MethodType;
  * <p>The real pin comes from the JNI module's {@code pinCurrentThread(int core)} (a static method
  * returning {@code void} or {@code boolean}, throwing when the pin fails). Its class is looked up
  * reflectively, by default {@value #DEFAULT_CLASS}, or the class named by the system property
- * {@code sympathy.pinning.class}. When no such class is on the class path, {@link #pin(int)} does
- * nothing and {@link #mode()} says {@code "unpinned"}: the runner writes that into every result's
- * params, so an unpinned figure is always labelled as one.
+ * {@code sympathy.pinning.class}. When no such class is on the class path, or its native library
+ * ({@code libsympathy_jni}, found on {@code java.library.path}) cannot be loaded, {@link #pin(int)}
+ * does nothing and {@link #mode()} says {@code "unpinned"}: the runner writes that into every
+ * result's params, so an unpinned figure is always labelled as one. Once the hook is found, a pin
+ * that fails is an error, never a silent fallback.
  *
  * <pre>{@code
  * Pinning.pin(0);                  // pins, or does nothing when no native hook exists
@@ -58,6 +60,9 @@ public final class Pinning {
         final String name = System.getProperty("sympathy.pinning.class", DEFAULT_CLASS);
         try {
             final Class<?> owner = Class.forName(name);
+            if (!nativeLibraryLoads(owner)) {
+                return null;
+            }
             final MethodHandles.Lookup lookup = MethodHandles.publicLookup();
             for (Class<?> returns : new Class<?>[] {void.class, boolean.class}) {
                 try {
@@ -70,6 +75,25 @@ public final class Pinning {
             throw new IllegalStateException(name + " has no static pinCurrentThread(int)");
         } catch (ClassNotFoundException | IllegalAccessException absent) {
             return null;
+        }
+    }
+
+    /**
+     * The default hook's class loads its native library when its first method runs: initialise
+     * that class now, so that a missing library means "unpinned" (and a note on stderr) instead
+     * of a benchmark failing later.
+     */
+    private static boolean nativeLibraryLoads(Class<?> owner) {
+        if (!owner.getName().equals(DEFAULT_CLASS)) {
+            return true;
+        }
+        try {
+            Class.forName("dev.sympathy.nativeffi.NativeRing", true, owner.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError | IllegalStateException e) {
+            final Throwable cause = e instanceof ExceptionInInitializerError init && init.getCause() != null ? init.getCause() : e;
+            System.err.println("pinning: threads stay unpinned (results say \"pinning\":\"unpinned\"): " + cause.getMessage());
+            return false;
         }
     }
 }
