@@ -104,16 +104,12 @@ impl FromStr for Variant {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Variant, String> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-                format!(
-                    "'{text}' is not an atomic-increment variant; use one of {}",
-                    names.join(", ")
-                )
-            })
+        crate::results::parse_variant(
+            text,
+            Variant::ALL,
+            Variant::name,
+            "an atomic-increment variant",
+        )
     }
 }
 

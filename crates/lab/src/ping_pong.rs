@@ -92,16 +92,7 @@ impl FromStr for Variant {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Variant, String> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-                format!(
-                    "'{text}' is not a ping-pong variant; use one of {}",
-                    names.join(", ")
-                )
-            })
+        crate::results::parse_variant(text, Variant::ALL, Variant::name, "a ping-pong variant")
     }
 }
 

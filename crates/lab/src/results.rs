@@ -263,6 +263,34 @@ impl Measurement {
     }
 }
 
+/// Finds the variant of `all` whose `name` is `text`; the error names every valid one, e.g.
+/// `'x' is not a ping-pong variant; use one of xadd, ...` for `what` = `a ping-pong variant`.
+///
+/// # Examples
+/// ```
+/// use sympathy_lab::results::parse_variant;
+/// let all = [("a", 1), ("b", 2)];
+/// assert_eq!(parse_variant("b", all, |v| v.0, "a test variant"), Ok(("b", 2)));
+/// assert_eq!(
+///     parse_variant("c", all, |v| v.0, "a test variant").unwrap_err(),
+///     "'c' is not a test variant; use one of a, b"
+/// );
+/// ```
+///
+/// # Errors
+/// A message naming `text` and listing the valid names.
+pub fn parse_variant<V: Copy, const N: usize>(
+    text: &str,
+    all: [V; N],
+    name: impl Fn(V) -> &'static str,
+    what: &str,
+) -> Result<V, String> {
+    all.into_iter().find(|&v| name(v) == text).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        format!("'{text}' is not {what}; use one of {}", names.join(", "))
+    })
+}
+
 /// Formats a figure with about four significant digits, switching to exponent-free
 /// engineering style for large rates (`135.2M`).
 pub fn format_value(v: f64) -> String {
