@@ -5,10 +5,7 @@ import dev.sympathy.jmh.support.Pinning;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -67,9 +64,7 @@ public class AtomicIncrement {
     @SuppressWarnings("unused")
     private volatile long counter;
 
-    private final AtomicLong reportedIncrements = new AtomicLong();
-    private final AtomicInteger reportedThreads = new AtomicInteger();
-    private final Map<Integer, Long> incrementsByThread = new ConcurrentHashMap<>();
+    private final Tallies tallies = new Tallies();
 
     /** Starts every iteration from zero. */
     @Setup(Level.Iteration)
@@ -77,9 +72,7 @@ public class AtomicIncrement {
         atomic.set(0);
         adder.reset();
         COUNTER.setVolatile(this, 0L);
-        reportedIncrements.set(0);
-        reportedThreads.set(0);
-        incrementsByThread.clear();
+        tallies.reset();
     }
 
     /** The sum of all counters: only the one the running variant uses is non-zero. */
@@ -114,10 +107,9 @@ public class AtomicIncrement {
          */
         @TearDown(Level.Iteration)
         public void verify(AtomicIncrement shared, BenchmarkParams benchmark, IterationParams iteration) {
-            shared.incrementsByThread.put(thread, made);
-            final long sum = shared.reportedIncrements.addAndGet(made);
-            if (shared.reportedThreads.incrementAndGet() != benchmark.getThreads()) {
-                return;
+            final long sum = shared.tallies.report(thread, made, benchmark.getThreads());
+            if (sum < 0) {
+                return; // not the last thread to report
             }
             final long total = shared.total();
             if (total != sum) {
@@ -126,7 +118,7 @@ public class AtomicIncrement {
             }
             if (iteration.getType() == IterationType.MEASUREMENT && sum > 0) {
                 final String method = benchmark.getBenchmark().substring(benchmark.getBenchmark().lastIndexOf('.') + 1);
-                for (Map.Entry<Integer, Long> e : new TreeMap<>(shared.incrementsByThread).entrySet()) {
+                for (Map.Entry<Integer, Long> e : shared.tallies.byThread().entrySet()) {
                     Extras.record("atomic-increment", kebab(method),
                             Map.of("threads", benchmark.getThreads(), "thread", e.getKey()),
                             "thread_share", "ratio", e.getValue() / (double) sum, "ok");
