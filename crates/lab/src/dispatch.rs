@@ -167,7 +167,7 @@ pub fn op_run_static<O: Operation>(operation: &O, mut value: i32, iterations: u6
 /// The seed's `opRun` through `&dyn Operation`: call `i` goes to `table[i % 4]`.
 #[unsafe(no_mangle)]
 #[inline(never)]
-pub extern "Rust" fn sympathy_rust_dispatch_dyn(
+pub fn sympathy_rust_dispatch_dyn(
     table: &[&dyn Operation; 4],
     mut value: i32,
     iterations: u64,
@@ -181,11 +181,7 @@ pub extern "Rust" fn sympathy_rust_dispatch_dyn(
 /// The seed's `opRun` through a `match`: call `i` applies `table[i % 4]`.
 #[unsafe(no_mangle)]
 #[inline(never)]
-pub extern "Rust" fn sympathy_rust_dispatch_enum(
-    table: &[Op; 4],
-    mut value: i32,
-    iterations: u64,
-) -> i32 {
+pub fn sympathy_rust_dispatch_enum(table: &[Op; 4], mut value: i32, iterations: u64) -> i32 {
     for i in 0..iterations {
         value = value.wrapping_add(table[(i & 3) as usize].map(value));
     }

@@ -156,11 +156,13 @@ fn load_colour(language: &str, variant: &str) -> RGBColor {
     }
 }
 
+/// A line of the latency-vs-load chart: (variant, language); its points are (load, p99 ns).
+type SeriesKey = (String, String);
+
 /// The back-pressure chart: p99 latency (log scale) against offered load, one line per variant
 /// and language, as an `<svg>` element. `None` when no point has a p99 latency.
 pub(crate) fn latency_vs_load_svg(points: &[LoadPoint]) -> Option<String> {
-    // (variant, language) -> [(load, p99 ns)], in the points' order.
-    let mut series: Vec<((String, String), Vec<(f64, f64)>)> = Vec::new();
+    let mut series: Vec<(SeriesKey, Vec<(f64, f64)>)> = Vec::new();
     for p in points {
         let Some(p99) = p.metric("latency_p99_ns").filter(|v| *v > 0.0) else {
             continue;

@@ -165,6 +165,9 @@ fn execute(args: &BackPressureArgs, reporter: &mut Reporter) -> Result<()> {
     Ok(())
 }
 
+/// One figure of a run's outcome.
+type Figure = fn(&Outcome) -> u64;
+
 fn report(
     reporter: &mut Reporter,
     config: &Config,
@@ -184,7 +187,7 @@ fn report(
         };
         m.param("count", config.count).check(Check::Ok)
     };
-    let metrics: [(Metric, fn(&Outcome) -> u64); 5] = [
+    let metrics: [(Metric, Figure); 5] = [
         (Metric::LatencyP50Ns, |o| o.percentile(0.5)),
         (Metric::LatencyP99Ns, |o| o.percentile(0.99)),
         (Metric::LatencyMaxNs, Outcome::max),

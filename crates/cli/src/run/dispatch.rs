@@ -39,15 +39,13 @@ pub fn run_with_common(common: &Common, reporter: &mut Reporter) -> Result<()> {
 
 /// `1234567` as `1,234,567`, as the seed prints its rates.
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    let digits = n.to_string().into_bytes();
+    let groups: Vec<&str> = digits
+        .rchunks(3)
+        .rev()
+        .map(|g| std::str::from_utf8(g).expect("ASCII digits"))
+        .collect();
+    groups.join(",")
 }
 
 fn execute(args: &DispatchArgs, reporter: &mut Reporter) -> Result<()> {
