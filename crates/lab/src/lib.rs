@@ -21,13 +21,21 @@
 //! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
 //! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
 //!   std) in messages per second.
+//! - [`serialization`]: the seed's order object written and read back (serde/postcard, a
+//!   bounds-checked hand codec, a zero-copy view, straight into a claimed ring record).
+//! - [`dispatch`]: the seed's four `Operation`s in a hot loop through static, `dyn` (1, 2, 4
+//!   implementations at the call site) and enum dispatch.
+//! - [`back_pressure`]: an open-loop generator feeding pinned workers through an unbounded
+//!   queue or a Little's-law-sized bounded one that answers "busy" when full.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
 pub mod atomic_increment;
+pub mod back_pressure;
 pub mod c_reference;
 pub mod counting_alloc;
+pub mod dispatch;
 pub mod machine;
 pub mod memory;
 pub mod memory_walk;
@@ -37,6 +45,7 @@ pub mod queue;
 pub mod region;
 pub mod results;
 pub mod scale;
+pub mod serialization;
 pub mod stats;
 pub mod struct_table;
 

@@ -65,6 +65,30 @@ pub fn pin_current_thread(core: usize) -> Result<(), PinError> {
     Ok(())
 }
 
+/// Runs `work` on a new thread pinned (and verified, as [`pin_current_thread`]) to `core`, and
+/// returns its result; the calling thread's own affinity is left alone. A panic in `work` is
+/// resumed on the calling thread.
+///
+/// # Errors
+/// [`PinError`] when the pin fails; `work` is then not run.
+///
+/// # Examples
+/// ```
+/// use sympathy_lab::pin::{available_cores, current_affinity, run_pinned};
+/// let core = available_cores()[0];
+/// assert_eq!(run_pinned(core, current_affinity).unwrap(), vec![core]);
+/// ```
+pub fn run_pinned<T: Send>(core: usize, work: impl FnOnce() -> T + Send) -> Result<T, PinError> {
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            pin_current_thread(core)?;
+            Ok(work())
+        })
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// The cores the calling thread's affinity mask allows.
 pub fn current_affinity() -> Vec<usize> {
     affinity_of(0)

@@ -52,6 +52,24 @@ pub enum Metric {
     RttP999Ns,
     /// Round-trip time, maximum, nanoseconds.
     RttMaxNs,
+    /// Nanoseconds per encode (serialization).
+    WriteNs,
+    /// Nanoseconds per decode (serialization).
+    ReadNs,
+    /// Bytes of one encoded object.
+    EncodedBytes,
+    /// Calls (operations) per second.
+    OpsPerSec,
+    /// Request latency, 50th percentile, nanoseconds.
+    LatencyP50Ns,
+    /// Request latency, 99th percentile, nanoseconds.
+    LatencyP99Ns,
+    /// Request latency, maximum, nanoseconds.
+    LatencyMaxNs,
+    /// Requests turned away ("busy").
+    Rejected,
+    /// Requests served.
+    Completed,
 }
 
 impl Metric {
@@ -73,6 +91,15 @@ impl Metric {
             Metric::RttP99Ns => "rtt_p99_ns",
             Metric::RttP999Ns => "rtt_p999_ns",
             Metric::RttMaxNs => "rtt_max_ns",
+            Metric::WriteNs => "write_ns",
+            Metric::ReadNs => "read_ns",
+            Metric::EncodedBytes => "encoded_bytes",
+            Metric::OpsPerSec => "ops_per_sec",
+            Metric::LatencyP50Ns => "latency_p50_ns",
+            Metric::LatencyP99Ns => "latency_p99_ns",
+            Metric::LatencyMaxNs => "latency_max_ns",
+            Metric::Rejected => "rejected",
+            Metric::Completed => "completed",
         }
     }
 
@@ -84,14 +111,21 @@ impl Metric {
             | Metric::RttP50Ns
             | Metric::RttP99Ns
             | Metric::RttP999Ns
-            | Metric::RttMaxNs => "ns",
+            | Metric::RttMaxNs
+            | Metric::WriteNs
+            | Metric::ReadNs
+            | Metric::LatencyP50Ns
+            | Metric::LatencyP99Ns
+            | Metric::LatencyMaxNs => "ns",
             Metric::HopsPerSec => "hops/s",
             Metric::ThreadShare => "ratio",
             Metric::OpsPerHandoff => "ops",
             Metric::InitMs | Metric::QueryMs | Metric::TotalMs => "ms",
-            Metric::BytesPerRecord => "bytes",
+            Metric::BytesPerRecord | Metric::EncodedBytes => "bytes",
             Metric::MsgsPerSec => "msgs/s",
             Metric::BytesPerSec => "bytes/s",
+            Metric::OpsPerSec => "ops/s",
+            Metric::Rejected | Metric::Completed => "requests",
         }
     }
 
@@ -99,7 +133,11 @@ impl Metric {
     pub fn higher_is_better(self) -> bool {
         matches!(
             self,
-            Metric::HopsPerSec | Metric::MsgsPerSec | Metric::BytesPerSec
+            Metric::HopsPerSec
+                | Metric::MsgsPerSec
+                | Metric::BytesPerSec
+                | Metric::OpsPerSec
+                | Metric::Completed
         )
     }
 }

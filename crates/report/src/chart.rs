@@ -1,4 +1,5 @@
-//! Bar charts as inline SVG (plotters, SVG backend only).
+//! Bar charts, and the back-pressure latency-vs-load line chart, as inline SVG (plotters, SVG
+//! backend only).
 //!
 //! The SVG backend writes text as `<text>` elements and lays it out with plotters' built-in
 //! estimate, so no font file is read: the charts render the same on any machine.
@@ -8,6 +9,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::format;
+use crate::load_table::LoadPoint;
+use crate::merge::variant_label;
 use crate::table::{LANGUAGES, MetricTable};
 
 /// Colours of the bars, per language, then the seed.
@@ -27,9 +30,10 @@ struct Bar {
 fn bars(table: &MetricTable) -> Vec<Bar> {
     let mut bars = Vec::new();
     for row in &table.rows {
+        let variant = variant_label(&row.key.experiment, &row.key.variant);
         let name = match row.key.params_label() {
-            p if p.is_empty() => row.key.variant.clone(),
-            p => format!("{} {p}", row.key.variant),
+            p if p.is_empty() => variant,
+            p => format!("{variant} {p}"),
         };
         for (i, lang) in LANGUAGES.iter().enumerate() {
             if let Some(cell) = &row.cells[i] {
@@ -131,6 +135,100 @@ pub(crate) fn svg(experiment: &str, table: &MetricTable) -> Option<String> {
             Ok(())
         })();
         // Drawing into a String cannot fail for I/O; a layout error leaves the chart out.
+        drawn.ok()?;
+    }
+    Some(out)
+}
+
+/// Line colours of the latency-vs-load chart: per language, the unbounded queue in the
+/// language's colour and the bounded one darker.
+fn load_colour(language: &str, variant: &str) -> RGBColor {
+    let i = LANGUAGES
+        .iter()
+        .position(|l| *l == language)
+        .unwrap_or(2)
+        .min(2);
+    let RGBColor(r, g, b) = COLOURS[i];
+    if variant == "bounded" {
+        RGBColor(r / 2, g / 2, b / 2)
+    } else {
+        RGBColor(r, g, b)
+    }
+}
+
+/// A line of the latency-vs-load chart: (variant, language); its points are (load, p99 ns).
+type SeriesKey = (String, String);
+
+/// The back-pressure chart: p99 latency (log scale) against offered load, one line per variant
+/// and language, as an `<svg>` element. `None` when no point has a p99 latency.
+pub(crate) fn latency_vs_load_svg(points: &[LoadPoint]) -> Option<String> {
+    let mut series: Vec<(SeriesKey, Vec<(f64, f64)>)> = Vec::new();
+    for p in points {
+        let Some(p99) = p.metric("latency_p99_ns").filter(|v| *v > 0.0) else {
+            continue;
+        };
+        let key = (p.variant.clone(), p.language.clone());
+        match series.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, line)) => line.push((p.load, p99)),
+            None => series.push((key, vec![(p.load, p99)])),
+        }
+    }
+    let all = series.iter().flat_map(|(_, line)| line.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y) in all {
+        (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+    }
+    if series.is_empty() {
+        return None;
+    }
+    let pad = ((x1 - x0) * 0.05).max(0.05);
+    let (x0, x1, y0, y1) = (x0 - pad, x1 + pad, y0 / 2.0, y1 * 2.0);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (760, 420)).into_drawing_area();
+        let drawn: Result<(), Box<dyn std::error::Error>> = (|| {
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    "back-pressure: p99 latency against offered load (log scale)",
+                    ("sans-serif", 16),
+                )
+                .margin(10)
+                .x_label_area_size(40)
+                .y_label_area_size(70)
+                .build_cartesian_2d(x0..x1, (y0..y1).log_scale())?;
+            chart
+                .configure_mesh()
+                .x_desc("offered load (fraction of capacity)")
+                .y_desc("latency_p99_ns")
+                .x_label_formatter(&|v| format!("{v:.2}"))
+                .y_label_formatter(&|v| format::value(*v))
+                .draw()?;
+            for ((variant, language), line) in &series {
+                let colour = load_colour(language, variant);
+                chart
+                    .draw_series(LineSeries::new(
+                        line.iter().copied(),
+                        colour.stroke_width(2),
+                    ))?
+                    .label(format!("{variant} | {language}"))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                    });
+                chart.draw_series(
+                    line.iter()
+                        .map(|&(x, y)| Circle::new((x, y), 3, colour.filled())),
+                )?;
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()?;
+            root.present()?;
+            Ok(())
+        })();
         drawn.ok()?;
     }
     Some(out)

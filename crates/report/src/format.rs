@@ -33,7 +33,7 @@ pub(crate) fn ratio(r: f64) -> String {
 
 /// Whether a larger value of `metric` is better (rates) or worse (times, sizes).
 pub(crate) fn higher_is_better(metric: &str) -> bool {
-    metric.ends_with("_per_sec")
+    metric.ends_with("_per_sec") || metric == "completed"
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@
 //! - [`Merged::from_streams`]: several streams (one per language and experiment) in one.
 //! - [`Tables::build`]: pairs results by (experiment, variant, params, metric), one row per
 //!   pairing with a cell per language, the Java/Rust ratio and the seed's published figure
-//!   ([`SEED_FIGURES`]).
+//!   ([`SEED_FIGURES`]); Java variants that name the same work differently are paired through
+//!   [`VARIANT_ALIASES`] (dispatch: `mono`/`bi`/`mega` with `dyn-1`/`dyn-2`/`dyn-4`).
+//! - back-pressure gets one more table, latency against offered load per variant and language,
+//!   and in HTML a latency-vs-load line chart (p99, log scale).
 //! - [`baseline::compare`]: the ratio new/old of every result line found in an older file.
 //! - [`render`]: the terminal tables, `report.md`, a self-contained `report.html` with inline
 //!   SVG bar charts, and the merged `results.jsonl`.
@@ -37,6 +40,7 @@
 pub mod baseline;
 mod chart;
 mod format;
+mod load_table;
 mod merge;
 mod parse;
 mod record;
@@ -44,7 +48,9 @@ pub mod render;
 mod seed_figures;
 mod table;
 
-pub use merge::{LANGUAGE_SPECIFIC_PARAMS, Merged, PairKey};
+pub use merge::{
+    LANGUAGE_SPECIFIC_PARAMS, Merged, PairKey, VARIANT_ALIASES, pairing_variant, variant_label,
+};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
 pub use record::{EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};

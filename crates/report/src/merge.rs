@@ -35,13 +35,55 @@ pub const LANGUAGE_SPECIFIC_PARAMS: &[&str] = &[
     "memory",
 ];
 
-/// What pairs results across languages: the same experiment, variant, parameters (less
-/// [`LANGUAGE_SPECIFIC_PARAMS`]) and metric.
+/// Variants that are the same work under different names in the two languages, as
+/// (experiment, Java variant, Rust variant): a Java result of such a variant is paired under the
+/// Rust name, and the row is labelled with both ([`variant_label`]).
+///
+/// Dispatch: Java's JMH `mono`/`bi`/`mega` feed one interface call site 1, 2 or 4
+/// implementations, as Rust's `dyn-1`/`dyn-2`/`dyn-4` feed one `dyn Operation` call.
+pub const VARIANT_ALIASES: &[(&str, &str, &str)] = &[
+    ("dispatch", "mono", "dyn-1"),
+    ("dispatch", "bi", "dyn-2"),
+    ("dispatch", "mega", "dyn-4"),
+];
+
+/// The variant name a result is paired under: the Rust name for a Java alias in
+/// [`VARIANT_ALIASES`], else the variant itself.
+///
+/// ```
+/// use sympathy_report::pairing_variant;
+/// assert_eq!(pairing_variant("dispatch", "java", "mega"), "dyn-4");
+/// assert_eq!(pairing_variant("dispatch", "rust", "dyn-4"), "dyn-4");
+/// assert_eq!(pairing_variant("dispatch", "java", "step-down"), "step-down");
+/// ```
+pub fn pairing_variant<'a>(experiment: &str, language: &str, variant: &'a str) -> &'a str {
+    if language != "java" {
+        return variant;
+    }
+    VARIANT_ALIASES
+        .iter()
+        .find(|(e, java, _)| *e == experiment && *java == variant)
+        .map_or(variant, |(_, _, rust)| rust)
+}
+
+/// How a row's variant is shown: `dyn-1 / mono (java)` for a pairing in [`VARIANT_ALIASES`],
+/// else the name itself.
+pub fn variant_label(experiment: &str, variant: &str) -> String {
+    VARIANT_ALIASES
+        .iter()
+        .find(|(e, _, rust)| *e == experiment && *rust == variant)
+        .map_or(variant.to_string(), |(_, java, rust)| {
+            format!("{rust} / {java} (java)")
+        })
+}
+
+/// What pairs results across languages: the same experiment, variant (through
+/// [`VARIANT_ALIASES`]), parameters (less [`LANGUAGE_SPECIFIC_PARAMS`]) and metric.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PairKey {
     /// Experiment name.
     pub experiment: String,
-    /// Variant name.
+    /// Variant name (the Rust name of an aliased Java variant).
     pub variant: String,
     /// Parameters shared by every language's run of the work.
     pub params: BTreeMap<String, String>,
@@ -54,7 +96,8 @@ impl PairKey {
     pub fn of(result: &ResultRecord) -> PairKey {
         PairKey {
             experiment: result.experiment.clone(),
-            variant: result.variant.clone(),
+            variant: pairing_variant(&result.experiment, &result.language, &result.variant)
+                .to_string(),
             params: result
                 .params
                 .iter()
@@ -136,6 +179,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(PairKey::of(&rust.results[0]), PairKey::of(&java.results[0]));
+    }
+
+    #[test]
+    fn java_dispatch_aliases_pair_with_the_rust_variants() {
+        let line = |lang: &str, variant: &str| {
+            format!(
+                r#"{{"kind":"result","experiment":"dispatch","language":"{lang}","variant":"{variant}","params":{{"implementations":2}},"metric":"ops_per_sec","value":1.0,"unit":"ops/s","check":"ok"}}"#
+            )
+        };
+        let key = |lang: &str, variant: &str| {
+            PairKey::of(&parse_jsonl("t", &line(lang, variant)).unwrap().results[0])
+        };
+        assert_eq!(key("java", "bi"), key("rust", "dyn-2"));
+        assert_eq!(key("java", "bi").variant, "dyn-2");
+        assert_ne!(
+            key("rust", "bi"),
+            key("rust", "dyn-2"),
+            "only Java names are aliases"
+        );
+        assert_eq!(variant_label("dispatch", "dyn-2"), "dyn-2 / bi (java)");
+        assert_eq!(variant_label("dispatch", "static"), "static");
     }
 
     #[test]

@@ -9,6 +9,10 @@
 //! - `002_`: the same blog, "Inter Thread Latency" (9 Aug 2011).
 //! - `003_`: Nitsan Wakart's blog, "135 Million messages a second between processes in pure
 //!   Java" (7 Apr 2013).
+//! - `000_` also holds "Invoke Interface Optimisations" (29 Apr 2012): the dispatch figures;
+//!   `001_` also "Native C/C++ Like Performance For Java Object Serialisation" (5 Jul 2012):
+//!   the serialization figures. "Applying Back Pressure When Overloaded" (19 May 2012, in both)
+//!   publishes no measurement, so back-pressure has no seed figure.
 //!
 //! A figure applies to a report row when experiment and metric are equal, the variant is equal
 //! (or the figure's variant is `""`: any variant), and the row carries every `params` pair.
@@ -40,6 +44,9 @@ const SANDY_BRIDGE_2012: &str =
     "Intel i7-2760QM (Sandy Bridge) 2.4 GHz, DDR3-1600, Linux 3.4, Java 1.7.0_05";
 const SANDY_BRIDGE_2011: &str = "Intel Sandy Bridge laptop 2.2 GHz, Java 1.7.0 / g++ -O3";
 const NOT_STATED_2013: &str = "not stated in the post (2013, Java 1.7, one socket)";
+const SANDY_BRIDGE_SERIALISATION: &str = "Intel Sandy Bridge 2.4 GHz laptop, Java 1.7.0_04";
+const SANDY_BRIDGE_DISPATCH: &str =
+    "Intel Sandy Bridge 2.4 GHz, Linux 3.3.2, Oracle Java 1.7.0_02 server JVM";
 
 /// Every figure the report shows, in one place.
 pub const SEED_FIGURES: &[SeedFigure] = &[
@@ -268,6 +275,186 @@ pub const SEED_FIGURES: &[SeedFigure] = &[
         citation: "seed 003_, memory-mapped file: `across cores - ops/sec=98M`",
         note: "two JVMs over a mapped file, 4-byte ints",
     },
+    // ---- serialization: 001_ "Native C/C++ Like Performance For Java Object Serialisation",
+    // Results, block "2.4GHz Sandy Bridge - Java 1.7.0_04" (5 runs each, 1M round trips).
+    SeedFigure {
+        experiment: "serialization",
+        variant: "java-serialization",
+        metric: "write_ns",
+        params: &[],
+        value: 1674.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_SERIALISATION,
+        citation: "seed 001_, Serialisation Results, 2.4GHz Sandy Bridge block: `Serialisation write=` 1,666-1,940ns",
+        note: "median of the 5 printed runs (2.8GHz Nehalem: 2,198 ns)",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "java-serialization",
+        metric: "read_ns",
+        params: &[],
+        value: 8623.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_SERIALISATION,
+        citation: "seed 001_, Serialisation Results, 2.4GHz Sandy Bridge block: `Serialisation read=` 8,567-9,006ns",
+        note: "median of the 5 printed runs (2.8GHz Nehalem: 11,011 ns)",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "byte-buffer",
+        metric: "write_ns",
+        params: &[],
+        value: 174.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_SERIALISATION,
+        citation: "seed 001_, Serialisation Results, 2.4GHz Sandy Bridge block: `ByteBuffer write=` 172-199ns",
+        note: "median of the 5 printed runs (2.8GHz Nehalem: 262 ns)",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "byte-buffer",
+        metric: "read_ns",
+        params: &[],
+        value: 180.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_SERIALISATION,
+        citation: "seed 001_, Serialisation Results, 2.4GHz Sandy Bridge block: `ByteBuffer read=` 174-198ns",
+        note: "median of the 5 printed runs (2.8GHz Nehalem: 243 ns)",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "unsafe",
+        metric: "write_ns",
+        params: &[],
+        value: 26.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_SERIALISATION,
+        citation: "seed 001_, Serialisation Results, 2.4GHz Sandy Bridge block: `UnsafeMemory write=` 25-38ns",
+        note: "median of the 5 printed runs (2.8GHz Nehalem: 53 ns)",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "unsafe",
+        metric: "read_ns",
+        params: &[],
+        value: 51.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_SERIALISATION,
+        citation: "seed 001_, Serialisation Results, 2.4GHz Sandy Bridge block: `UnsafeMemory read=` 50-75ns",
+        note: "median of the 5 printed runs (2.8GHz Nehalem: 66 ns)",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "java-serialization",
+        metric: "encoded_bytes",
+        params: &[],
+        value: 340.0,
+        language: "java",
+        hardware: "by format, any machine",
+        citation: "seed 001_, Serialisation Analysis: \"Java Serialisation requires 340 bytes for this example object\"",
+        note: "",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "byte-buffer",
+        metric: "encoded_bytes",
+        params: &[],
+        value: 185.0,
+        language: "java",
+        hardware: "by format, any machine",
+        citation: "seed 001_, Serialisation Analysis: \"we only require 185 bytes for the binary versions\"",
+        note: "the seed's format writes each array's length as an int and no padding; the shared layout here is 184 bytes",
+    },
+    SeedFigure {
+        experiment: "serialization",
+        variant: "unsafe",
+        metric: "encoded_bytes",
+        params: &[],
+        value: 185.0,
+        language: "java",
+        hardware: "by format, any machine",
+        citation: "seed 001_, Serialisation Analysis: \"we only require 185 bytes for the binary versions\"",
+        note: "the seed's format writes each array's length as an int and no padding; the shared layout here is 184 bytes",
+    },
+    // ---- dispatch: 000_ "Invoke Interface Optimisations", loop 0 of the printed run (10 runs
+    // of 50M calls per operation, each new class making the call site less morphic).
+    SeedFigure {
+        experiment: "dispatch",
+        variant: "step-down",
+        metric: "ops_per_sec",
+        params: &[("phase", "1")],
+        value: 3_095_692_203.5,
+        language: "java",
+        hardware: SANDY_BRIDGE_DISPATCH,
+        citation: "seed 000_, Invoke Interface Optimisations, loop 0 StepIncOperation: 2,245,800,936-3,161,643,847 ops/sec",
+        note: "median of the 10 printed runs; monomorphic call site, inlined",
+    },
+    SeedFigure {
+        experiment: "dispatch",
+        variant: "step-down",
+        metric: "ops_per_sec",
+        params: &[("phase", "2")],
+        value: 1_017_349_461.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_DISPATCH,
+        citation: "seed 000_, Invoke Interface Optimisations, loop 0 StepDecOperation: 623,131,120-1,029,231,089 ops/sec",
+        note: "median of the 10 printed runs; bimorphic call site",
+    },
+    SeedFigure {
+        experiment: "dispatch",
+        variant: "step-down",
+        metric: "ops_per_sec",
+        params: &[("phase", "3")],
+        value: 307_321_174.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_DISPATCH,
+        citation: "seed 000_, Invoke Interface Optimisations, loop 0 IncOperation: 301,419,319-365,152,716 ops/sec",
+        note: "median of the 10 printed runs; megamorphic from the third class on",
+    },
+    SeedFigure {
+        experiment: "dispatch",
+        variant: "step-down",
+        metric: "ops_per_sec",
+        params: &[("phase", "4")],
+        value: 277_299_833.5,
+        language: "java",
+        hardware: SANDY_BRIDGE_DISPATCH,
+        citation: "seed 000_, Invoke Interface Optimisations, loop 0 DecOperation: 236,804,700-278,745,901 ops/sec",
+        note: "median of the 10 printed runs; loops 1 and 2 stay at ~275M for every class",
+    },
+    SeedFigure {
+        experiment: "dispatch",
+        variant: "dyn-1",
+        metric: "ops_per_sec",
+        params: &[],
+        value: 3_095_692_203.5,
+        language: "java",
+        hardware: SANDY_BRIDGE_DISPATCH,
+        citation: "seed 000_, Invoke Interface Optimisations, loop 0 StepIncOperation: 2,245,800,936-3,161,643,847 ops/sec",
+        note: "the seed's monomorphic phase, the work of Java `mono` (paired with Rust dyn-1); median of 10 runs",
+    },
+    SeedFigure {
+        experiment: "dispatch",
+        variant: "dyn-2",
+        metric: "ops_per_sec",
+        params: &[],
+        value: 1_017_349_461.0,
+        language: "java",
+        hardware: SANDY_BRIDGE_DISPATCH,
+        citation: "seed 000_, Invoke Interface Optimisations, loop 0 StepDecOperation: 623,131,120-1,029,231,089 ops/sec",
+        note: "the seed's bimorphic phase, the work of Java `bi` (paired with Rust dyn-2); median of 10 runs",
+    },
+    SeedFigure {
+        experiment: "dispatch",
+        variant: "dyn-4",
+        metric: "ops_per_sec",
+        params: &[],
+        value: 277_299_833.5,
+        language: "java",
+        hardware: SANDY_BRIDGE_DISPATCH,
+        citation: "seed 000_, Invoke Interface Optimisations, loop 0 DecOperation: 236,804,700-278,745,901 ops/sec",
+        note: "the seed's megamorphic phase (4 classes seen), the work of Java `mega` (paired with Rust dyn-4); median of 10 runs",
+    },
     // ---- ipc: the same 2013 figure is the target of the record ring with 4-byte payloads.
     SeedFigure {
         experiment: "ipc",
@@ -334,6 +521,23 @@ mod tests {
         assert_eq!(cross.len(), 1);
         assert_eq!(cross[0].value, 98e6);
         assert!(figures_for("queue", "p1c1-ipc", "msgs_per_sec", &params(&[])).is_empty());
+    }
+
+    #[test]
+    fn step_down_figures_apply_per_phase() {
+        let phase = |p: &str| {
+            figures_for(
+                "dispatch",
+                "step-down",
+                "ops_per_sec",
+                &params(&[("phase", p)]),
+            )
+        };
+        assert_eq!(phase("1")[0].value, 3_095_692_203.5);
+        assert_eq!(phase("4")[0].value, 277_299_833.5);
+        assert!(phase("5").is_empty());
+        let unsafe_read = figures_for("serialization", "unsafe", "read_ns", &params(&[]));
+        assert_eq!(unsafe_read[0].value, 51.0);
     }
 
     #[test]

@@ -81,9 +81,13 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
         .iter()
         .map(|e| e.metrics.len())
         .sum();
-    assert_eq!(metric_tables, 5);
-    assert_eq!(html.matches("<svg").count(), metric_tables);
-    assert_eq!(html.matches("</svg>").count(), metric_tables);
+    assert_eq!(metric_tables, 12);
+    // One bar chart per metric table, plus back-pressure's latency-vs-load line chart.
+    assert_eq!(html.matches("<svg").count(), metric_tables + 1);
+    assert_eq!(html.matches("</svg>").count(), metric_tables + 1);
+    assert!(html.contains("p99 latency against offered load"));
+    assert!(html.contains("unbounded | java"));
+    assert!(html.contains("<h3>latency vs load</h3>"));
     // Labels are drawn as SVG text, no font file needed.
     assert!(
         html.contains("<text"),
@@ -99,6 +103,45 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
         );
     }
     assert!(html.contains("Failed runs"));
+}
+
+#[test]
+fn java_dispatch_variants_pair_with_rust_dyn_n_and_seeds_apply() {
+    let md = report().markdown();
+    // Java `mono` and Rust `dyn-1` share one row, with the seed's monomorphic figure.
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| dyn-1 / mono (java) |"))
+        .expect("the aliased dispatch row");
+    assert!(row.contains("290.0M") && row.contains("3.30G"), "{row}");
+    assert!(row.contains("3.10G java (Intel Sandy Bridge"), "{row}");
+    let dispatch: String = md
+        .lines()
+        .skip_while(|l| *l != "## dispatch")
+        .take_while(|l| *l != "## back-pressure")
+        .collect();
+    assert!(
+        !dispatch.contains("| mono |"),
+        "mono is not a row of its own:\n{dispatch}"
+    );
+    assert!(md.contains("| step-down | implementations=4 phase=4 |"));
+    assert!(md.contains("| unsafe |  | - | 38.20 (37.50..40.00) |"));
+}
+
+#[test]
+fn back_pressure_gets_a_latency_vs_load_table() {
+    let md = report().markdown();
+    let table: Vec<&str> = md
+        .lines()
+        .skip_while(|l| *l != "### latency vs load")
+        .filter(|l| l.starts_with("| "))
+        .take(9)
+        .collect();
+    assert_eq!(table.len(), 9, "header and 7 points + next table?\n{md}");
+    assert!(table[1].starts_with("| unbounded | rust | 0.5 | 50000 | - | "));
+    assert!(table[3].starts_with("| unbounded | java | 0.5 |"));
+    assert!(table[6].starts_with("| bounded | rust | 1.5 | 150000 | 100 | "));
+    assert!(table[6].contains("| 1010 |"), "{}", table[6]);
 }
 
 #[test]

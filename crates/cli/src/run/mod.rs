@@ -2,10 +2,13 @@
 //! clap arguments and a `run` function; [`EXPERIMENTS`] lists them for `run all`.
 
 mod atomic_increment;
+mod back_pressure;
 mod cores;
+mod dispatch;
 mod memory_walk;
 mod ping_pong;
 mod queue;
+mod serialization;
 mod struct_table;
 
 use anyhow::Result;
@@ -69,6 +72,14 @@ enum Experiment {
     StructTable(struct_table::StructTableArgs),
     /// SPSC queues: P1C1 on heap, off heap and across processes vs rtrb, crossbeam, std.
     Queue(queue::QueueArgs),
+    /// The seed's order object written and read back: serde/postcard, a hand codec, zero-copy,
+    /// straight into a claimed ring record.
+    Serialization(serialization::SerializationArgs),
+    /// The seed's Operation loop through static, dyn (1, 2, 4 implementations) and enum dispatch.
+    Dispatch(dispatch::DispatchArgs),
+    /// An open-loop generator feeding pinned workers through an unbounded or a Little's-law
+    /// bounded queue, below and above capacity: latency percentiles and rejections.
+    BackPressure(back_pressure::BackPressureArgs),
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
@@ -84,6 +95,9 @@ const EXPERIMENTS: &[Entry] = &[
     ("memory-walk", memory_walk::run_with_common),
     ("struct-table", struct_table::run_with_common),
     ("queue", queue::run_default),
+    ("serialization", serialization::run_with_common),
+    ("dispatch", dispatch::run_with_common),
+    ("back-pressure", back_pressure::run_with_common),
 ];
 
 /// Runs the chosen experiment.
@@ -96,6 +110,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         Experiment::StructTable(args) => struct_table::run(&args),
         Experiment::Queue(args) => queue::run(&args, &mut reporter(&args.common)?),
         Experiment::QueuePeer(args) => queue::run_peer(&args),
+        Experiment::Serialization(args) => serialization::run(&args),
+        Experiment::Dispatch(args) => dispatch::run(&args),
+        Experiment::BackPressure(args) => back_pressure::run(&args),
     }
 }
 

@@ -1,10 +1,10 @@
 //! `report.html`: one self-contained page (inline CSS, inline SVG charts, no script, no link).
 
 use super::{
-    BASELINE_HEADERS, MACHINE_HEADERS, ROW_HEADERS, Report, baseline_texts, machine_rows,
-    metric_title, row_texts,
+    BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, ROW_HEADERS, Report, baseline_texts,
+    machine_rows, metric_title, row_texts,
 };
-use crate::chart;
+use crate::{chart, load_table};
 
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -64,6 +64,19 @@ pub(super) fn render(report: &Report) -> String {
                 out.push_str("<figure>\n");
                 out.push_str(&svg);
                 out.push_str("\n</figure>\n");
+            }
+        }
+        if experiment.experiment == load_table::EXPERIMENT {
+            let points = load_table::load_points(&report.merged);
+            if !points.is_empty() {
+                out.push_str("<h3>latency vs load</h3>\n");
+                out.push_str(&format!("<p>{}</p>\n", escape(LOAD_NOTE)));
+                out.push_str(&table(load_table::HEADERS, 2, &load_table::texts(&points)));
+                if let Some(svg) = chart::latency_vs_load_svg(&points) {
+                    out.push_str("<figure>\n");
+                    out.push_str(&svg);
+                    out.push_str("\n</figure>\n");
+                }
             }
         }
     }

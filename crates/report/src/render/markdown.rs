@@ -1,9 +1,10 @@
 //! `report.md`.
 
 use super::{
-    BASELINE_HEADERS, MACHINE_HEADERS, ROW_HEADERS, Report, baseline_texts, machine_rows,
-    metric_title, row_texts,
+    BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, ROW_HEADERS, Report, baseline_texts,
+    machine_rows, metric_title, row_texts,
 };
+use crate::load_table;
 
 fn escape(cell: &str) -> String {
     cell.replace('|', "\\|")
@@ -50,6 +51,19 @@ pub(super) fn render(report: &Report) -> String {
             out.push_str(&format!("\n### {}\n\n", metric_title(metric)));
             let rows: Vec<_> = metric.rows.iter().map(row_texts).collect();
             out.push_str(&table(ROW_HEADERS, 2..6, &rows));
+        }
+        if experiment.experiment == load_table::EXPERIMENT {
+            let points = load_table::load_points(&report.merged);
+            if !points.is_empty() {
+                out.push_str("\n### latency vs load\n\n");
+                out.push_str(LOAD_NOTE);
+                out.push_str("\n\n");
+                out.push_str(&table(
+                    load_table::HEADERS,
+                    2..10,
+                    &load_table::texts(&points),
+                ));
+            }
         }
     }
     let figures = report.seed_figures_shown();

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::baseline::Baseline;
 use crate::format;
-use crate::merge::Merged;
+use crate::merge::{Merged, variant_label};
 use crate::record::EnvRecord;
 use crate::seed_figures::SeedFigure;
 use crate::table::{Row, Tables};
@@ -231,7 +231,7 @@ pub(crate) fn row_texts(row: &Row) -> [String; 7] {
             .unwrap_or_else(|| "-".into())
     };
     [
-        row.key.variant.clone(),
+        variant_label(&row.key.experiment, &row.key.variant),
         row.key.params_label(),
         cell("rust"),
         cell("java"),
@@ -246,6 +246,12 @@ pub(crate) fn row_texts(row: &Row) -> [String; 7] {
         },
     ]
 }
+
+/// What the back-pressure latency-vs-load table shows.
+pub(crate) const LOAD_NOTE: &str = "Each row is one variant and language at one offered load \
+(fraction of capacity), medians over the runs. Below capacity both queues answer in about one \
+service time; above it the unbounded queue's latency grows with the backlog while the bounded \
+queue keeps it near its Little's-law bound and rejects the excess.";
 
 /// Headers of [`row_texts`].
 pub(crate) const ROW_HEADERS: [&str; 7] = [

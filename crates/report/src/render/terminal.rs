@@ -4,6 +4,7 @@ use super::{
     BASELINE_HEADERS, MACHINE_HEADERS, ROW_HEADERS, Report, baseline_texts, machine_rows,
     metric_title, row_texts,
 };
+use crate::load_table;
 
 /// Column-aligned text table, two spaces between columns.
 fn table<const N: usize>(headers: [&str; N], rows: &[[String; N]]) -> String {
@@ -48,6 +49,13 @@ pub(super) fn render(report: &Report) -> String {
             out.push_str(&format!("-- {}\n", metric_title(metric)));
             let rows: Vec<_> = metric.rows.iter().map(row_texts).collect();
             out.push_str(&table(ROW_HEADERS, &rows));
+        }
+        if experiment.experiment == load_table::EXPERIMENT {
+            let points = load_table::load_points(&report.merged);
+            if !points.is_empty() {
+                out.push_str("-- latency vs load\n");
+                out.push_str(&table(load_table::HEADERS, &load_table::texts(&points)));
+            }
         }
     }
     if let Some(b) = &report.baseline {

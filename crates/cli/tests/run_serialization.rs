@@ -1,0 +1,91 @@
+//! `sympathy run serialization` end to end: every codec reports write, read and encoded size.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn sympathy(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sympathy"))
+        .args(args)
+        .output()
+        .expect("the sympathy binary runs")
+}
+
+fn results(out: &std::process::Output) -> Vec<Value> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_codec_reports_write_read_and_size() {
+    let out = sympathy(&[
+        "run",
+        "serialization",
+        "--count",
+        "2000",
+        "--runs",
+        "2",
+        "--json",
+    ]);
+    let lines = results(&out);
+    let variants = ["serde-binary", "hand-codec", "zero-copy", "ring-claim"];
+    assert_eq!(lines.len(), variants.len() * 3);
+    for (variant, rows) in variants.iter().zip(lines.chunks(3)) {
+        let metrics: Vec<&str> = rows.iter().map(|r| r["metric"].as_str().unwrap()).collect();
+        assert_eq!(
+            metrics,
+            ["write_ns", "read_ns", "encoded_bytes"],
+            "{variant}"
+        );
+        for row in rows {
+            assert_eq!(row["experiment"], "serialization");
+            assert_eq!(row["variant"], *variant);
+            assert_eq!(row["params"]["count"], 2000);
+        }
+        assert_eq!(rows[0]["check"], "ok");
+        assert_eq!(rows[0]["stats"]["runs"], 2);
+        assert_eq!(rows[0]["unit"], "ns");
+        assert_eq!(rows[2]["check"], "n/a");
+        assert_eq!(rows[2]["unit"], "bytes");
+        let bytes = rows[2]["value"].as_f64().unwrap();
+        assert_eq!(
+            bytes,
+            if *variant == "serde-binary" {
+                97.0
+            } else {
+                184.0
+            }
+        );
+    }
+}
+
+#[test]
+fn human_output_is_seed_style_and_bad_counts_are_rejected() {
+    let out = sympathy(&[
+        "run",
+        "serialization",
+        "--count",
+        "100",
+        "--runs",
+        "1",
+        "--variants",
+        "zero-copy",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("0 zero-copy     write="), "{text}");
+    let out = sympathy(&["run", "serialization", "--count", "0"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--count 0"));
+    let out = sympathy(&["run", "serialization", "--variants", "unsafe"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ring-claim"));
+}

@@ -1,0 +1,746 @@
+//! serialization: the seed's order object written to bytes and read back, 1M times.
+//!
+//! A port of `TestSerialisationPerf` from "Native C/C++ Like Performance For Java Object
+//! Serialisation" (Thompson, 2012). The object is the seed's `ObjectToBeSerialised` ([`Order`]:
+//! `sourceId 1010, special true, orderCode 777, priority 99, prices 0.1..1.0, quantities 1..10`).
+//! As in the seed, one run writes it `count` times into one buffer (timed: `write_ns` per
+//! encode), then reads it back `count` times from that buffer (timed: `read_ns` per decode).
+//! Every decoded order is compared with the original, all fields, inside the read loop: that
+//! comparison is both how each round trip is checked and what consumes the decoded value, so
+//! `read_ns` includes it (a few ns). A mismatch or a decode error is an error, never a result.
+//!
+//! | variant | codec | encoded bytes |
+//! |---|---|---|
+//! | `serde-binary` | serde derive + postcard (varint integers) into a fixed buffer | 97 |
+//! | `hand-codec` | hand-written, every put/get bounds-checked, the [`OrderLayout`] (the seed's `ByteBuffer`) | 184 |
+//! | `zero-copy` | a `zerocopy` view of the [`OrderLayout`] laid over the bytes, fields set and read in place (the seed's `Unsafe`) | 184 |
+//! | `ring-claim` | the `zero-copy` view over a record claimed in a `sympathy-ring` (anonymous memory): claim, encode in place, commit; the consumer decodes in place in its read handler | 184 (+8 header) |
+//!
+//! The byte layout of `hand-codec`, `zero-copy` and `ring-claim` (and of Java's `byte-buffer`,
+//! `unsafe`, `ffm`, `ring-claim`) is [`OrderLayout`], documented in `docs/serialization.md`.
+//!
+//! ```
+//! use sympathy_lab::serialization::{Variant, run};
+//! let trips = run(Variant::ZeroCopy, 1000).unwrap();
+//! assert_eq!(trips.encoded_bytes, 184);
+//! assert!(trips.write_ns > 0.0 && trips.read_ns > 0.0);
+//! ```
+
+use std::fmt;
+use std::hint::black_box;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use sympathy_ring::{Ring, RingError};
+use thiserror::Error;
+use zerocopy::byteorder::little_endian::{F64, I32, I64};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+/// The experiment's name in result lines.
+pub const EXPERIMENT: &str = "serialization";
+/// The seed's `REPETITIONS`: round trips per run.
+pub const SEED_COUNT: usize = 1_000_000;
+/// Bytes the serde buffer offers (the seed's `ByteBuffer.allocate(1024)`).
+pub const BUFFER_BYTES: usize = 1024;
+
+/// The seed's `ObjectToBeSerialised`, fields in the seed's declaration order (the order serde
+/// writes them).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Order {
+    /// `sourceId`.
+    pub source_id: i64,
+    /// `special`.
+    pub special: bool,
+    /// `orderCode`.
+    pub order_code: i32,
+    /// `priority`.
+    pub priority: i32,
+    /// `prices`: ten doubles.
+    pub prices: [f64; 10],
+    /// `quantities`: ten longs.
+    pub quantities: [i64; 10],
+}
+
+impl Order {
+    /// The seed's `ITEM`: `new ObjectToBeSerialised(1010L, true, 777, 99, {0.1, ..., 1.0},
+    /// {1, ..., 10})`.
+    pub fn seed() -> Order {
+        Order {
+            source_id: 1010,
+            special: true,
+            order_code: 777,
+            priority: 99,
+            prices: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+            quantities: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+        }
+    }
+}
+
+/// The fixed little-endian layout of one order (184 bytes), shared by the `hand-codec`,
+/// `zero-copy` and `ring-claim` variants here and by Java's `byte-buffer`, `unsafe`, `ffm` and
+/// `ring-claim`:
+///
+/// ```text
+///  0               8       12      16  17                    24
+///  +---------------+-------+-------+---+---------------------+
+///  |   source_id   | order | prio- |spc|     7 pad bytes     |
+///  |      i64      | _code | rity  |u8 |       (zero)        |
+///  +---------------+-------+-------+---+---------------------+
+///  24                                                      104
+///  +--------------------------------------------------------+
+///  |              prices: 10 x f64 (IEEE 754)               |
+///  +--------------------------------------------------------+
+///  104                                                     184
+///  +--------------------------------------------------------+
+///  |              quantities: 10 x i64                      |
+///  +--------------------------------------------------------+
+/// ```
+///
+/// `special` is 0 or 1; any other byte is a decode error. Every multi-byte field is
+/// little-endian and 8-byte fields sit at multiples of 8.
+pub struct OrderLayout;
+
+impl OrderLayout {
+    /// Offset of `source_id` (i64).
+    pub const SOURCE_ID: usize = 0;
+    /// Offset of `order_code` (i32).
+    pub const ORDER_CODE: usize = 8;
+    /// Offset of `priority` (i32).
+    pub const PRIORITY: usize = 12;
+    /// Offset of `special` (u8: 0 or 1).
+    pub const SPECIAL: usize = 16;
+    /// Offset of `prices` (10 x f64).
+    pub const PRICES: usize = 24;
+    /// Offset of `quantities` (10 x i64).
+    pub const QUANTITIES: usize = 104;
+    /// Bytes per order: 184.
+    pub const SIZE: usize = 184;
+}
+
+/// [`OrderLayout`] as a `zerocopy` type: little-endian, alignment 1, so it can be laid over
+/// any 184 bytes (a buffer, a ring record) and read or written in place.
+#[derive(Debug, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct OrderRecord {
+    source_id: I64,
+    order_code: I32,
+    priority: I32,
+    special: u8,
+    pad: [u8; 7],
+    prices: [F64; 10],
+    quantities: [I64; 10],
+}
+
+const _: () = assert!(size_of::<OrderRecord>() == OrderLayout::SIZE);
+
+impl OrderRecord {
+    /// Writes every field of `order` in place (padding zeroed).
+    #[inline(always)]
+    pub fn set(&mut self, order: &Order) {
+        self.source_id = I64::new(order.source_id);
+        self.order_code = I32::new(order.order_code);
+        self.priority = I32::new(order.priority);
+        self.special = u8::from(order.special);
+        self.pad = [0; 7];
+        for (dst, &src) in self.prices.iter_mut().zip(&order.prices) {
+            *dst = F64::new(src);
+        }
+        for (dst, &src) in self.quantities.iter_mut().zip(&order.quantities) {
+            *dst = I64::new(src);
+        }
+    }
+
+    /// Reads every field into an [`Order`].
+    ///
+    /// # Errors
+    /// [`CodecError::BadSpecial`] when the `special` byte is neither 0 nor 1.
+    #[inline(always)]
+    pub fn get(&self) -> Result<Order, CodecError> {
+        Ok(Order {
+            source_id: self.source_id.get(),
+            special: decode_special(self.special)?,
+            order_code: self.order_code.get(),
+            priority: self.priority.get(),
+            prices: self.prices.map(F64::get),
+            quantities: self.quantities.map(I64::get),
+        })
+    }
+}
+
+#[inline(always)]
+fn decode_special(byte: u8) -> Result<bool, CodecError> {
+    match byte {
+        0 => Ok(false),
+        1 => Ok(true),
+        other => Err(CodecError::BadSpecial(other)),
+    }
+}
+
+/// Why an order could not be encoded or decoded.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CodecError {
+    /// The buffer is shorter than the encoding.
+    #[error("buffer of {len} bytes is too small: the order needs {needed}")]
+    BufferTooSmall {
+        /// Bytes needed (at least).
+        needed: usize,
+        /// Bytes the buffer has.
+        len: usize,
+    },
+    /// The `special` byte is neither 0 nor 1.
+    #[error("special byte is {0}, not 0 or 1")]
+    BadSpecial(u8),
+    /// postcard refused the bytes or the buffer.
+    #[error("postcard: {0}")]
+    Postcard(String),
+}
+
+/// One way of turning an [`Order`] into bytes and back.
+pub trait Codec {
+    /// Encodes `order` at the start of `buf`; returns the bytes written.
+    ///
+    /// # Errors
+    /// [`CodecError::BufferTooSmall`] (or a postcard error) when `buf` is too short.
+    fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError>;
+
+    /// Decodes an order from the start of `buf`.
+    ///
+    /// # Errors
+    /// [`CodecError`] when `buf` is too short or holds an invalid encoding.
+    fn decode(buf: &[u8]) -> Result<Order, CodecError>;
+}
+
+/// `serde-binary`: serde derive, postcard format (varint integers, bools as one byte, floats as
+/// 8 little-endian bytes, fixed arrays without a length).
+pub struct SerdeBinary;
+
+impl Codec for SerdeBinary {
+    #[inline]
+    fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
+        postcard::to_slice(order, buf)
+            .map(|written| written.len())
+            .map_err(|e| CodecError::Postcard(e.to_string()))
+    }
+
+    #[inline]
+    fn decode(buf: &[u8]) -> Result<Order, CodecError> {
+        postcard::from_bytes(buf).map_err(|e| CodecError::Postcard(e.to_string()))
+    }
+}
+
+/// `hand-codec`: the [`OrderLayout`] written and read field by field through a cursor that
+/// checks the bounds of every access, as `java.nio.ByteBuffer` does.
+pub struct HandCodec;
+
+/// A write cursor over a byte slice; every put checks that it fits.
+struct Writer<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+}
+
+impl Writer<'_> {
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, bytes: [u8; N]) -> Result<(), CodecError> {
+        let len = self.buf.len();
+        let dst = self
+            .buf
+            .get_mut(self.pos..self.pos + N)
+            .ok_or(CodecError::BufferTooSmall {
+                needed: self.pos + N,
+                len,
+            })?;
+        dst.copy_from_slice(&bytes);
+        self.pos += N;
+        Ok(())
+    }
+}
+
+/// A read cursor over a byte slice; every get checks that it is in bounds.
+struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    #[inline(always)]
+    fn get<const N: usize>(&mut self) -> Result<[u8; N], CodecError> {
+        let src = self
+            .buf
+            .get(self.pos..self.pos + N)
+            .ok_or(CodecError::BufferTooSmall {
+                needed: self.pos + N,
+                len: self.buf.len(),
+            })?;
+        self.pos += N;
+        Ok(src.try_into().expect("the range is N bytes long"))
+    }
+}
+
+impl Codec for HandCodec {
+    #[inline]
+    fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
+        let mut w = Writer { buf, pos: 0 };
+        w.put(order.source_id.to_le_bytes())?;
+        w.put(order.order_code.to_le_bytes())?;
+        w.put(order.priority.to_le_bytes())?;
+        w.put([u8::from(order.special)])?;
+        w.put([0u8; 7])?;
+        for price in order.prices {
+            w.put(price.to_le_bytes())?;
+        }
+        for quantity in order.quantities {
+            w.put(quantity.to_le_bytes())?;
+        }
+        Ok(w.pos)
+    }
+
+    #[inline]
+    fn decode(buf: &[u8]) -> Result<Order, CodecError> {
+        let mut r = Reader { buf, pos: 0 };
+        let source_id = i64::from_le_bytes(r.get()?);
+        let order_code = i32::from_le_bytes(r.get()?);
+        let priority = i32::from_le_bytes(r.get()?);
+        let [special] = r.get::<1>()?;
+        let _pad: [u8; 7] = r.get()?;
+        let mut prices = [0.0; 10];
+        for price in &mut prices {
+            *price = f64::from_le_bytes(r.get()?);
+        }
+        let mut quantities = [0; 10];
+        for quantity in &mut quantities {
+            *quantity = i64::from_le_bytes(r.get()?);
+        }
+        Ok(Order {
+            source_id,
+            special: decode_special(special)?,
+            order_code,
+            priority,
+            prices,
+            quantities,
+        })
+    }
+}
+
+/// `zero-copy`: an [`OrderRecord`] view laid over the bytes (one length check), fields set and
+/// read in place.
+pub struct ZeroCopy;
+
+impl Codec for ZeroCopy {
+    #[inline]
+    fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
+        let len = buf.len();
+        let (record, _) =
+            OrderRecord::mut_from_prefix(buf).map_err(|_| CodecError::BufferTooSmall {
+                needed: OrderLayout::SIZE,
+                len,
+            })?;
+        record.set(order);
+        Ok(OrderLayout::SIZE)
+    }
+
+    #[inline]
+    fn decode(buf: &[u8]) -> Result<Order, CodecError> {
+        let (record, _) =
+            OrderRecord::ref_from_prefix(buf).map_err(|_| CodecError::BufferTooSmall {
+                needed: OrderLayout::SIZE,
+                len: buf.len(),
+            })?;
+        record.get()
+    }
+}
+
+/// The variants. Names are part of the results interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// [`SerdeBinary`].
+    SerdeBinary,
+    /// [`HandCodec`].
+    HandCodec,
+    /// [`ZeroCopy`].
+    ZeroCopy,
+    /// [`ZeroCopy`] over claimed records of a `sympathy-ring`.
+    RingClaim,
+}
+
+impl Variant {
+    /// Every variant, in report order.
+    pub const ALL: [Variant; 4] = [
+        Variant::SerdeBinary,
+        Variant::HandCodec,
+        Variant::ZeroCopy,
+        Variant::RingClaim,
+    ];
+
+    /// The variant's name in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::SerdeBinary => "serde-binary",
+            Variant::HandCodec => "hand-codec",
+            Variant::ZeroCopy => "zero-copy",
+            Variant::RingClaim => "ring-claim",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Variant, String> {
+        crate::results::parse_variant(text, Variant::ALL, Variant::name, "a serialization variant")
+    }
+}
+
+/// Why a run could not be made or did not verify.
+#[derive(Debug, Error)]
+pub enum SerializationError {
+    /// A count of zero measures nothing.
+    #[error("the count must be at least 1 (e.g. --count 1000000, the seed's)")]
+    ZeroCount,
+    /// Encoding or decoding failed.
+    #[error("{variant}: {source}")]
+    Codec {
+        /// The variant.
+        variant: Variant,
+        /// What failed.
+        source: CodecError,
+    },
+    /// A decoded order differs from the original: the run is not a result.
+    #[error(
+        "check failed: {variant}: {mismatches} of {count} decoded orders differ from the original"
+    )]
+    Mismatch {
+        /// The variant.
+        variant: Variant,
+        /// Decoded orders that differed.
+        mismatches: usize,
+        /// Round trips made.
+        count: usize,
+    },
+    /// The consumer read a different number of records than were written.
+    #[error("check failed: ring-claim wrote {written} records and read {read}")]
+    Lost {
+        /// Records committed.
+        written: usize,
+        /// Records handed to the read handler.
+        read: usize,
+    },
+    /// The ring failed.
+    #[error("ring-claim: {0}")]
+    Ring(#[from] RingError),
+}
+
+/// The outcome of one verified run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoundTrips {
+    /// Nanoseconds per encode.
+    pub write_ns: f64,
+    /// Nanoseconds per decode (including the equality check of the decoded order).
+    pub read_ns: f64,
+    /// Bytes of one encoded order (the payload; a ring record adds its 8-byte header).
+    pub encoded_bytes: usize,
+}
+
+/// Writes then reads the seed's order `count` times with `variant`, timed, checking every
+/// decoded order against the original.
+///
+/// Runs on the calling thread: pin it first (the CLI and benches use
+/// [`crate::pin::run_pinned`]).
+///
+/// # Errors
+/// [`SerializationError`]: a zero count, a codec or ring failure, or a failed check.
+pub fn run(variant: Variant, count: usize) -> Result<RoundTrips, SerializationError> {
+    if count == 0 {
+        return Err(SerializationError::ZeroCount);
+    }
+    let order = Order::seed();
+    match variant {
+        Variant::SerdeBinary => run_codec::<SerdeBinary>(variant, &order, count),
+        Variant::HandCodec => run_codec::<HandCodec>(variant, &order, count),
+        Variant::ZeroCopy => run_codec::<ZeroCopy>(variant, &order, count),
+        Variant::RingClaim => run_ring(&order, count),
+    }
+}
+
+fn per_op(elapsed: Duration, count: usize) -> f64 {
+    elapsed.as_nanos() as f64 / count as f64
+}
+
+/// The seed's loops: `count` encodes into one buffer, then `count` decodes from it.
+fn run_codec<C: Codec>(
+    variant: Variant,
+    order: &Order,
+    count: usize,
+) -> Result<RoundTrips, SerializationError> {
+    let codec = |source| SerializationError::Codec { variant, source };
+    let mut buf = vec![0u8; BUFFER_BYTES];
+    let (write, len) = write_loop::<C>(order, &mut buf, count).map_err(codec)?;
+    let (read, mismatches) = read_loop::<C>(order, &buf[..len], count).map_err(codec)?;
+    if mismatches != 0 {
+        return Err(SerializationError::Mismatch {
+            variant,
+            mismatches,
+            count,
+        });
+    }
+    Ok(RoundTrips {
+        write_ns: per_op(write, count),
+        read_ns: per_op(read, count),
+        encoded_bytes: len,
+    })
+}
+
+/// `count` encodes of `order` into `buf`; the buffer passes through `black_box` every time, so
+/// no store can be dropped or hoisted out of the loop.
+#[inline(never)]
+fn write_loop<C: Codec>(
+    order: &Order,
+    buf: &mut [u8],
+    count: usize,
+) -> Result<(Duration, usize), CodecError> {
+    let mut len = 0;
+    let start = Instant::now();
+    for _ in 0..count {
+        len = C::encode(black_box(order), black_box(&mut *buf))?;
+    }
+    Ok((start.elapsed(), len))
+}
+
+/// `count` decodes from `buf`, each compared with `order`; returns the mismatches.
+#[inline(never)]
+fn read_loop<C: Codec>(
+    order: &Order,
+    buf: &[u8],
+    count: usize,
+) -> Result<(Duration, usize), CodecError> {
+    let mut mismatches = 0usize;
+    let start = Instant::now();
+    for _ in 0..count {
+        let decoded = C::decode(black_box(buf))?;
+        mismatches += usize::from(black_box(decoded) != *order);
+    }
+    Ok((start.elapsed(), mismatches))
+}
+
+/// Type id of the order records in the ring.
+const ORDER_TYPE_ID: i32 = 1;
+/// Records per batch: claimed and committed one by one, then read by one `read` call (or two,
+/// at a wrap).
+const RING_BATCH: usize = 256;
+/// Bytes of the ring's record area: room for more than one batch of 192-byte records.
+const RING_CAPACITY: usize = 128 * 1024;
+
+/// `ring-claim`: batches of [`RING_BATCH`] orders, each claimed, encoded in place and committed
+/// (timed as writes), then read back by the consumer, each decoded in place in the read
+/// handler and compared (timed as reads).
+fn run_ring(order: &Order, count: usize) -> Result<RoundTrips, SerializationError> {
+    let variant = Variant::RingClaim;
+    let ring = Ring::anonymous(RING_CAPACITY)?;
+    let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
+    let (mut write, mut read) = (Duration::ZERO, Duration::ZERO);
+    let (mut written, mut handled, mut mismatches) = (0usize, 0usize, 0usize);
+    let mut decode_error = None;
+    while written < count {
+        let batch = RING_BATCH.min(count - written);
+        let start = Instant::now();
+        for _ in 0..batch {
+            let mut claim = producer.try_claim(ORDER_TYPE_ID, OrderLayout::SIZE)?;
+            ZeroCopy::encode(black_box(order), &mut claim)
+                .map_err(|source| SerializationError::Codec { variant, source })?;
+            claim.commit();
+        }
+        write += start.elapsed();
+        written += batch;
+        let start = Instant::now();
+        // A read stops at the end of the ring; one that meets only the padding before a wrap
+        // hands out nothing, so only two empty reads in a row mean the records are missing.
+        let mut empty_reads = 0;
+        while handled < written && empty_reads < 2 {
+            let n = consumer.read(
+                |_, payload| match ZeroCopy::decode(payload) {
+                    Ok(decoded) => mismatches += usize::from(black_box(decoded) != *order),
+                    Err(e) => decode_error = Some(e),
+                },
+                written - handled,
+            )?;
+            empty_reads = if n == 0 { empty_reads + 1 } else { 0 };
+            handled += n;
+        }
+        read += start.elapsed();
+        if let Some(source) = decode_error.take() {
+            return Err(SerializationError::Codec { variant, source });
+        }
+        if handled != written {
+            return Err(SerializationError::Lost {
+                written,
+                read: handled,
+            });
+        }
+    }
+    if mismatches != 0 {
+        return Err(SerializationError::Mismatch {
+            variant,
+            mismatches,
+            count,
+        });
+    }
+    Ok(RoundTrips {
+        write_ns: per_op(write, count),
+        read_ns: per_op(read, count),
+        encoded_bytes: OrderLayout::SIZE,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_order() -> impl Strategy<Value = Order> {
+        (
+            any::<i64>(),
+            any::<bool>(),
+            any::<i32>(),
+            any::<i32>(),
+            proptest::array::uniform10(any::<f64>().prop_filter("NaN != NaN", |f| !f.is_nan())),
+            proptest::array::uniform10(any::<i64>()),
+        )
+            .prop_map(
+                |(source_id, special, order_code, priority, prices, quantities)| Order {
+                    source_id,
+                    special,
+                    order_code,
+                    priority,
+                    prices,
+                    quantities,
+                },
+            )
+    }
+
+    /// The model of the fixed layout: each field's bytes at its documented offset.
+    fn model_bytes(o: &Order) -> Vec<u8> {
+        let mut b = vec![0u8; OrderLayout::SIZE];
+        b[OrderLayout::SOURCE_ID..][..8].copy_from_slice(&o.source_id.to_le_bytes());
+        b[OrderLayout::ORDER_CODE..][..4].copy_from_slice(&o.order_code.to_le_bytes());
+        b[OrderLayout::PRIORITY..][..4].copy_from_slice(&o.priority.to_le_bytes());
+        b[OrderLayout::SPECIAL] = u8::from(o.special);
+        for i in 0..10 {
+            b[OrderLayout::PRICES + 8 * i..][..8].copy_from_slice(&o.prices[i].to_le_bytes());
+            b[OrderLayout::QUANTITIES + 8 * i..][..8]
+                .copy_from_slice(&o.quantities[i].to_le_bytes());
+        }
+        b
+    }
+
+    fn round_trip<C: Codec>(o: &Order) -> (Vec<u8>, Order) {
+        let mut buf = vec![0xAAu8; BUFFER_BYTES];
+        let len = C::encode(o, &mut buf).unwrap();
+        buf.truncate(len);
+        let back = C::decode(&buf).unwrap();
+        (buf, back)
+    }
+
+    proptest! {
+        #[test]
+        fn every_codec_round_trips_any_order(o in any_order()) {
+            prop_assert_eq!(round_trip::<SerdeBinary>(&o).1, o);
+            let (hand, back) = round_trip::<HandCodec>(&o);
+            prop_assert_eq!(back, o);
+            let (zero, back) = round_trip::<ZeroCopy>(&o);
+            prop_assert_eq!(back, o);
+            // Both fixed-layout codecs write exactly the documented bytes.
+            prop_assert_eq!(&hand, &model_bytes(&o));
+            prop_assert_eq!(&zero, &model_bytes(&o));
+        }
+    }
+
+    #[test]
+    fn layout_offsets_follow_the_spec() {
+        assert_eq!(OrderLayout::PRIORITY, OrderLayout::ORDER_CODE + 4);
+        assert_eq!(OrderLayout::PRICES, OrderLayout::SPECIAL + 8);
+        assert_eq!(OrderLayout::QUANTITIES, OrderLayout::PRICES + 80);
+        assert_eq!(OrderLayout::SIZE, OrderLayout::QUANTITIES + 80);
+        let bytes = model_bytes(&Order::seed());
+        assert_eq!(&bytes[..8], &1010i64.to_le_bytes());
+        assert_eq!(bytes[OrderLayout::SPECIAL], 1);
+        assert_eq!(&bytes[OrderLayout::QUANTITIES + 72..], &10i64.to_le_bytes());
+    }
+
+    #[test]
+    fn serde_binary_is_the_compact_varint_encoding() {
+        let (bytes, _) = round_trip::<SerdeBinary>(&Order::seed());
+        // sourceId 2, special 1, orderCode 2, priority 2, prices 80, quantities 10 x 1.
+        assert_eq!(bytes.len(), 97);
+    }
+
+    #[test]
+    fn short_buffers_and_bad_bytes_are_errors() {
+        let o = Order::seed();
+        let mut short = [0u8; 100];
+        assert_eq!(
+            HandCodec::encode(&o, &mut short),
+            Err(CodecError::BufferTooSmall {
+                needed: 104,
+                len: 100
+            })
+        );
+        assert!(matches!(
+            ZeroCopy::encode(&o, &mut short),
+            Err(CodecError::BufferTooSmall { needed: 184, .. })
+        ));
+        assert!(SerdeBinary::encode(&o, &mut short[..10]).is_err());
+        let mut bytes = model_bytes(&o);
+        assert!(HandCodec::decode(&bytes[..183]).is_err());
+        assert!(ZeroCopy::decode(&bytes[..183]).is_err());
+        bytes[OrderLayout::SPECIAL] = 2;
+        assert_eq!(HandCodec::decode(&bytes), Err(CodecError::BadSpecial(2)));
+        assert_eq!(ZeroCopy::decode(&bytes), Err(CodecError::BadSpecial(2)));
+    }
+
+    #[test]
+    fn every_variant_runs_and_checks() {
+        for variant in Variant::ALL {
+            // 600 ring records wrap the 128 KiB ring and end on a partial batch.
+            let trips = run(variant, 600).unwrap();
+            assert!(trips.write_ns > 0.0 && trips.read_ns > 0.0, "{variant}");
+            let expected = if variant == Variant::SerdeBinary {
+                97
+            } else {
+                184
+            };
+            assert_eq!(trips.encoded_bytes, expected, "{variant}");
+        }
+        assert!(matches!(
+            run(Variant::ZeroCopy, 0),
+            Err(SerializationError::ZeroCount)
+        ));
+    }
+
+    #[test]
+    fn a_corrupted_buffer_fails_the_check() {
+        let order = Order::seed();
+        let mut buf = model_bytes(&order);
+        buf[OrderLayout::PRICES] ^= 1;
+        let (_, mismatches) = read_loop::<ZeroCopy>(&order, &buf, 3).unwrap();
+        assert_eq!(mismatches, 3);
+    }
+
+    #[test]
+    fn variant_names_parse() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+        }
+        assert!(
+            "unsafe"
+                .parse::<Variant>()
+                .unwrap_err()
+                .contains("ring-claim")
+        );
+    }
+}

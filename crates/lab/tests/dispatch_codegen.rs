@@ -1,0 +1,51 @@
+//! The `dyn-N` variants of dispatch must really call through the vtable: this test disassembles
+//! their kernel `sympathy_rust_dispatch_dyn` as linked into this test binary (the lab crate is
+//! built with `opt-level = 3` even here) and checks that the loop holds an indirect `call`, i.e.
+//! that the compiler neither devirtualised nor inlined `Operation::map`.
+//! Needs `objdump` (GNU binutils) on the PATH.
+
+use std::process::Command;
+
+use sympathy_lab::dispatch::{Op, Operation, expected_value, sympathy_rust_dispatch_dyn};
+
+fn disassemble(symbol: &str) -> Vec<String> {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let output = Command::new("objdump")
+        .args([
+            "-d",
+            "--no-show-raw-insn",
+            &format!("--disassemble={symbol}"),
+        ])
+        .arg(&exe)
+        .output()
+        .expect("objdump must be installed (GNU binutils) to check the generated code");
+    assert!(output.status.success(), "objdump failed: {output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let body: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.contains(&format!("<{symbol}>:")))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.to_string())
+        .collect();
+    assert!(!body.is_empty(), "{symbol} not found in {}", exe.display());
+    body
+}
+
+#[test]
+fn dyn_kernel_calls_through_the_vtable() {
+    let ops: Vec<Box<dyn Operation + Send + Sync>> =
+        Op::SEED_ORDER.iter().map(|op| op.boxed()).collect();
+    let table: [&dyn Operation; 4] = std::array::from_fn(|i| &*ops[i] as &dyn Operation);
+    let steps = Op::SEED_ORDER.map(Op::step);
+    assert_eq!(
+        sympathy_rust_dispatch_dyn(&table, 777, 1000),
+        expected_value(777, steps, 1000)
+    );
+    let body = disassemble("sympathy_rust_dispatch_dyn");
+    assert!(
+        body.iter().any(|l| l.contains("call") && l.contains('*')),
+        "no indirect call in sympathy_rust_dispatch_dyn:\n{}",
+        body.join("\n")
+    );
+}
