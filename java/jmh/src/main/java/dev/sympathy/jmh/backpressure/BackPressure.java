@@ -25,7 +25,8 @@ import org.openjdk.jmh.runner.IterationType;
  * {@code max(1, cores - 1)} workers (pinned to the other cores) spinning {@code serviceNs} each.
  * Recorded through {@link Extras} per run: {@code latency_p50_ns}, {@code latency_p99_ns},
  * {@code latency_max_ns} (completed requests), {@code rejected}, {@code completed}. A run whose
- * accounting or (bounded) latency bound fails throws, so no result is recorded for it. JMH's
+ * accounting or (bounded) latency bound fails throws, so no result is recorded for it; the
+ * latencies say {@code "check":"ok"} when a bound was verified, {@code "n/a"} otherwise. JMH's
  * single-shot score (the run's wall time) is not reported. Each fork starts with an untimed
  * warm-up run ({@value #WARMUP_REQUESTS} requests at load 0.5).
  *
@@ -55,6 +56,14 @@ public class BackPressure {
     /** The latency the bounded queue is sized for (Little's law). */
     @Param({"1000000"})
     public long maxLatencyNs;
+
+    /**
+     * Whether a bounded run whose p99 latency exceeds max_latency + one service time fails
+     * (always, but for the CI smoke run, which checks the plumbing on a loaded machine: there
+     * the latencies' check says {@code n/a}).
+     */
+    @Param({"true"})
+    public boolean enforceBound;
 
     /** Requests of the untimed warm-up run at load 0.5 at the start of each fork. */
     static final int WARMUP_REQUESTS = 5_000;
@@ -98,7 +107,7 @@ public class BackPressure {
     @Benchmark
     public long run() throws InterruptedException {
         outcome = null;
-        final LoadTest.Outcome result = LoadTest.run(config, true).check(config);
+        final LoadTest.Outcome result = LoadTest.run(config, true).check(config, enforceBound);
         outcome = result;
         return result.p99Ns();
     }
@@ -117,9 +126,11 @@ public class BackPressure {
             params.put("queue_len", config.queueLen());
         }
         params.put("count", count);
-        Extras.record("back-pressure", variant, params, "latency_p50_ns", "ns", outcome.p50Ns(), "ok");
-        Extras.record("back-pressure", variant, params, "latency_p99_ns", "ns", outcome.p99Ns(), "ok");
-        Extras.record("back-pressure", variant, params, "latency_max_ns", "ns", outcome.maxNs(), "ok");
+        // latencies are checked only against a bounded run's bound; the counts always add up
+        final String latencyCheck = config.bounded() && enforceBound ? "ok" : "n/a";
+        Extras.record("back-pressure", variant, params, "latency_p50_ns", "ns", outcome.p50Ns(), latencyCheck);
+        Extras.record("back-pressure", variant, params, "latency_p99_ns", "ns", outcome.p99Ns(), latencyCheck);
+        Extras.record("back-pressure", variant, params, "latency_max_ns", "ns", outcome.maxNs(), latencyCheck);
         Extras.record("back-pressure", variant, params, "rejected", "requests", outcome.rejected(), "ok");
         Extras.record("back-pressure", variant, params, "completed", "requests", outcome.completed(), "ok");
     }

@@ -97,6 +97,7 @@ class BackPressureTest {
         final LoadTest.Outcome atBound = new LoadTest.Outcome(100, 60, 40, 500_000, 1_010_000, 2_000_000);
         assertSame(atBound, atBound.check(bounded));
         final LoadTest.Config unbounded = LoadTest.Config.of(false, 1.5, 10_000, 1, 1_000_000, 100);
+        assertSame(slow, slow.check(bounded, false), "the smoke run does not enforce the bound");
         final LoadTest.Outcome late = new LoadTest.Outcome(100, 100, 0, 5, 50_000_000, 60_000_000);
         assertSame(late, late.check(unbounded), "unbounded has no latency bound");
     }
