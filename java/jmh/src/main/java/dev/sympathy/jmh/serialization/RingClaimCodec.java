@@ -82,7 +82,10 @@ final class RingClaimCodec implements OrderCodec {
         target = out;
         received = 0;
         while (received < n) {
-            if (consumer.read(handler, n - received) == 0) {
+            final long before = consumer.position();
+            // a read that only skips the wrap-around padding at the end of the area hands out
+            // no message but moves the head: read again; a read that moves nothing means empty
+            if (consumer.read(handler, n - received) == 0 && consumer.position() == before) {
                 throw new IllegalStateException("ring-claim: the ring holds " + received + " of the " + n + " orders written");
             }
         }

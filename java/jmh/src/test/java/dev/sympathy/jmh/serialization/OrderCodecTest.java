@@ -129,6 +129,27 @@ class OrderCodecTest {
     }
 
     @Test
+    void shouldReadABatchThatStartsWithTheRingsWrapAroundPadding() {
+        // 682 records of 192 bytes leave 128 bytes at the end of the 128 KiB area: too few for
+        // the next record, so the batch after them starts with padding at the consumer's head
+        final SplittableRandom random = new SplittableRandom(682);
+        final Order[] orders = new Order[OrderCodec.BATCH];
+        final Order[] decoded = new Order[OrderCodec.BATCH];
+        try (OrderCodec codec = OrderCodecs.create("ring-claim")) {
+            for (int n : new int[] {256, 256, 170, 7, 256}) {
+                for (int i = 0; i < n; i++) {
+                    orders[i] = Order.random(random);
+                }
+                codec.writeBatch(orders, n);
+                codec.readBatch(decoded, n);
+                for (int i = 0; i < n; i++) {
+                    assertSameOrder(orders[i], decoded[i], "batch of " + n + " order " + i);
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldRefuseToReadMoreRingRecordsThanWereWritten() {
         try (OrderCodec codec = OrderCodecs.create("ring-claim")) {
             codec.writeBatch(new Order[] {Order.seedItem()}, 1);
