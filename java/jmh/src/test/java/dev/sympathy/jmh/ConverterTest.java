@@ -99,6 +99,57 @@ class ConverterTest {
     }
 
     @Test
+    void shouldTurnADispatchInvocationIntoOpsPerSecond() throws IOException {
+        final Map<String, Object> r = find(convert(List.of()), "mega", "ops_per_sec");
+        assertEquals("dispatch", r.get("experiment"));
+        assertEquals("ops/s", r.get("unit"));
+        assertEquals(Map.of("implementations", 4, "iterations", 1000L, "scale", "quick"), r.get("params"));
+        // 1000 calls in 2000, 4000, 1000 ns: 5e8, 2.5e8, 1e9 calls/s
+        assertEquals(5e8, (double) r.get("value"), 1e-3);
+        assertEquals(3, stats(r).get("runs"));
+        assertEquals(2.5e8, (double) stats(r).get("min"), 1e-3);
+        assertEquals(1e9, (double) stats(r).get("max"), 1e-3);
+    }
+
+    @Test
+    void shouldReportNoSingleShotScoreWhoseMetricsAreExtras() throws IOException {
+        final List<Map<String, Object>> records = convert(List.of());
+        for (Map<String, Object> r : records) {
+            assertEquals(false, r.get("experiment").equals("serialization") || r.get("experiment").equals("back-pressure")
+                    || r.get("variant").equals("step-down"), "unexpected record " + r);
+        }
+        assertEquals(1, records.stream().filter(r -> r.get("experiment").equals("dispatch")).count());
+    }
+
+    @Test
+    void shouldFoldTheNewExperimentsExtrasWithTheSpecsNames() throws IOException {
+        final List<String> extras = List.of(
+                "{\"experiment\":\"serialization\",\"variant\":\"ffm\",\"params\":{\"count\":1000},"
+                        + "\"metric\":\"write_ns\",\"unit\":\"ns\",\"value\":21.0,\"check\":\"ok\"}",
+                "{\"experiment\":\"serialization\",\"variant\":\"ffm\",\"params\":{\"count\":1000},"
+                        + "\"metric\":\"write_ns\",\"unit\":\"ns\",\"value\":19.0,\"check\":\"ok\"}",
+                "{\"experiment\":\"dispatch\",\"variant\":\"step-down\",\"params\":{\"implementations\":2,"
+                        + "\"phase\":2,\"iterations\":1000},\"metric\":\"ops_per_sec\",\"unit\":\"ops/s\","
+                        + "\"value\":3.0E9,\"check\":\"ok\"}",
+                "{\"experiment\":\"back-pressure\",\"variant\":\"bounded\",\"params\":{\"load\":\"1.5\","
+                        + "\"arrival_per_sec\":150000,\"service_ns\":10000,\"workers\":1,\"queue_len\":100,"
+                        + "\"count\":2000},\"metric\":\"rejected\",\"unit\":\"requests\",\"value\":650.0,"
+                        + "\"check\":\"ok\"}");
+        final List<Map<String, Object>> records = convert(extras);
+        final Map<String, Object> write = find(records, "ffm", "write_ns");
+        assertEquals("serialization", write.get("experiment"));
+        assertEquals(20.0, (double) write.get("value"), 1e-9);
+        assertEquals(Map.of("count", 1000L, "scale", "quick"), write.get("params"));
+        final Map<String, Object> phase = find(records, "step-down", "ops_per_sec");
+        assertEquals(Map.of("implementations", 2L, "phase", 2L, "iterations", 1000L, "scale", "quick"), phase.get("params"));
+        final Map<String, Object> rejected = find(records, "bounded", "rejected");
+        assertEquals("back-pressure", rejected.get("experiment"));
+        assertEquals("1.5", ((Map<?, ?>) rejected.get("params")).get("load"));
+        assertEquals(100L, ((Map<?, ?>) rejected.get("params")).get("queue_len"));
+        assertEquals("requests", rejected.get("unit"));
+    }
+
+    @Test
     void shouldWriteRecordsWhoseFieldsFollowTheSchemaOrder() throws IOException {
         final String line = Json.write(find(convert(List.of()), "lock-xadd", "ns_per_op"));
         assertEquals("{\"kind\":\"result\",\"experiment\":\"atomic-increment\",\"language\":\"java\","

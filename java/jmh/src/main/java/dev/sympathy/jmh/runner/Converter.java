@@ -21,6 +21,10 @@ import java.util.function.DoubleUnaryOperator;
  *   <li>memory-walk: one walk (ns) over the elements (or chase nodes) to {@code ns_per_op}</li>
  *   <li>struct-table: one run (ms) to {@code total_ms}</li>
  *   <li>queue: the consumer's {@code pollsMade} (ops/s) to {@code msgs_per_sec}</li>
+ *   <li>dispatch (mono, bi, mega): one invocation (ns) of {@code iterations} calls to
+ *       {@code ops_per_sec = iterations / time}</li>
+ *   <li>serialization, dispatch step-down, back-pressure: single-shot runs whose score (the whole
+ *       run, checks included) is not reported; their metrics come from the extras</li>
  * </ul>
  * {@code check} is {@code "ok"}: the benchmarks verify their results and throw on a mismatch, and
  * the runner runs JMH with fail-on-error, so a result exists only when it was verified.
@@ -37,7 +41,14 @@ public final class Converter {
             "PingPong", "ping-pong",
             "MemoryWalk", "memory-walk",
             "StructTable", "struct-table",
-            "QueueThroughput", "queue");
+            "QueueThroughput", "queue",
+            "Serialization", "serialization",
+            "Dispatch", "dispatch",
+            "DispatchStepDown", "dispatch",
+            "BackPressure", "back-pressure");
+
+    /** Implementations the call site of each dispatch benchmark sees. */
+    private static final Map<String, Integer> DISPATCH_IMPLEMENTATIONS = Map.of("mono", 1, "bi", 2, "mega", 4);
 
     private final Map<String, Object> commonParams;
 
@@ -110,6 +121,23 @@ public final class Converter {
                 final Map<String, Object> secondary = map(result.get("secondaryMetrics"), "secondaryMetrics");
                 out.add(record(experiment, variant, params, "msgs_per_sec", "msgs/s",
                         samples(map(secondary.get("pollsMade"), "secondaryMetrics.pollsMade"), "ops/s", x -> x)));
+            }
+            case "dispatch" -> {
+                if (className.equals("DispatchStepDown")) {
+                    break; // one single-shot run of the seed's program: its phases are extras
+                }
+                final Integer implementations = DISPATCH_IMPLEMENTATIONS.get(variant);
+                if (implementations == null) {
+                    throw new IllegalArgumentException("unknown dispatch benchmark '" + method + "'");
+                }
+                final long iterations = Long.parseLong((String) jmhParams.get("iterations"));
+                params.put("implementations", implementations);
+                params.put("iterations", iterations);
+                out.add(record(experiment, variant, params, "ops_per_sec", "ops/s",
+                        samples(primary, "ns/op", x -> iterations * 1e9 / x)));
+            }
+            case "serialization", "back-pressure" -> {
+                // single-shot runs whose metrics are all extras
             }
             default -> throw new IllegalStateException("unreachable: " + experiment);
         }

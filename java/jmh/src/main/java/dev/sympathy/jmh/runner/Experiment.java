@@ -1,8 +1,12 @@
 package dev.sympathy.jmh.runner;
 
 import dev.sympathy.jmh.atomic.AtomicIncrement;
+import dev.sympathy.jmh.backpressure.BackPressure;
+import dev.sympathy.jmh.dispatch.Dispatch;
+import dev.sympathy.jmh.dispatch.DispatchStepDown;
 import dev.sympathy.jmh.pingpong.PingPong;
 import dev.sympathy.jmh.queue.QueueThroughput;
+import dev.sympathy.jmh.serialization.Serialization;
 import dev.sympathy.jmh.table.StructTable;
 import dev.sympathy.jmh.walk.MemoryWalk;
 import java.util.ArrayList;
@@ -13,7 +17,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The five experiments as JMH runs: which benchmark class, which sizes per {@link Scale}, which
+ * The experiments as JMH runs: which benchmark class, which sizes per {@link Scale}, which
  * thread counts, and which JVM flags the forks need.
  */
 public enum Experiment {
@@ -61,7 +65,44 @@ public enum Experiment {
         List<Run> runs(Scale scale) {
             return List.of(new Run(base(scale), List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")));
         }
+    },
+    SERIALIZATION("serialization", Serialization.class) {
+        @Override
+        List<Run> runs(Scale scale) {
+            // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight
+            return List.of(new Run(base(scale).param("count", scale.pick("1000", "100000", "1000000", "1000000")),
+                    List.of(Main.UNSAFE_ALLOW)));
+        }
+    },
+    DISPATCH("dispatch", Dispatch.class) {
+        @Override
+        List<Run> runs(Scale scale) {
+            final String iterations = scale.pick("100000", "5000000", "50000000", "50000000");
+            // step-down: the seed's program once per fork, never warmed (a warm call site has seen all four)
+            final ChainedOptionsBuilder stepDown = base(scale, DispatchStepDown.class)
+                    .warmupIterations(0)
+                    .measurementIterations(1)
+                    .param("iterations", iterations);
+            return List.of(new Run(base(scale).param("iterations", iterations), List.of()),
+                    new Run(stepDown, List.of()));
+        }
+    },
+    BACK_PRESSURE("back-pressure", BackPressure.class) {
+        @Override
+        List<Run> runs(Scale scale) {
+            // smoke checks the plumbing: one load above capacity (rejections), the accounting
+            // checked but not the latency bound (a loaded CI machine's preemptions would fail
+            // it: the latencies say "check":"n/a"); the bound is enforced from --quick on.
+            final String[] loads = scale.pick(new String[] {"1.5"}, LOADS, LOADS, LOADS);
+            return List.of(new Run(base(scale)
+                    .param("count", scale.pick("5000", "20000", "100000", "500000"))
+                    .param("enforceBound", scale.pick("false", "true", "true", "true"))
+                    .param("load", loads), List.of()));
+        }
     };
+
+    /** back-pressure's offered loads, fractions of capacity. */
+    private static final String[] LOADS = {"0.5", "0.8", "0.95", "1.2", "1.5"};
 
     /** The schema's experiment name. */
     final String id;
@@ -81,9 +122,14 @@ public enum Experiment {
 
     /** Options common to every experiment at this scale. */
     ChainedOptionsBuilder base(Scale scale) {
+        return base(scale, benchmark);
+    }
+
+    /** Options common to every experiment at this scale, for the benchmarks of {@code benchmarkClass}. */
+    static ChainedOptionsBuilder base(Scale scale, Class<?> benchmarkClass) {
         final TimeValue time = TimeValue.milliseconds(scale.iterationMillis);
         return new OptionsBuilder()
-                .include("^" + benchmark.getName().replace(".", "\\.") + "\\.")
+                .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
                 .warmupIterations(scale.warmupIterations)
                 .measurementIterations(scale.measurementIterations)
                 .warmupTime(time)

@@ -130,6 +130,9 @@ public final class Main {
         final String jmhJson = Files.readString(result, StandardCharsets.UTF_8);
         final List<String> extraLines = Files.exists(extras) ? Files.readAllLines(extras) : List.of();
         final List<Map<String, Object>> records = converter.convert(jmhJson, extraLines);
+        if (records.isEmpty()) {
+            throw new IllegalStateException("JMH ran but produced no result (no score and no extras line)");
+        }
         Files.deleteIfExists(result);
         Files.deleteIfExists(extras);
         Files.deleteIfExists(dir);

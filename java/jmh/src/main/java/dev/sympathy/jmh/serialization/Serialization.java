@@ -1,0 +1,120 @@
+package dev.sympathy.jmh.serialization;
+
+import dev.sympathy.jmh.support.Extras;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * serialization: the seed's {@code TestSerialisationPerf} (000). One invocation is one seed
+ * {@code performTest}: {@code count} orders written, then read back, timed separately
+ * ({@code write_ns}, {@code read_ns} per order, recorded through {@link Extras} with
+ * {@code encoded_bytes}); JMH's single-shot score (the whole run, checks included) is not reported.
+ *
+ * <p>Unlike the seed, which wrote one item 1M times and compared only the last object read, the
+ * orders go in batches of {@value OrderCodec#BATCH}: write a batch (timed), read it back (timed),
+ * then compare every decoded order with its original, all fields (untimed), and throw on the
+ * first mismatch, so every round trip is checked and no decode is dead code (each result is
+ * stored). The batch holds the seed's item and 255 seeded random orders.
+ *
+ * <pre>
+ * java --sun-misc-unsafe-memory-access=allow -jar benchmarks.jar Serialization -p variant=unsafe -p count=1000000
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class Serialization {
+    @Param({"java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim"})
+    public String variant;
+
+    /** Round trips per run; the seed: 1M. */
+    @Param({"1000000"})
+    public int count;
+
+    private OrderCodec codec;
+    private final Order[] orders = new Order[OrderCodec.BATCH];
+    private final Order[] decoded = new Order[OrderCodec.BATCH];
+    private long writeNanos;
+    private long readNanos;
+    private boolean verified;
+    private Order last;
+
+    @Setup(Level.Trial)
+    public void open() {
+        if (count < 1) {
+            throw new IllegalArgumentException("serialization: count must be >= 1, got " + count);
+        }
+        codec = OrderCodecs.create(variant);
+        final SplittableRandom random = new SplittableRandom(9);
+        orders[0] = Order.seedItem();
+        for (int i = 1; i < orders.length; i++) {
+            orders[i] = Order.random(random);
+        }
+    }
+
+    /** One seed run; returns an order read back (consumed by JMH). */
+    @Benchmark
+    public Order roundTrips() {
+        verified = false;
+        final OrderCodec codec = this.codec;
+        long write = 0;
+        long read = 0;
+        for (int done = 0; done < count; ) {
+            final int n = Math.min(OrderCodec.BATCH, count - done);
+            final long start = System.nanoTime();
+            codec.writeBatch(orders, n);
+            final long written = System.nanoTime();
+            codec.readBatch(decoded, n);
+            final long readBack = System.nanoTime();
+            write += written - start;
+            read += readBack - written;
+            verify(n, done);
+            done += n;
+        }
+        writeNanos = write;
+        readNanos = read;
+        verified = true;
+        return last;
+    }
+
+    /** Every decoded order equals its original and is a new object; clears the slots after. */
+    private void verify(int n, int done) {
+        for (int i = 0; i < n; i++) {
+            final Order back = decoded[i];
+            if (back == orders[i] || !orders[i].equals(back)) {
+                throw new IllegalStateException("serialization " + variant + ": round trip " + (done + i)
+                        + " gave " + back + ", expected a copy of " + orders[i]);
+            }
+            last = back;
+            decoded[i] = null;
+        }
+    }
+
+    @TearDown(Level.Iteration)
+    public void measure(IterationParams iteration) {
+        if (iteration.getType() == IterationType.MEASUREMENT && verified) {
+            final Map<String, Object> params = Map.of("count", count);
+            Extras.record("serialization", variant, params, "write_ns", "ns", writeNanos / (double) count, "ok");
+            Extras.record("serialization", variant, params, "read_ns", "ns", readNanos / (double) count, "ok");
+            Extras.record("serialization", variant, params, "encoded_bytes", "bytes", codec.encodedBytes(), "n/a");
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        codec.close();
+    }
+}

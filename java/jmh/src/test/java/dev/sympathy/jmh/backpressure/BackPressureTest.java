@@ -1,0 +1,117 @@
+package dev.sympathy.jmh.backpressure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The request queue's admission, the Little's-law sizing, and a run's accounting and checks. */
+class BackPressureTest {
+    @Test
+    void boundedQueueShouldRejectWhenFullUntilARequestIsDone() {
+        final RequestQueue queue = RequestQueue.bounded(4);
+        for (int id = 0; id < 4; id++) {
+            assertTrue(queue.offer(id), "request " + id);
+        }
+        assertFalse(queue.offer(4), "full: busy");
+        assertEquals(0, queue.poll());
+        assertFalse(queue.offer(5), "taken but still in service: still full");
+        queue.done();
+        assertTrue(queue.offer(6), "one place freed");
+        assertEquals(4, queue.inSystem());
+        assertEquals(1, queue.poll());
+        assertEquals(2, queue.poll());
+        assertEquals(3, queue.poll());
+        assertEquals(6, queue.poll());
+        assertEquals(-1, queue.poll());
+    }
+
+    @Test
+    void unboundedQueueShouldTakeEveryRequestOfItsRoomThenFailLoudly() {
+        final RequestQueue queue = RequestQueue.unbounded(5); // room for 8
+        for (int id = 0; id < 8; id++) {
+            assertTrue(queue.offer(id));
+        }
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> queue.offer(8));
+        assertEquals("unbounded request queue is out of room (8 slots)", e.getMessage());
+        assertEquals(0, queue.poll());
+        assertTrue(queue.offer(8), "a taken slot is reusable even before done()");
+    }
+
+    @Test
+    void shouldSizeTheBoundedQueueByLittlesLaw() {
+        assertEquals(100, LoadTest.Config.of(true, 0.8, 10_000, 1, 1_000_000, 10).queueLen());
+        assertEquals(300, LoadTest.Config.of(true, 0.8, 10_000, 3, 1_000_000, 10).queueLen());
+        final LoadTest.Config config = LoadTest.Config.of(true, 0.95, 10_000, 1, 1_000_000, 10);
+        assertEquals(95_000, config.arrivalPerSec());
+        assertEquals(1_010_000, config.boundNs());
+    }
+
+    @Test
+    void shouldRejectSettingsOutOfRange() {
+        assertThrows(IllegalArgumentException.class, () -> LoadTest.Config.of(true, 0, 10_000, 1, 1_000_000, 10));
+        assertThrows(IllegalArgumentException.class, () -> LoadTest.Config.of(true, 1, 10_000, 0, 1_000_000, 10));
+        assertThrows(IllegalArgumentException.class, () -> LoadTest.Config.of(true, 1, 10_000, 1, 1_000, 10));
+        assertThrows(IllegalArgumentException.class, () -> RequestQueue.bounded(0));
+    }
+
+    @Test
+    void boundedRunShouldAccountForEveryRequestAndRejectUnderOverload() throws InterruptedException {
+        // four times capacity, 10 places: most requests must be turned away
+        final LoadTest.Config config = LoadTest.Config.of(true, 4.0, 100_000, 1, 1_000_000, 2_000);
+        final LoadTest.Outcome outcome = LoadTest.run(config, false);
+        assertEquals(2_000, outcome.generated());
+        assertEquals(2_000, outcome.completed() + outcome.rejected());
+        assertTrue(outcome.rejected() > 0, "rejected " + outcome.rejected());
+        assertTrue(outcome.completed() >= 10, "completed " + outcome.completed());
+        assertTrue(outcome.p50Ns() <= outcome.p99Ns() && outcome.p99Ns() <= outcome.maxNs(), outcome.toString());
+        assertTrue(outcome.p50Ns() >= config.serviceNs(), "a latency includes the service time: " + outcome);
+    }
+
+    @Test
+    void unboundedRunShouldServeEveryRequest() throws InterruptedException {
+        final LoadTest.Config config = LoadTest.Config.of(false, 4.0, 100_000, 1, 1_000_000, 500);
+        final LoadTest.Outcome outcome = LoadTest.run(config, false).check(config);
+        assertEquals(500, outcome.completed());
+        assertEquals(0, outcome.rejected());
+    }
+
+    @Test
+    void checkShouldFailALostRequest() {
+        final LoadTest.Config config = LoadTest.Config.of(false, 1.5, 10_000, 1, 1_000_000, 100);
+        final IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new LoadTest.Outcome(100, 98, 1, 1, 2, 3).check(config));
+        assertEquals("back-pressure unbounded load=1.5: completed 98 + rejected 1 != generated 100", e.getMessage());
+    }
+
+    @Test
+    void checkShouldFailABoundedRunOverItsBoundAndPassAnUnboundedOne() {
+        final LoadTest.Config bounded = LoadTest.Config.of(true, 1.5, 10_000, 1, 1_000_000, 100);
+        final LoadTest.Outcome slow = new LoadTest.Outcome(100, 60, 40, 500_000, 1_010_001, 2_000_000);
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> slow.check(bounded));
+        assertTrue(e.getMessage().startsWith("back-pressure bounded load=1.5: p99 latency 1010001 ns exceeds the"
+                + " bound 1010000 ns"), e.getMessage());
+        final LoadTest.Outcome atBound = new LoadTest.Outcome(100, 60, 40, 500_000, 1_010_000, 2_000_000);
+        assertSame(atBound, atBound.check(bounded));
+        final LoadTest.Config unbounded = LoadTest.Config.of(false, 1.5, 10_000, 1, 1_000_000, 100);
+        assertSame(slow, slow.check(bounded, false), "the smoke run does not enforce the bound");
+        final LoadTest.Outcome late = new LoadTest.Outcome(100, 100, 0, 5, 50_000_000, 60_000_000);
+        assertSame(late, late.check(unbounded), "unbounded has no latency bound");
+    }
+
+    @Test
+    void percentilesShouldTakeTheNearestRank() {
+        final long[] values = new long[100];
+        for (int i = 0; i < 100; i++) {
+            values[i] = i + 1;
+        }
+        assertEquals(50, LoadTest.percentile(values, 0.50));
+        assertEquals(99, LoadTest.percentile(values, 0.99));
+        assertEquals(100, LoadTest.percentile(values, 1.0));
+        assertEquals(7, LoadTest.percentile(new long[] {7}, 0.99));
+        assertEquals(0, LoadTest.percentile(new long[0], 0.5));
+    }
+}
