@@ -5,6 +5,7 @@ use crate::attach::{Attachment, PeerState};
 use crate::error::{RingError, Role};
 use crate::layout::*;
 use crate::ring::check_positions;
+use crate::short_bytes;
 use crate::wait::Wait;
 
 /// The one producer of a ring. Obtained from [`crate::Ring::producer`]; detaches on drop.
@@ -84,7 +85,7 @@ impl Producer {
                 .attachment
                 .region
                 .payload(reserved.index, payload.len());
-            std::ptr::copy_nonoverlapping(payload.as_ptr(), dst, payload.len());
+            short_bytes::copy(payload.as_ptr(), dst, payload.len());
         }
         let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
         self.attachment.region.so_record(reserved.index, header); // SYNC POINT: record
@@ -453,7 +454,7 @@ impl Batch<'_> {
         // SAFETY: reserve() checked index + 8 + len <= capacity; the producer owns the bytes.
         unsafe {
             let dst = p.attachment.region.payload(reserved.index, payload.len());
-            std::ptr::copy_nonoverlapping(payload.as_ptr(), dst, payload.len());
+            short_bytes::copy(payload.as_ptr(), dst, payload.len());
         }
         let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
         self.put(reserved.index, header);
