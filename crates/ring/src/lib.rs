@@ -47,6 +47,7 @@ mod primitive;
 mod producer;
 mod region;
 mod ring;
+mod short_bytes;
 mod wait;
 
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};

@@ -6,7 +6,7 @@
 //!
 //! What is checked: claims (negative then positive length), copying writes, padding at the wrap,
 //! head release once per batch, the producer's cached head refreshed only when the ring looks
-//! full, and batch visibility. Every delivered message is checked against the pattern and the
+//! full, batch visibility, and `try_write_batch` runs across the wrap. Every delivered message is checked against the pattern and the
 //! sequence; the consumer never sees a claim in progress, an aborted claim, or part of a batch.
 
 use loom::thread;
@@ -177,6 +177,48 @@ fn loom_model_batch_is_all_or_nothing() {
                 n => panic!("read {n} messages of a batch of 3"),
             }
         }
+        writer.join().unwrap();
+    });
+}
+
+/// `try_write_batch` runs of 4-byte messages across wraps while the consumer reads: each run is
+/// all or nothing, in order, with no stale or partial record delivered (its later headers are
+/// stored before the first one is released, the header after it is pre-zeroed).
+#[test]
+fn loom_model_write_batch_runs_wrap() {
+    model("write_batch_runs_wrap", || {
+        const COUNT: u64 = 5;
+        let (_ring, mut producer, mut consumer) = ring();
+        let writer = thread::spawn(move || {
+            let mut next = 0u64;
+            while next < COUNT {
+                let max = (COUNT - next).min(2) as usize;
+                let first = next;
+                let fill =
+                    |k: usize, bytes: &mut [u8]| Pattern::new(4).fill(first + k as u64, bytes);
+                match producer.try_write_batch(1, 4, max, fill).unwrap() {
+                    0 => thread::yield_now(),
+                    n => next += n as u64,
+                }
+            }
+        });
+        let mut next = 0u64;
+        while next < COUNT {
+            let n = consumer
+                .read(
+                    |type_id, bytes| {
+                        assert_eq!(type_id, 1);
+                        Pattern::new(4).check(next, bytes).unwrap();
+                        next += 1;
+                    },
+                    8,
+                )
+                .unwrap();
+            if n == 0 {
+                thread::yield_now();
+            }
+        }
+        assert_eq!(consumer.read(|_, _| panic!("extra message"), 8).unwrap(), 0);
         writer.join().unwrap();
     });
 }

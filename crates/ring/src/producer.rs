@@ -5,6 +5,7 @@ use crate::attach::{Attachment, PeerState};
 use crate::error::{RingError, Role};
 use crate::layout::*;
 use crate::ring::check_positions;
+use crate::short_bytes;
 use crate::wait::Wait;
 
 /// The one producer of a ring. Obtained from [`crate::Ring::producer`]; detaches on drop.
@@ -29,6 +30,8 @@ struct Reserved {
     padding: Option<(usize, i32)>,
     /// Stream position of the record (after the padding, if any).
     position: i64,
+    /// Stream position just past the record: the producer's tail once it is written.
+    end: i64,
 }
 
 impl Producer {
@@ -84,7 +87,7 @@ impl Producer {
                 .attachment
                 .region
                 .payload(reserved.index, payload.len());
-            std::ptr::copy_nonoverlapping(payload.as_ptr(), dst, payload.len());
+            short_bytes::copy(payload.as_ptr(), dst, payload.len());
         }
         let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
         self.attachment.region.so_record(reserved.index, header); // SYNC POINT: record
@@ -171,6 +174,128 @@ impl Producer {
         }
     }
 
+    /// Writes up to `max` messages of type `type_id` with `len`-byte payloads as one batch,
+    /// filling message `k` (counting from 0) in place with `fill(k, payload)`. The messages
+    /// become visible together, as those of a [`Batch`]: the first record's header is stored
+    /// last, with release. Returns how many were written: fewer than `max` when the ring filled
+    /// up, 0 when it is full (back pressure).
+    ///
+    /// The bytes left in the ring are those of the same messages written one by one, but each
+    /// message costs only its payload and one header store: the room check, the pre-zeroing of
+    /// the next header and the tail store are paid once per contiguous run of records (the
+    /// one-record path handles the wrap and a possibly full ring). If `fill` panics, nothing of
+    /// the batch is published and the producer's position stays where the batch started.
+    ///
+    /// # Errors
+    /// [`RingError::InvalidTypeId`] and [`RingError::MessageTooLong`] (nothing written), or
+    /// [`RingError::CorruptRecord`] if the consumer's head in the trailer is invalid (the
+    /// messages written before it are published).
+    ///
+    /// # Examples
+    /// ```
+    /// let ring = sympathy_ring::Ring::anonymous(1024)?;
+    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
+    /// let written = producer.try_write_batch(1, 4, 3, |k, payload| {
+    ///     payload.copy_from_slice(&(k as u32 * 10).to_le_bytes())
+    /// })?;
+    /// assert_eq!(written, 3);
+    /// let mut seen = Vec::new();
+    /// consumer.read(|_, b| seen.push(u32::from_le_bytes(b.try_into().unwrap())), 8)?;
+    /// assert_eq!(seen, [0, 10, 20]);
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    #[inline]
+    pub fn try_write_batch<F: FnMut(usize, &mut [u8])>(
+        &mut self,
+        type_id: i32,
+        len: usize,
+        max: usize,
+        mut fill: F,
+    ) -> Result<usize, RingError> {
+        if type_id < 1 {
+            return Err(RingError::InvalidTypeId { type_id });
+        }
+        if len > self.max_message_length {
+            return Err(self.too_long(len));
+        }
+        let aligned = align_record(len + RECORD_HEADER_LENGTH);
+        let header = pack_header((len + RECORD_HEADER_LENGTH) as i32, type_id);
+        let capacity = self.capacity;
+        let mask = capacity - 1;
+        // The batch's position and its held-back first header live in locals (registers) and
+        // reach `self` and the ring only when the batch is published.
+        let mut tail = self.tail;
+        let mut first: Option<(usize, i64)> = None;
+        let mut written = 0;
+        let mut outcome = Ok(());
+        while written < max {
+            let index = tail as usize & mask;
+            // Whole records that fit before the end of the area and before the cached head,
+            // leaving the 8 bytes of the header after the last one (as `reserve` requires).
+            let room = (capacity - index).min(capacity - (tail - self.cached_head) as usize);
+            let fit = room.saturating_sub(RECORD_HEADER_LENGTH) / aligned;
+            if fit == 0 {
+                // At the wrap or possibly full: the one-record path pads and refreshes the head.
+                match self.reserve_at(tail, type_id, len) {
+                    Ok(reserved) => {
+                        let region = &self.attachment.region;
+                        if let Some((at, length)) = reserved.padding {
+                            let padding = pack_header(length, PADDING_MSG_TYPE_ID);
+                            hold_or_store(region, &mut first, at, padding);
+                        }
+                        // SAFETY: reserve_at checked index + 8 + len <= capacity, and the
+                        // producer owns the bytes until the batch is published.
+                        let payload = unsafe {
+                            std::slice::from_raw_parts_mut(region.payload(reserved.index, len), len)
+                        };
+                        fill(written, payload);
+                        hold_or_store(region, &mut first, reserved.index, header);
+                        tail = reserved.end;
+                        written += 1;
+                    }
+                    Err(e) if e.is_full() => break,
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+                continue;
+            }
+            let n = fit.min(max - written);
+            let region = &self.attachment.region;
+            let hold = first.is_none();
+            for k in 0..n {
+                let at = index + k * aligned;
+                // SAFETY: at + aligned + 8 <= index + n * aligned + 8 <= capacity and these
+                // bytes are free (before the cached head); the producer owns them until the
+                // batch is published.
+                let payload =
+                    unsafe { std::slice::from_raw_parts_mut(region.payload(at, len), len) };
+                fill(written + k, payload);
+                if !(hold && k == 0) {
+                    // Invisible until the held-back first header is released.
+                    region.sp_record(at, header);
+                }
+            }
+            if hold {
+                first = Some((index, header));
+            }
+            written += n;
+            tail += (n * aligned) as i64;
+        }
+        if let Some((at, first_header)) = first {
+            let region = &self.attachment.region;
+            // Pre-zero the header after the last record (free: each record was given 8 bytes
+            // more than it takes) so that the consumer stops there.
+            region.sp_record(tail as usize & mask, 0);
+            region.so_record(at, first_header); // SYNC POINT: record
+            region.so_tail(tail); // SYNC POINT: tail
+            self.tail = tail;
+            self.attachment.tick();
+        }
+        outcome.map(|()| written)
+    }
+
     /// Stores a heartbeat now (call it from idle loops so the consumer sees a live producer).
     pub fn heartbeat(&mut self) {
         self.attachment.heartbeat();
@@ -191,6 +316,15 @@ impl Producer {
     /// writes padding at the wrap, pre-zeroes the next record header and advances the tail.
     #[inline]
     fn reserve(&mut self, type_id: i32, len: usize) -> Result<Reserved, RingError> {
+        let reserved = self.reserve_at(self.tail, type_id, len)?;
+        self.tail = reserved.end;
+        Ok(reserved)
+    }
+
+    /// [`Producer::reserve`] for a record at position `tail`, leaving `self.tail` alone (a
+    /// batch moves it only when it publishes): the new tail is [`Reserved::end`].
+    #[inline]
+    fn reserve_at(&mut self, tail: i64, type_id: i32, len: usize) -> Result<Reserved, RingError> {
         if type_id < 1 {
             return Err(RingError::InvalidTypeId { type_id });
         }
@@ -202,10 +336,9 @@ impl Producer {
         let required = aligned + RECORD_HEADER_LENGTH;
         let capacity = self.capacity;
         let mask = capacity - 1;
-        let tail = self.tail;
         // Possibly full? Refresh the cached head; really full? Back pressure.
         if required > capacity - (tail - self.cached_head) as usize {
-            let head = self.refresh_head()?;
+            let head = self.refresh_head(tail)?;
             let free = capacity - (tail - head) as usize;
             if required > free {
                 return Err(RingError::Full {
@@ -221,7 +354,7 @@ impl Producer {
             // The record does not fit before the end: pad to the end and start at 0, which
             // needs `required` bytes free before the head's index.
             if required > self.cached_head as usize & mask {
-                let head = self.refresh_head()?;
+                let head = self.refresh_head(tail)?;
                 let head_index = head as usize & mask;
                 if required > head_index {
                     return Err(RingError::Full {
@@ -239,11 +372,11 @@ impl Producer {
         // message header"); index + aligned + 8 <= capacity by the checks above.
         self.attachment.region.sp_record(index + aligned, 0);
         let position = tail + padding.map_or(0, |(_, p)| p as i64);
-        self.tail = position + aligned as i64;
         Ok(Reserved {
             index,
             padding,
             position,
+            end: position + aligned as i64,
         })
     }
 
@@ -261,12 +394,13 @@ impl Producer {
         }
     }
 
-    /// Reloads the consumer's head, checks it and caches it (in the trailer too, as Agrona).
+    /// Reloads the consumer's head, checks it against the producer's position `tail` and caches
+    /// it (in the trailer too, as Agrona).
     #[cold]
-    fn refresh_head(&mut self) -> Result<i64, RingError> {
+    fn refresh_head(&mut self, tail: i64) -> Result<i64, RingError> {
         let region = &self.attachment.region;
         let head = region.lv_head(); // SYNC POINT: head
-        check_positions(region, head, self.tail)?;
+        check_positions(region, head, tail)?;
         self.cached_head = head;
         region.sp_head_cache(head);
         Ok(head)
@@ -279,6 +413,22 @@ impl Producer {
             max: self.max_message_length,
             needed: (len * 8).next_power_of_two().max(MIN_CAPACITY),
         }
+    }
+}
+
+/// Holds `header` back as a batch's first (published last) or, when the batch already has
+/// one, stores it now: the consumer cannot reach it before the first header is released.
+#[inline(always)]
+fn hold_or_store(
+    region: &crate::region::Region,
+    first: &mut Option<(usize, i64)>,
+    index: usize,
+    header: i64,
+) {
+    match first {
+        None => *first = Some((index, header)),
+        // Relaxed: published by the release of the first header, which follows it.
+        Some(_) => region.sp_record(index, header),
     }
 }
 
@@ -453,7 +603,7 @@ impl Batch<'_> {
         // SAFETY: reserve() checked index + 8 + len <= capacity; the producer owns the bytes.
         unsafe {
             let dst = p.attachment.region.payload(reserved.index, payload.len());
-            std::ptr::copy_nonoverlapping(payload.as_ptr(), dst, payload.len());
+            short_bytes::copy(payload.as_ptr(), dst, payload.len());
         }
         let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
         self.put(reserved.index, header);

@@ -1,5 +1,6 @@
-//! Model-based property test: random writes, claims (committed, aborted, dropped), batches and
-//! reads against a `VecDeque` model, across capacities small enough to wrap constantly.
+//! Model-based property test: random writes, claims (committed, aborted, dropped), batches,
+//! `try_write_batch` runs and reads against a `VecDeque` model, across capacities small enough
+//! to wrap constantly.
 
 use std::collections::VecDeque;
 
@@ -9,10 +10,26 @@ use sympathy_ring::{Consumer, Ring, RingError};
 
 #[derive(Debug, Clone)]
 enum Op {
-    Write { type_id: i32, size: usize },
-    Claim { type_id: i32, size: usize, end: End },
-    Batch { sizes: Vec<usize> },
-    Read { limit: usize },
+    Write {
+        type_id: i32,
+        size: usize,
+    },
+    Claim {
+        type_id: i32,
+        size: usize,
+        end: End,
+    },
+    Batch {
+        sizes: Vec<usize>,
+    },
+    WriteBatch {
+        type_id: i32,
+        size: usize,
+        max: usize,
+    },
+    Read {
+        limit: usize,
+    },
     ReadOne,
 }
 
@@ -30,7 +47,9 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (1i32..=9, size.clone()).prop_map(|(type_id, size)| Op::Write { type_id, size }),
         2 => (1i32..=9, size.clone(), prop_oneof![Just(End::Commit), Just(End::Abort), Just(End::Drop)])
             .prop_map(|(type_id, size, end)| Op::Claim { type_id, size, end }),
-        1 => prop::collection::vec(size, 1..12).prop_map(|sizes| Op::Batch { sizes }),
+        1 => prop::collection::vec(size.clone(), 1..12).prop_map(|sizes| Op::Batch { sizes }),
+        1 => (1i32..=9, size, 0usize..40)
+            .prop_map(|(type_id, size, max)| Op::WriteBatch { type_id, size, max }),
         3 => (1usize..=8).prop_map(|limit| Op::Read { limit }),
         1 => Just(Op::ReadOne),
     ]
@@ -147,6 +166,28 @@ fn run(capacity: usize, ops: Vec<Op>) {
                     assert!(!written.is_empty(), "an empty ring is never full");
                 }
                 h.model.extend(written);
+            }
+            Op::WriteBatch { type_id, size, max } => {
+                let size = h.size(size);
+                let first = h.next_seq;
+                let was_empty = producer.position() == consumer.position();
+                let mut filled = 0;
+                let n = producer
+                    .try_write_batch(type_id, size, max, |k, payload| {
+                        assert_eq!((k, payload.len()), (filled, size), "filled in order");
+                        Pattern::new(size).fill(first + k as u64, payload);
+                        filled += 1;
+                    })
+                    .expect("a valid batch writes or meets back pressure");
+                assert_eq!(n, filled);
+                assert!(n <= max);
+                if was_empty && max > 0 {
+                    assert!(n > 0, "an empty ring is never full");
+                }
+                for k in 0..n {
+                    h.model.push_back((type_id, first + k as u64, size));
+                }
+                h.next_seq += n as u64;
             }
             Op::Read { limit } => {
                 let n = h.check_read(&mut consumer, limit);

@@ -1,6 +1,11 @@
 //! `ipc bench`: messages per second from a producer process to a consumer process over one
 //! ring file, each pinned to its own core. The consumer verifies every byte of every message
 //! against the shared pattern; a mismatch fails the run.
+//!
+//! The producer writes each message through the one-message API (`Batch::try_write` for
+//! small payloads, publishing up to `--batch` messages at once; a claim per message for large
+//! ones), or with `--write-batch` through `Producer::try_write_batch`, which fills up to
+//! `--batch` fixed-size messages in place and publishes them together.
 
 use std::path::PathBuf;
 use std::process::{Child, Command};
@@ -15,7 +20,7 @@ use sympathy_ring::{Ring, Role};
 
 use crate::run::{Common, reporter};
 
-/// Messages a producer batch holds at most (one consumer-visible publish per batch).
+/// Messages a producer batch holds at most by default (one consumer-visible publish per batch).
 const BATCH: usize = 256;
 
 /// `ipc bench --size S --count N`
@@ -33,6 +38,14 @@ pub struct BenchArgs {
     /// Two cores `producer,consumer` (default: the first two available).
     #[arg(long)]
     cores: Option<String>,
+    /// Messages the producer publishes at once at most (1: each on its own). Payloads over 64
+    /// bytes are claimed and published one by one unless --write-batch.
+    #[arg(long, default_value_t = BATCH as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
+    /// Write through `Producer::try_write_batch` (a run of messages filled in place, one space
+    /// check and one publish per run) instead of one API call per message.
+    #[arg(long)]
+    write_batch: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -47,6 +60,10 @@ pub struct ProducerArgs {
     count: u64,
     #[arg(long)]
     core: usize,
+    #[arg(long)]
+    batch: usize,
+    #[arg(long)]
+    write_batch: bool,
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -67,8 +84,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let (producer_core, consumer_core) = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
     let mut rates = Vec::with_capacity(runs);
+    let writes = Writes {
+        batch: args.batch as usize,
+        write_batch: args.write_batch,
+    };
     for run in 0..runs {
-        let seconds = one_run(args.size, count, capacity, (producer_core, consumer_core))
+        let cores = (producer_core, consumer_core);
+        let seconds = one_run(args.size, count, capacity, cores, writes)
             .with_context(|| format!("run {run}"))?;
         rates.push((count - 1) as f64 / seconds);
     }
@@ -81,6 +103,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         .param("capacity", capacity as u64)
         .param("cores", format!("{producer_core},{consumer_core}"))
         .param("placement", "processes")
+        .param("batch", args.batch)
+        .param("writes", writes.name())
         .check(Check::Ok);
     reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
     let size = args.size as f64;
@@ -88,15 +112,41 @@ pub fn run(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// How the producer writes.
+#[derive(Debug, Clone, Copy)]
+struct Writes {
+    /// Messages per publish at most.
+    batch: usize,
+    /// `Producer::try_write_batch` instead of one call per message.
+    write_batch: bool,
+}
+
+impl Writes {
+    /// `params.writes` in the results.
+    fn name(self) -> &'static str {
+        if self.write_batch {
+            "write-batch"
+        } else {
+            "per-message"
+        }
+    }
+}
+
 /// One run: a fresh ring, a producer child, a pinned thread of this process consuming. Returns
 /// the seconds from the first message to the last. (The main thread stays unpinned so that the
 /// child inherits an affinity mask that lets it pin itself elsewhere.)
-fn one_run(size: usize, count: u64, capacity: usize, cores: (usize, usize)) -> Result<f64> {
+fn one_run(
+    size: usize,
+    count: u64,
+    capacity: usize,
+    cores: (usize, usize),
+    writes: Writes,
+) -> Result<f64> {
     let path = super::scratch_path("bench");
     let _ = std::fs::remove_file(&path);
     let ring = Ring::create(&path, capacity)?;
     let mut consumer = ring.consumer()?;
-    let mut child = spawn_producer(&path, size, count, cores.0)?;
+    let mut child = spawn_producer(&path, size, count, cores.0, writes)?;
     let outcome = std::thread::scope(|s| {
         s.spawn(|| {
             pin_current_thread(cores.1)?;
@@ -114,14 +164,24 @@ fn one_run(size: usize, count: u64, capacity: usize, cores: (usize, usize)) -> R
     Ok(seconds)
 }
 
-fn spawn_producer(path: &std::path::Path, size: usize, count: u64, core: usize) -> Result<Child> {
-    Command::new(std::env::current_exe()?)
+fn spawn_producer(
+    path: &std::path::Path,
+    size: usize,
+    count: u64,
+    core: usize,
+    writes: Writes,
+) -> Result<Child> {
+    let mut command = Command::new(std::env::current_exe()?);
+    command
         .args(["ipc", "bench-producer"])
         .arg(path)
         .args(["--size", &size.to_string(), "--count", &count.to_string()])
         .args(["--core", &core.to_string()])
-        .spawn()
-        .context("starting the producer process")
+        .args(["--batch", &writes.batch.to_string()]);
+    if writes.write_batch {
+        command.arg("--write-batch");
+    }
+    command.spawn().context("starting the producer process")
 }
 
 fn consume(
@@ -185,7 +245,12 @@ pub fn producer(args: ProducerArgs) -> Result<()> {
     let mut idle: u32 = 0;
     while i < args.count {
         let before = i;
-        if args.size > 64 {
+        if args.write_batch {
+            let max = (args.count - i).min(args.batch as u64) as usize;
+            let first = i;
+            let fill = |k: usize, payload: &mut [u8]| pattern.fill(first + k as u64, payload);
+            i += producer.try_write_batch(1, args.size, max, fill)? as u64;
+        } else if args.size > 64 {
             // Zero copy: fill the claimed bytes in place.
             while i < args.count {
                 match producer.try_claim(1, args.size) {
@@ -200,7 +265,7 @@ pub fn producer(args: ProducerArgs) -> Result<()> {
             }
         } else {
             let mut batch = producer.batch();
-            while i < args.count && batch.len() < BATCH {
+            while i < args.count && batch.len() < args.batch {
                 pattern.fill(i, &mut buf);
                 match batch.try_write(1, &buf) {
                     Ok(()) => i += 1,

@@ -105,33 +105,46 @@ pub fn run(args: &QueueArgs, reporter: &mut Reporter) -> Result<()> {
                 cores.producer,
                 cores.consumer
             ))?;
-            let mut medians = Vec::new();
+            let spec = |variant| QueueRun {
+                variant,
+                element,
+                placement,
+                count,
+                capacity: args.capacity,
+            };
+            let what = |variant: Variant| format!("{} {}", variant.name(), placement.name());
+            // One untimed warm-up run each: page faults, code paths, CPU frequency.
             for &variant in &variants {
-                let spec = QueueRun {
-                    variant,
-                    element,
-                    placement,
-                    count,
-                    capacity: args.capacity,
-                };
-                let what = format!("{} {}", variant.name(), placement.name());
-                // One untimed warm-up run: page faults, code paths, CPU frequency.
                 QueueRun {
                     count: (count / 10).max(1),
-                    ..spec
+                    ..spec(variant)
                 }
                 .run(&launch)
-                .with_context(|| format!("{what}: warm-up"))?;
-                let mut samples = Vec::with_capacity(runs);
-                for i in 0..runs {
-                    let elapsed = spec
+                .with_context(|| format!("{}: warm-up", what(variant)))?;
+            }
+            // The runs go round the variants (run 0 of each, then run 1 of each, ...), so that
+            // every variant meets the same conditions: on a shared VM the cost of a line
+            // transfer between the two cores changes over minutes (the ping-pong hop moved
+            // between ~65 and ~300 ns in one hour), which one-variant-after-another runs turned
+            // into differences between variants.
+            let mut samples = vec![Vec::with_capacity(runs); variants.len()];
+            for i in 0..runs {
+                for (&variant, samples) in variants.iter().zip(&mut samples) {
+                    let elapsed = spec(variant)
                         .run(&launch)
-                        .with_context(|| format!("{what}: run {i}"))?;
+                        .with_context(|| format!("{}: run {i}", what(variant)))?;
                     let rate = count as f64 / elapsed.as_secs_f64();
-                    reporter.line(&format!("{i} - {what}: ops/sec={}", format_value(rate)))?;
+                    reporter.line(&format!(
+                        "{i} - {}: ops/sec={}",
+                        what(variant),
+                        format_value(rate)
+                    ))?;
                     samples.push(rate);
                 }
-                let stats = Stats::from_samples(&samples).context("no samples")?;
+            }
+            let mut medians = Vec::new();
+            for (&variant, samples) in variants.iter().zip(&samples) {
+                let stats = Stats::from_samples(samples).context("no samples")?;
                 medians.push((variant, stats.median));
                 reporter.result(
                     Measurement::new("queue", variant.name())
