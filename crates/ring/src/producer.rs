@@ -99,13 +99,22 @@ impl Producer {
     /// As [`Producer::try_write`], with [`RingError::Timeout`] instead of `Full`, or
     /// [`RingError::PeerDead`] if the consumer is gone while the ring stays full.
     pub fn write(&mut self, type_id: i32, payload: &[u8], wait: &Wait) -> Result<(), RingError> {
+        let mut full: u32 = 0;
         wait.until("room in the ring", || {
             match self.try_write(type_id, payload) {
                 Ok(()) => Ok(Some(())),
-                Err(e) if e.is_full() => match self.peer().to_error(Role::Consumer) {
-                    Some(dead) => Err(dead),
-                    None => Ok(None),
-                },
+                Err(e) if e.is_full() => {
+                    // A producer waiting for a late or slow consumer still lives: keep its
+                    // heartbeat fresh, or the consumer would take it for hung (stale).
+                    full = full.wrapping_add(1);
+                    if full.is_multiple_of(1024) {
+                        self.attachment.heartbeat();
+                    }
+                    match self.peer().to_error(Role::Consumer) {
+                        Some(dead) => Err(dead),
+                        None => Ok(None),
+                    }
+                }
                 Err(e) => Err(e),
             }
         })
