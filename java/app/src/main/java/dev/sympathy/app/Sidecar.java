@@ -54,8 +54,8 @@ public final class Sidecar {
                   latency --size S --count N               round trip over two rings (echo in a separate JVM)
                           [--impl X] [--runs R] [--capacity B] [--dir D] [--json]""");
         c.put("jni-cost", """
-                  jni-cost [--size S] [--count N]          ns per message: one JNI write per call vs --batch per call
-                          [--batch B] [--runs R] [--json]""");
+                  jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
+                          [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");
         return c;
     }
 
