@@ -17,8 +17,19 @@ pub enum NativeError {
     Ring(RingError),
     /// A JNI call failed (usually a pending Java exception).
     Jni(jni::errors::Error),
-    /// Bad arguments from Java (a closed handle, a slice outside the buffer).
+    /// A call Java may not make now (a closed handle, a slice outside the buffer, a second
+    /// open claim, finishing a claim twice): an `IllegalStateException`.
     Usage(String),
+    /// A bad argument (a claim index `tryClaim` did not return): an
+    /// `IllegalArgumentException`, as the FFM ring throws.
+    BadArgument(String),
+    /// A negative message length: a `MessageTooLongException`, as the FFM ring throws.
+    NegativeLength {
+        /// The length Java passed.
+        length: i64,
+        /// The ring's largest message.
+        max: usize,
+    },
 }
 
 impl From<jni::errors::Error> for NativeError {
@@ -57,15 +68,27 @@ fn describe(error: &NativeError) -> Described {
         message: match error {
             NativeError::Ring(e) => e.to_string(),
             NativeError::Jni(e) => format!("JNI call failed: {e}"),
-            NativeError::Usage(m) => m.clone(),
+            NativeError::Usage(m) | NativeError::BadArgument(m) => m.clone(),
+            NativeError::NegativeLength { length, max } => {
+                format!("message length {length} is negative (0..={max} bytes)")
+            }
         },
         path: String::new(),
         detail: String::new(),
         a: 0,
         b: 0,
     };
-    let NativeError::Ring(error) = error else {
-        return d;
+    let error = match error {
+        NativeError::Ring(error) => error,
+        NativeError::BadArgument(_) => {
+            d.kind = 15;
+            return d;
+        }
+        NativeError::NegativeLength { length, max } => {
+            (d.kind, d.a, d.b) = (7, *length, *max as i64);
+            return d;
+        }
+        NativeError::Jni(_) | NativeError::Usage(_) => return d,
     };
     let path_of = |p: &std::path::Path| p.display().to_string();
     match error {

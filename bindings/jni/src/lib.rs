@@ -6,25 +6,46 @@
 //! their payloads from it, batch reads copy records into it as
 //! `[type id: i32 LE][length: i32 LE][payload, padded to 8 bytes]`.
 //!
-//! Every export runs in `EnvUnowned::with_env` (panics are caught there) and resolves with
-//! [`error::ThrowRingException`], so ring errors surface as the Java ring's exceptions.
+//! A producer handle also holds at most one open claim ([`DetachedClaim`]): Java fills its payload
+//! in place through a `MemorySegment` over the record area ([`producerRecordArea0`]), then
+//! commits or aborts it by the payload index `claim0` returned; closing the producer aborts it.
+//!
+//! Every export runs its body through [`native`] (`EnvUnowned::with_env`, which catches panics,
+//! resolved with [`error::ThrowRingException`]), so ring errors surface as the Java ring's
+//! exceptions and panics as an `IllegalStateException`, never unwinding into the JVM.
+//!
+//! [`producerRecordArea0`]: Java_dev_sympathy_nativeffi_NativeRing_producerRecordArea0
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod error;
 
 use error::{NativeError, ThrowRingException};
-use jni::EnvUnowned;
 use jni::objects::{JByteBuffer, JClass, JString};
 use jni::sys::{jboolean, jint, jlong};
+use jni::{Env, EnvUnowned};
 use std::time::Duration;
-use sympathy_ring::{Consumer, Producer, Ring};
+use sympathy_ring::{Consumer, DetachedClaim, Producer, Ring};
 
-/// A producer with its registered direct buffer.
+/// What `claim0` returns when the ring is full (Agrona's `INSUFFICIENT_CAPACITY`).
+const INSUFFICIENT_CAPACITY: jlong = -2;
+
+/// A producer with its registered direct buffer and its open claim, if any.
 struct ProducerHandle {
     producer: Producer,
     buffer: *mut u8,
     buffer_len: usize,
+    claim: Option<DetachedClaim>,
+}
+
+impl Drop for ProducerHandle {
+    /// A claim still open when Java closes the producer is aborted (becomes padding), as
+    /// dropping a Rust `Claim` does, so the consumer is not left waiting at it.
+    fn drop(&mut self) {
+        if let Some(claim) = self.claim.take() {
+            self.producer.abort_detached(claim);
+        }
+    }
 }
 
 /// A consumer with its registered direct buffer.
@@ -65,6 +86,38 @@ unsafe fn free<T>(handle: jlong) {
     }
 }
 
+/// Runs an export's body: panics are caught by `with_env`, and an error (or a caught panic)
+/// becomes the Java ring's exception, the export then returning `T::default()`.
+fn native<'l, T: Default + 'l>(
+    mut env: EnvUnowned<'l>,
+    body: impl FnOnce(&mut Env<'l>) -> Result<T, NativeError>,
+) -> T {
+    env.with_env(body).resolve::<ThrowRingException>()
+}
+
+/// [`native`] for the exports that take a handle of type `H` and need no JNI calls.
+fn with_handle<'l, H, T: Default + 'l>(
+    env: EnvUnowned<'l>,
+    raw: jlong,
+    body: impl FnOnce(&mut H) -> Result<T, NativeError>,
+) -> T {
+    native(env, |_| {
+        // SAFETY: every handle Java passes is 0 or a live handle of the type the export names,
+        // owned by the calling NativeRing object and used by one Java thread at a time.
+        body(unsafe { handle::<H>(raw)? })
+    })
+}
+
+/// [`native`] for the `close*` exports: frees the handle (0 is ignored).
+fn close_handle<H>(env: EnvUnowned<'_>, raw: jlong) {
+    native(env, |_| {
+        // SAFETY: a handle of type H that Java closes once (it zeroes its copy first) and never
+        // uses again.
+        unsafe { free::<H>(raw) };
+        Ok(())
+    })
+}
+
 fn direct_buffer(
     env: &jni::Env<'_>,
     buffer: &JByteBuffer<'_>,
@@ -99,71 +152,61 @@ fn slice_range(
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_create0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     path: JString<'l>,
     capacity: jlong,
 ) -> jlong {
-    env.with_env(|env| -> Result<jlong, NativeError> {
+    native(env, |env| {
         let path = path.try_to_string(env)?;
         let capacity = usize::try_from(capacity)
             .map_err(|_| NativeError::Usage(format!("capacity {capacity} must not be negative")))?;
         Ok(into_handle(Ring::create(path, capacity)?))
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_open0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     path: JString<'l>,
     timeout_ms: jlong,
 ) -> jlong {
-    env.with_env(|env| -> Result<jlong, NativeError> {
+    native(env, |env| {
         let path = path.try_to_string(env)?;
         let timeout = Duration::from_millis(timeout_ms.max(0) as u64);
         Ok(into_handle(Ring::open_with_timeout(path, timeout)?))
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_maxMessageLength0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
 ) -> jint {
-    env.with_env(|_| -> Result<jint, NativeError> {
-        // SAFETY: `ring` is a live Ring handle owned by the calling NativeRing.
-        let ring = unsafe { handle::<Ring>(ring)? };
+    with_handle(env, ring, |ring: &mut Ring| {
         Ok(ring.max_message_length() as jint)
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeRing0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
 ) {
-    env.with_env(|_| -> Result<(), NativeError> {
-        // SAFETY: a Ring handle that Java closes once and never uses again.
-        unsafe { free::<Ring>(ring) };
-        Ok(())
-    })
-    .resolve::<ThrowRingException>()
+    close_handle::<Ring>(env, ring)
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producer0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
     buffer: JByteBuffer<'l>,
 ) -> jlong {
-    env.with_env(|env| -> Result<jlong, NativeError> {
+    native(env, |env| {
         // SAFETY: `ring` is a live Ring handle owned by the calling NativeRing.
         let ring = unsafe { handle::<Ring>(ring)? };
         let (buffer, buffer_len) = direct_buffer(env, &buffer)?;
@@ -171,23 +214,34 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producer0<'l>(
             producer: ring.producer()?,
             buffer,
             buffer_len,
+            claim: None,
         }))
     })
-    .resolve::<ThrowRingException>()
+}
+
+/// The address of the producer's record area (`capacity` bytes), which Java wraps in a
+/// `MemorySegment` scoped to the producer to fill claims in place.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producerRecordArea0<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    producer: jlong,
+) -> jlong {
+    with_handle(env, producer, |p: &mut ProducerHandle| {
+        Ok(p.producer.record_area().0 as jlong)
+    })
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_write0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
     type_id: jint,
     offset: jint,
     length: jint,
 ) -> jboolean {
-    env.with_env(|_| -> Result<jboolean, NativeError> {
-        // SAFETY: a live producer handle, used by one Java thread at a time.
-        let p = unsafe { handle::<ProducerHandle>(producer)? };
+    with_handle(env, producer, |p: &mut ProducerHandle| {
         let (offset, length) = slice_range(offset, length, p.buffer_len)?;
         // SAFETY: [offset, offset + length) lies inside the registered direct buffer, which the
         // Java NativeRing keeps reachable for as long as the handle lives.
@@ -198,21 +252,18 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_write0<'l>(
             Err(e) => Err(e.into()),
         }
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_writeBatch0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
     type_id: jint,
     count: jint,
     length: jint,
 ) -> jint {
-    env.with_env(|_| -> Result<jint, NativeError> {
-        // SAFETY: a live producer handle, used by one Java thread at a time.
-        let p = unsafe { handle::<ProducerHandle>(producer)? };
+    with_handle(env, producer, |p: &mut ProducerHandle| {
         let total = count.checked_mul(length).ok_or_else(|| {
             NativeError::Usage(format!("{count} messages of {length} bytes overflow"))
         })?;
@@ -231,47 +282,119 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_writeBatch0<'l>(
         }
         Ok(batch.finish() as jint)
     })
-    .resolve::<ThrowRingException>()
+}
+
+/// Claims room for a `length`-byte message: returns the payload's index in the record area
+/// (Java fills it through its segment over the area), or `INSUFFICIENT_CAPACITY` when full.
+/// One claim may be open per producer.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_claim0<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    producer: jlong,
+    type_id: jint,
+    length: jint,
+) -> jlong {
+    with_handle(env, producer, |p: &mut ProducerHandle| {
+        if let Some(open) = &p.claim {
+            return Err(NativeError::Usage(format!(
+                "a claim is already open at index {}: commit or abort it first (one claim at a \
+                 time through JNI)",
+                open.payload_index()
+            )));
+        }
+        let Ok(length) = usize::try_from(length) else {
+            return Err(NativeError::NegativeLength {
+                length: length.into(),
+                max: p.producer.max_message_length(),
+            });
+        };
+        match p.producer.try_claim_detached(type_id, length) {
+            Ok(claim) => {
+                let index = claim.payload_index() as jlong;
+                p.claim = Some(claim);
+                Ok(index)
+            }
+            Err(e) if e.is_full() => Ok(INSUFFICIENT_CAPACITY),
+            Err(e) => Err(e.into()),
+        }
+    })
+}
+
+/// Takes the open claim whose payload index is `index`, for commit or abort.
+fn take_claim(p: &mut ProducerHandle, index: jlong) -> Result<DetachedClaim, NativeError> {
+    match &p.claim {
+        None => Err(NativeError::Usage(
+            "no claim is open: it was already committed or aborted".into(),
+        )),
+        Some(open) if open.payload_index() as jlong != index => {
+            Err(NativeError::BadArgument(format!(
+                "invalid claim index {index} (the open claim is at {}; use the value tryClaim \
+                 returned)",
+                open.payload_index()
+            )))
+        }
+        Some(_) => Ok(p.claim.take().expect("matched Some above")),
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_commit0<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    producer: jlong,
+    index: jlong,
+) {
+    with_handle(env, producer, |p: &mut ProducerHandle| {
+        let claim = take_claim(p, index)?;
+        p.producer.commit_detached(claim);
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_abort0<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    producer: jlong,
+    index: jlong,
+) {
+    with_handle(env, producer, |p: &mut ProducerHandle| {
+        let claim = take_claim(p, index)?;
+        p.producer.abort_detached(claim);
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producerHeartbeat0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
 ) {
-    env.with_env(|_| -> Result<(), NativeError> {
-        // SAFETY: a live producer handle, used by one Java thread at a time.
-        unsafe { handle::<ProducerHandle>(producer)? }
-            .producer
-            .heartbeat();
+    with_handle(env, producer, |p: &mut ProducerHandle| {
+        p.producer.heartbeat();
         Ok(())
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeProducer0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
 ) {
-    env.with_env(|_| -> Result<(), NativeError> {
-        // SAFETY: a producer handle that Java closes once and never uses again.
-        unsafe { free::<ProducerHandle>(producer) };
-        Ok(())
-    })
-    .resolve::<ThrowRingException>()
+    close_handle::<ProducerHandle>(env, producer)
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_consumer0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
     buffer: JByteBuffer<'l>,
 ) -> jlong {
-    env.with_env(|env| -> Result<jlong, NativeError> {
+    native(env, |env| {
         // SAFETY: `ring` is a live Ring handle owned by the calling NativeRing.
         let ring = unsafe { handle::<Ring>(ring)? };
         let (buffer, buffer_len) = direct_buffer(env, &buffer)?;
@@ -288,19 +411,16 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_consumer0<'l>(
             buffer_len,
         }))
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_read0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     consumer: jlong,
     limit: jint,
 ) -> jint {
-    env.with_env(|_| -> Result<jint, NativeError> {
-        // SAFETY: a live consumer handle, used by one Java thread at a time.
-        let c = unsafe { handle::<ConsumerHandle>(consumer)? };
+    with_handle(env, consumer, |c: &mut ConsumerHandle| {
         let max_record = 8 + c.max_message_length.next_multiple_of(8);
         let (buffer, buffer_len) = (c.buffer, c.buffer_len);
         let mut used = 0usize;
@@ -334,50 +454,39 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_read0<'l>(
         }
         Ok(total as jint)
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_consumerHeartbeat0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     consumer: jlong,
 ) {
-    env.with_env(|_| -> Result<(), NativeError> {
-        // SAFETY: a live consumer handle, used by one Java thread at a time.
-        unsafe { handle::<ConsumerHandle>(consumer)? }
-            .consumer
-            .heartbeat();
+    with_handle(env, consumer, |c: &mut ConsumerHandle| {
+        c.consumer.heartbeat();
         Ok(())
     })
-    .resolve::<ThrowRingException>()
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeConsumer0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     consumer: jlong,
 ) {
-    env.with_env(|_| -> Result<(), NativeError> {
-        // SAFETY: a consumer handle that Java closes once and never uses again.
-        unsafe { free::<ConsumerHandle>(consumer) };
-        Ok(())
-    })
-    .resolve::<ThrowRingException>()
+    close_handle::<ConsumerHandle>(env, consumer)
 }
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_pinCurrentThread0<'l>(
-    mut env: EnvUnowned<'l>,
+    env: EnvUnowned<'l>,
     _class: JClass<'l>,
     core: jint,
 ) {
-    env.with_env(|_| -> Result<(), NativeError> {
+    native(env, |_| {
         let core = usize::try_from(core)
             .map_err(|_| NativeError::Usage(format!("core {core} must not be negative")))?;
         sympathy_lab::pin::pin_current_thread(core)
             .map_err(|e| NativeError::Usage(format!("pinning to core {core} failed: {e}")))
     })
-    .resolve::<ThrowRingException>()
 }

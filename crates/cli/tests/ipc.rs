@@ -121,3 +121,84 @@ fn bench_and_latency_run_and_emit_the_schema() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains(r#""metric":"rtt_p50_ns""#));
 }
+
+#[test]
+fn random_sizes_for_a_time_then_until_detached_verifies_everything() {
+    let path = temp("soak");
+    let p = path.to_str().unwrap();
+    assert!(
+        sympathy(&["ipc", "create", p, "--capacity", "1048576"])
+            .status
+            .success()
+    );
+    let out = sympathy(&[
+        "ipc", "produce", p, "--count", "300", "--size", "4..900", "--seed", "7",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let produced = text(&out);
+    assert!(produced.contains("produced 300 messages"), "{produced}");
+    let out = sympathy(&[
+        "ipc",
+        "consume",
+        p,
+        "--until-detached",
+        "--timeout-ms",
+        "5000",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    // The same byte count on both sides: every random size was verified.
+    let bytes = |s: &str| {
+        s.split('(')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(bytes(&produced), bytes(&text(&out)), "{}", text(&out));
+    assert!(text(&out).contains("consumed and verified 300 messages"));
+    let _ = std::fs::remove_file(&path);
+
+    let path = temp("timed");
+    let p = path.to_str().unwrap();
+    assert!(sympathy(&["ipc", "create", p]).status.success());
+    let out = sympathy(&["ipc", "produce", p, "--seconds", "0", "--size", "8"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("produced 0 messages"), "{}", text(&out));
+    let bad = sympathy(&["ipc", "produce", p, "--count", "1", "--size", "9..8"]);
+    assert!(!bad.status.success());
+    assert!(
+        text(&bad).contains("MIN 9 is above MAX 8"),
+        "{}",
+        text(&bad)
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn produce_names_a_consumer_that_never_came_when_the_ring_stays_full() {
+    let path = temp("noconsumer");
+    let p = path.to_str().unwrap();
+    assert!(
+        sympathy(&["ipc", "create", p, "--capacity", "4096"])
+            .status
+            .success()
+    );
+    let out = sympathy(&[
+        "ipc",
+        "produce",
+        p,
+        "--count",
+        "1000",
+        "--size",
+        "4",
+        "--timeout-ms",
+        "300",
+    ]);
+    assert!(!out.status.success());
+    let s = text(&out);
+    assert!(s.contains("no consumer has attached"), "{s}");
+    assert!(s.contains("--timeout-ms 300"), "{s}");
+    let _ = std::fs::remove_file(&path);
+}

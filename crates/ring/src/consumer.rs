@@ -195,6 +195,10 @@ impl Consumer {
             if !idle.is_multiple_of(1024) {
                 return Ok(None);
             }
+            // Every read counts towards a heartbeat (4096 of them), but a parking wait polls
+            // slowly on a loaded machine: beat here too, so a consumer waiting for a late
+            // producer never looks hung to it.
+            self.attachment.heartbeat();
             let peer = self.peer();
             if peer.is_gone() {
                 // It may have written its last records just before leaving: drain them.

@@ -24,6 +24,7 @@
 //! The public items:
 //! - [`Ring`]: `create`, `open`, `anonymous`; hands out the one [`Producer`] and [`Consumer`].
 //! - [`Producer`]: `try_write`, `try_claim` → [`Claim`] (`commit`/`abort`, dropping aborts),
+//!   `try_claim_detached` → [`DetachedClaim`] (a claim that outlives a call, for bindings),
 //!   `batch` → [`Batch`], `write` (waiting), heartbeat and `peer_alive`.
 //! - [`Consumer`]: `read(handler, limit)` (zero-copy, one head release per batch),
 //!   `try_read_one`, `read_wait`, heartbeat and `peer_alive`.
@@ -53,6 +54,6 @@ mod wait;
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
 pub use consumer::Consumer;
 pub use error::{Corruption, RingError, Role};
-pub use producer::{Batch, Claim, Producer};
+pub use producer::{Batch, Claim, DetachedClaim, Producer};
 pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
 pub use wait::{Strategy, Wait};

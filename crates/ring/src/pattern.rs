@@ -94,9 +94,9 @@ impl Pattern {
         self.size
     }
 
-    fn body(&self, i: u64) -> &[u8] {
+    fn body(&self, i: u64, len: usize) -> &[u8] {
         let start = (i % 256) as usize;
-        &self.template[start..start + self.size]
+        &self.template[start..start + len]
     }
 
     /// Writes message `i` into `out` (`out.len()` must be the pattern's size).
@@ -108,12 +108,40 @@ impl Pattern {
         assert_eq!(
             out.len(),
             self.size,
-            "a pattern message has the pattern's size"
+            "the message must have the pattern's size"
         );
-        let n = self.size.min(8);
+        self.fill_len(i, out);
+    }
+
+    /// Writes message `i` with `out.len()` bytes, any length up to the pattern's size: the
+    /// template does not depend on the size, so one pattern of the largest size serves random
+    /// sizes without a template per size.
+    ///
+    /// # Panics
+    /// If `out.len()` exceeds the size.
+    ///
+    /// # Examples
+    /// ```
+    /// use sympathy_ring::pattern::Pattern;
+    /// let p = Pattern::new(8192);
+    /// let mut msg = vec![0; 12];
+    /// p.fill_len(300, &mut msg);
+    /// assert_eq!(msg, [44, 1, 0, 0, 0, 0, 0, 0, 52, 53, 54, 55]);
+    /// assert!(p.check_len(300, &msg).is_ok());
+    /// ```
+    #[inline]
+    pub fn fill_len(&self, i: u64, out: &mut [u8]) {
+        assert!(
+            out.len() <= self.size,
+            "a message of {} bytes is longer than the pattern's {}",
+            out.len(),
+            self.size
+        );
+        let n = out.len().min(8);
         short_bytes::copy_from_slice(&mut out[..n], &i.to_le_bytes()[..n]);
-        if self.size > 8 {
-            short_bytes::copy_from_slice(&mut out[8..], &self.body(i)[8..]);
+        if out.len() > 8 {
+            let len = out.len();
+            short_bytes::copy_from_slice(&mut out[8..], &self.body(i, len)[8..]);
         }
     }
 
@@ -129,9 +157,25 @@ impl Pattern {
                 expected: self.size,
             });
         }
-        let n = self.size.min(8);
+        self.check_len(i, msg)
+    }
+
+    /// Checks that `msg` is message `i` at its own length, any length up to the pattern's size
+    /// (see [`Pattern::fill_len`]).
+    ///
+    /// # Errors
+    /// The first [`Mismatch`]; `Size` when `msg` is longer than the pattern.
+    #[inline]
+    pub fn check_len(&self, i: u64, msg: &[u8]) -> Result<(), Mismatch> {
+        if msg.len() > self.size {
+            return Err(Mismatch::Size {
+                found: msg.len(),
+                expected: self.size,
+            });
+        }
+        let n = msg.len().min(8);
         let head_ok = short_bytes::equal(&msg[..n], &i.to_le_bytes()[..n]);
-        if head_ok && (self.size <= 8 || short_bytes::equal(&msg[8..], &self.body(i)[8..])) {
+        if head_ok && short_bytes::equal(&msg[n..], &self.body(i, msg.len())[n..]) {
             return Ok(());
         }
         self.first_difference(i, msg)
@@ -170,6 +214,25 @@ mod tests {
                 assert_eq!(p.check(i, &msg), Ok(()));
             }
         }
+    }
+
+    #[test]
+    fn one_pattern_fills_and_checks_every_shorter_size() {
+        let big = Pattern::new(300);
+        for size in [0, 4, 7, 8, 9, 64, 300] {
+            let exact = Pattern::new(size);
+            let (mut a, mut b) = (vec![0; size], vec![0; size]);
+            for i in [0u64, 255, 1 << 40] {
+                big.fill_len(i, &mut a);
+                exact.fill(i, &mut b);
+                assert_eq!(a, b, "size {size} i {i}");
+                assert_eq!(big.check_len(i, &a), Ok(()));
+            }
+        }
+        assert!(matches!(
+            Pattern::new(4).check_len(0, &[0; 5]),
+            Err(Mismatch::Size { .. })
+        ));
     }
 
     #[test]

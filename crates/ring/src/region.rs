@@ -396,6 +396,12 @@ impl Region {
         unsafe { self.records.add(index + RECORD_HEADER_LENGTH) }
     }
 
+    /// The first byte of the record area (for bindings that fill claims in place; see
+    /// `Producer::record_area`).
+    pub(crate) fn record_area_ptr(&self) -> *mut u8 {
+        self.records
+    }
+
     /// Copies `out.len()` bytes of the record area from `index` (for inspection; the bytes may
     /// change under a live producer).
     pub(crate) fn copy_out(&self, index: usize, out: &mut [u8]) {

@@ -201,10 +201,11 @@ const LATENCY_FULL_COUNT: u64 = 10_000_000;
 /// - Same language: each side's own `bench` / `latency` (both report the schema themselves;
 ///   the Java ones take no scale flag, so `--runs 3` is fixed here).
 /// - Across languages: `ipc create` a ring, start the consumer of one language in the
-///   background, run the producer of the other. The Rust consumer (`ipc consume --json
-///   --producer java-ffm`) reports the throughput from its first message to its last. The
-///   Java `consume` prints no schema line (only a summary), so the `rust->java` row fails with
-///   "not a schema line" until it gets a `--json` result.
+///   background, run the producer of the other. The consumer (`ipc consume --json --producer
+///   java-ffm`, `java/sidecar consume --json --producer rust`) reports the throughput from its
+///   first message to its last. The producer may start before the consumer has attached (a
+///   JVM takes a second or more): it waits while the ring is full (back pressure) up to its
+///   `--timeout-ms`, and names a consumer that never came if that runs out.
 /// - No cross-language echo rows: `ipc latency` runs its own echo child and cannot ping a
 ///   Java echo over rings given by path (nor can the Java `latency` ping a Rust echo).
 const IPC: [Job; 6] = [
@@ -251,6 +252,9 @@ const IPC: [Job; 6] = [
                     "ffm",
                     "--timeout-ms",
                     "30000",
+                    "--json",
+                    "--producer",
+                    "rust",
                 ],
             )
             .in_background(),

@@ -21,33 +21,102 @@ pub struct CreateArgs {
     capacity: usize,
 }
 
-/// `ipc produce PATH --count N --size S [--type T]`
+/// `ipc produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T]`
 #[derive(Args, Debug)]
 pub struct ProduceArgs {
     /// The ring file.
     path: PathBuf,
-    /// Messages to write.
+    /// Messages to write (with --seconds: at most this many; default unbounded).
+    #[arg(long, required_unless_present = "seconds")]
+    count: Option<u64>,
+    /// Payload bytes per message (4..=capacity/8): S, or MIN..MAX drawn uniformly from --seed
+    /// (the consumer needs no size: the pattern is per length).
+    #[arg(long, value_parser = parse_sizes)]
+    size: Sizes,
+    /// Seed of the random sizes of --size MIN..MAX.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop writing after this many seconds (a soak), then detach; the consumer's
+    /// --until-detached reads to the end.
     #[arg(long)]
-    count: u64,
-    /// Payload bytes per message (4..=capacity/8).
-    #[arg(long)]
-    size: usize,
+    seconds: Option<f64>,
     /// Message type id (>= 1).
     #[arg(long = "type", default_value_t = 1)]
     type_id: i32,
-    /// Give up when the ring stays full this long.
-    #[arg(long, default_value_t = 10_000)]
+    /// Give up when the ring stays full this long. A full ring is back pressure: the producer
+    /// waits for a consumer that is late to attach (a JVM takes a second or more to start) or
+    /// slow to read, and fails naming which when this runs out.
+    #[arg(long, default_value_t = 30_000)]
     timeout_ms: u64,
 }
 
-/// `ipc consume PATH --count N [--timeout-ms M] [--json [--producer LABEL]]`
+/// Payload sizes of `ipc produce`: one size, or a range drawn from a seeded generator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sizes {
+    min: usize,
+    max: usize,
+}
+
+fn parse_sizes(text: &str) -> Result<Sizes, String> {
+    let parse = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected S or MIN..MAX bytes, got '{text}'"))
+    };
+    let (min, max) = match text.split_once("..") {
+        Some((a, b)) => (parse(a)?, parse(b)?),
+        None => (parse(text)?, parse(text)?),
+    };
+    if min > max {
+        return Err(format!("MIN {min} is above MAX {max}"));
+    }
+    Ok(Sizes { min, max })
+}
+
+impl std::fmt::Display for Sizes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min == self.max {
+            write!(f, "{}", self.min)
+        } else {
+            write!(f, "{}..{}", self.min, self.max)
+        }
+    }
+}
+
+/// SplitMix64: the sizes of `--size MIN..MAX`, reproducible from `--seed`.
+struct SizeDraw {
+    sizes: Sizes,
+    state: u64,
+}
+
+impl SizeDraw {
+    fn next(&mut self) -> usize {
+        if self.sizes.min == self.sizes.max {
+            return self.sizes.min;
+        }
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let span = (self.sizes.max - self.sizes.min + 1) as u64;
+        self.sizes.min + (z % span) as usize
+    }
+}
+
+/// `ipc consume PATH --count N [--until-detached] [--timeout-ms M] [--json [--producer LABEL]]`
 #[derive(Args, Debug)]
 pub struct ConsumeArgs {
     /// The ring file.
     path: PathBuf,
-    /// Messages to read and verify.
+    /// Messages to read and verify (with --until-detached: at most this many).
+    #[arg(long, required_unless_present = "until_detached")]
+    count: Option<u64>,
+    /// Read until the producer detaches (a clean exit) and the ring is drained, however many
+    /// messages that is (a soak: `ipc produce --seconds`). A producer that dies is still an
+    /// error.
     #[arg(long)]
-    count: u64,
+    until_detached: bool,
     /// Give up when no message arrives for this long.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
@@ -84,20 +153,56 @@ pub fn create(args: CreateArgs) -> Result<()> {
 
 pub fn produce(args: ProduceArgs) -> Result<()> {
     let ring = Ring::open(&args.path)?;
-    super::check_size(args.size, ring.max_message_length())?;
+    super::check_size(args.size.min, ring.max_message_length())?;
+    super::check_size(args.size.max, ring.max_message_length())?;
     let mut producer = ring.producer()?;
-    let pattern = Pattern::new(args.size);
+    let pattern = Pattern::new(args.size.max); // serves every size up to the largest
+    let mut draw = SizeDraw {
+        sizes: args.size,
+        state: args.seed,
+    };
     let wait = Wait::backoff().timeout(Duration::from_millis(args.timeout_ms));
-    let mut buf = vec![0u8; args.size];
-    for i in 0..args.count {
-        pattern.fill(i, &mut buf);
-        producer
-            .write(args.type_id, &buf, &wait)
-            .with_context(|| format!("writing message {i} of {}", args.count))?;
+    let mut buf = vec![0u8; args.size.max];
+    let count = args.count.unwrap_or(u64::MAX);
+    let deadline = args
+        .seconds
+        .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+    let mut bytes = 0u64;
+    let mut written = 0u64;
+    while written < count {
+        // Reading the clock costs ~20 ns: look every 256 messages.
+        if written.is_multiple_of(256) && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let i = written;
+        let size = draw.next();
+        let message = &mut buf[..size];
+        pattern.fill_len(i, message);
+        match producer.write(args.type_id, message, &wait) {
+            Ok(()) => {}
+            Err(e @ RingError::Timeout { .. }) => {
+                let why = match producer.peer() {
+                    PeerState::NeverAttached => "no consumer has attached to the ring",
+                    PeerState::Alive { .. } => "the consumer is attached but did not read",
+                    PeerState::Stale { .. } => {
+                        "the consumer is attached but its heartbeat is stale"
+                    }
+                    PeerState::Detached | PeerState::Dead { .. } => "the consumer is gone",
+                };
+                bail!(
+                    "{e}: the ring is full after {i} messages and {why}; start the consumer \
+                     first or give it longer (--timeout-ms {})",
+                    args.timeout_ms
+                )
+            }
+            Err(e) => return Err(e).with_context(|| format!("writing message {i}")),
+        }
+        bytes += size as u64;
+        written += 1;
     }
     println!(
-        "produced {} messages of {} bytes (type {})",
-        args.count, args.size, args.type_id
+        "produced {written} messages ({bytes} bytes, sizes {}, type {})",
+        args.size, args.type_id
     );
     Ok(())
 }
@@ -106,39 +211,30 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
     let ring = Ring::open(&args.path)?;
     let mut consumer = ring.consumer()?;
     let wait = Wait::backoff().timeout(Duration::from_millis(args.timeout_ms));
-    let mut next = 0u64;
-    let mut patterns: Vec<Option<Pattern>> = Vec::new();
-    let mut mismatch: Option<String> = None;
-    let mut first_at: Option<Instant> = None;
-    let mut bytes_read = 0u64;
-    while next < args.count && mismatch.is_none() {
-        let outcome = consumer.read_wait(
-            |type_id, bytes| {
-                if mismatch.is_some() || next >= args.count {
-                    return;
-                }
-                first_at.get_or_insert_with(Instant::now);
-                bytes_read += bytes.len() as u64;
-                if patterns.len() <= bytes.len() {
-                    patterns.resize(bytes.len() + 1, None);
-                }
-                let pattern =
-                    patterns[bytes.len()].get_or_insert_with(|| Pattern::new(bytes.len()));
-                match pattern.check(next, bytes) {
-                    Ok(()) => next += 1,
-                    Err(m) => {
-                        mismatch = Some(format!("message {next} (type {type_id}): {m}"));
-                    }
-                }
-            },
-            1024,
-            &wait,
-        );
+    let mut v = Verifier {
+        count: args.count.unwrap_or(u64::MAX),
+        next: 0,
+        pattern: Pattern::new(ring.max_message_length()),
+        mismatch: None,
+        first_at: None,
+        bytes_read: 0,
+    };
+    while v.next < v.count && v.mismatch.is_none() {
+        let outcome = consumer.read_wait(|type_id, bytes| v.accept(type_id, bytes), 1024, &wait);
         match outcome {
             Ok(_) => {}
+            Err(RingError::PeerDead { pid: 0, .. }) if args.until_detached => {
+                // Detached cleanly and drained; a padding record at the wrap reads as empty
+                // once, so look twice more for records at the start of the area.
+                for _ in 0..2 {
+                    consumer.read(|type_id, bytes| v.accept(type_id, bytes), usize::MAX)?;
+                }
+                break;
+            }
             Err(e @ RingError::PeerDead { .. }) => bail!(
-                "{e}: the producer is gone after {next} of {} messages",
-                args.count
+                "{e}: the producer is gone after {} of {} messages",
+                v.next,
+                describe_count(args.count)
             ),
             Err(e @ RingError::Timeout { .. }) => {
                 let why = match consumer.peer() {
@@ -151,37 +247,76 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
                     }
                     PeerState::Detached | PeerState::Dead { .. } => "the producer is gone",
                 };
-                bail!("{e}; received {next} of {} messages; {why}", args.count)
+                bail!(
+                    "{e}; received {} of {} messages; {why}",
+                    v.next,
+                    describe_count(args.count)
+                )
             }
             Err(e) => return Err(e.into()),
         }
     }
-    let elapsed = first_at.map(|t| t.elapsed().as_secs_f64());
-    if let Some(m) = mismatch {
+    let elapsed = v.first_at.map(|t| t.elapsed().as_secs_f64());
+    if let Some(m) = v.mismatch {
         bail!("verification failed at {m}");
     }
     if !args.json {
-        println!("consumed and verified {next} messages");
+        println!(
+            "consumed and verified {} messages ({} bytes)",
+            v.next, v.bytes_read
+        );
         return Ok(());
     }
     let seconds = elapsed
-        .filter(|s| *s > 0.0 && next >= 2)
+        .filter(|s| *s > 0.0 && v.next >= 2)
         .context("--json needs at least two messages to time (use a larger --count)")?;
-    let msgs = Stats::from_samples(&[(next - 1) as f64 / seconds]).context("no sample")?;
+    let msgs = Stats::from_samples(&[(v.next - 1) as f64 / seconds]).context("no sample")?;
     let mut reporter = Reporter::stdout(true);
     reporter.env(&Env::collect())?;
     let base = Measurement::new("ipc", "ring")
         .param("producer", args.producer.as_str())
         .param("consumer", "rust")
-        .param("size_bytes", bytes_read / next)
-        .param("count", next)
+        .param("size_bytes", v.bytes_read / v.next)
+        .param("count", v.next)
         .param("capacity", ring.capacity() as u64)
         .param("placement", "processes")
         .check(Check::Ok);
     reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
-    let size = (bytes_read / next) as f64;
+    let size = (v.bytes_read / v.next) as f64;
     reporter.result(base.stats(Metric::BytesPerSec, msgs.map(|m| m * size)))?;
     Ok(())
+}
+
+/// Checks each message against the pattern, in order, and counts what was verified.
+struct Verifier {
+    count: u64,
+    next: u64,
+    /// One pattern of the ring's largest message checks every size (a template per size
+    /// would grow memory with each new size of a random-size stream).
+    pattern: Pattern,
+    mismatch: Option<String>,
+    first_at: Option<Instant>,
+    bytes_read: u64,
+}
+
+impl Verifier {
+    fn accept(&mut self, type_id: i32, bytes: &[u8]) {
+        if self.mismatch.is_some() || self.next >= self.count {
+            return;
+        }
+        self.first_at.get_or_insert_with(Instant::now);
+        self.bytes_read += bytes.len() as u64;
+        match self.pattern.check_len(self.next, bytes) {
+            Ok(()) => self.next += 1,
+            Err(m) => {
+                self.mismatch = Some(format!("message {} (type {type_id}): {m}", self.next));
+            }
+        }
+    }
+}
+
+fn describe_count(count: Option<u64>) -> String {
+    count.map_or_else(|| "all".to_string(), |c| c.to_string())
 }
 
 pub fn inspect(args: InspectArgs) -> Result<()> {

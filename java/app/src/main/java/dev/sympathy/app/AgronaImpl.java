@@ -40,6 +40,19 @@ final class AgronaImpl implements RingImpl {
             }
 
             @Override
+            public boolean claim(int typeId, byte[] src, int length, boolean commit) {
+                int index = rb.tryClaim(typeId, length);
+                if (index < 0) {
+                    return false;
+                }
+                rb.buffer().putBytes(index, src, 0, length);
+                if (commit) {
+                    rb.commit(index);
+                }
+                return true;
+            }
+
+            @Override
             public void heartbeat() {
                 ring.producerHeartbeat();
             }

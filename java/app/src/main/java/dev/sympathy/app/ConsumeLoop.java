@@ -14,6 +14,11 @@ final class ConsumeLoop {
     int expectedType;
     long timeoutMs = 10_000;
     long staleMs = 5_000;
+    /**
+     * Read until the producer detaches (a clean exit) and the ring is drained, however many
+     * messages that is (at most {@link #count}): a soak. A producer that dies is still a failure.
+     */
+    boolean untilDetached;
 
     /** Nanoseconds from the first message to the last (for bench). */
     long elapsedNanos;
@@ -58,7 +63,7 @@ final class ConsumeLoop {
                 PeerState producer = ring.producerState(staleMs);
                 if (producer == PeerState.DEAD || producer == PeerState.DETACHED) {
                     drain(consumer, check);
-                    if (check.received() >= count) {
+                    if (check.received() >= count || (untilDetached && producer == PeerState.DETACHED)) {
                         break;
                     }
                     throw new Incomplete((producer == PeerState.DEAD ? "producer died" : "producer detached early")

@@ -28,6 +28,19 @@ final class FfmImpl implements RingImpl {
             }
 
             @Override
+            public boolean claim(int typeId, byte[] src, int length, boolean commit) {
+                long index = producer.tryClaim(typeId, length);
+                if (index < 0) {
+                    return false;
+                }
+                MemorySegment.copy(src, 0, producer.buffer(), ValueLayout.JAVA_BYTE, index, length);
+                if (commit) {
+                    producer.commit(index);
+                }
+                return true;
+            }
+
+            @Override
             public void heartbeat() {
                 producer.heartbeat();
             }

@@ -11,7 +11,9 @@ import java.util.Set;
 
 /**
  * {@code jni-cost}: the per-message cost of writing through JNI one message per native call
- * ({@code jni-single-write}) against {@code --batch} messages per call ({@code jni-batch-write}).
+ * ({@code jni-single-write}) against {@code --batch} messages per call ({@code jni-batch-write})
+ * and against a zero-copy claim filled in place and committed ({@code jni-claim-commit}: two
+ * native calls per message, no copy from the scratch buffer).
  * One process fills a ring file with timed writes, drains it untimed through the native
  * consumer, and repeats until {@code --count} messages went through; the count read back is
  * checked. Reported as ns_per_op (median, min..max over {@code --runs}).
@@ -29,6 +31,7 @@ final class JniCost {
         Output out = new Output(args.flag("json"));
         double[] single = new double[runs];
         double[] batched = new double[runs];
+        double[] claimed = new double[runs];
         Path file = Files.createTempFile("sympathy-jni-cost", ".ring");
         Files.delete(file);
         try (NativeRing ring = NativeRing.create(file, 1 << 20);
@@ -37,8 +40,9 @@ final class JniCost {
             for (int run = 0; run < runs; run++) {
                 single[run] = measure(producer, consumer, count, size, 1);
                 batched[run] = measure(producer, consumer, count, size, batch);
-                out.line(String.format("run %d: single %.1f ns/msg, batch of %d %.1f ns/msg", run + 1, single[run],
-                        batch, batched[run]));
+                claimed[run] = measure(producer, consumer, count, size, CLAIM);
+                out.line(String.format("run %d: single %.1f ns/msg, batch of %d %.1f ns/msg, claim %.1f ns/msg",
+                        run + 1, single[run], batch, batched[run], claimed[run]));
             }
         } finally {
             Files.deleteIfExists(file);
@@ -50,9 +54,30 @@ final class JniCost {
         Map<String, Object> batchParams = new LinkedHashMap<>(params);
         batchParams.put("batch", batch);
         out.result("ipc", "jni-batch-write", batchParams, "ns_per_op", "ns", Stats.of(batched));
+        out.result("ipc", "jni-claim-commit", params, "ns_per_op", "ns", Stats.of(claimed));
     }
 
-    /** Nanoseconds per message of the timed writes ({@code perCall} messages per native call). */
+    /** {@code perCall} value of the claim variant: tryClaim, fill in place, commit (two native calls). */
+    private static final int CLAIM = 0;
+
+    /** One message through a claim filled in place (the first 8 bytes: its index); 0 when full. */
+    private static int claim(NativeRing.Producer producer, int size, long index) {
+        long at = producer.tryClaim(1, size);
+        if (at < 0) {
+            return 0;
+        }
+        producer.recordArea().set(LONG_LE, at, index);
+        producer.commit(at);
+        return 1;
+    }
+
+    private static final java.lang.foreign.ValueLayout.OfLong LONG_LE =
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Nanoseconds per message of the timed writes ({@code perCall} messages per native call, or
+     * {@link #CLAIM}).
+     */
     private static double measure(NativeRing.Producer producer, NativeRing.Consumer consumer, long count, int size,
             int perCall) {
         long written = 0;
@@ -62,7 +87,9 @@ final class JniCost {
             long start = System.nanoTime();
             while (written < count) {
                 int n;
-                if (perCall == 1) {
+                if (perCall == CLAIM) {
+                    n = claim(producer, size, written);
+                } else if (perCall == 1) {
                     n = producer.write(1, 0, size) ? 1 : 0;
                 } else {
                     n = producer.writeBatch(1, (int) Math.min(perCall, count - written), size);

@@ -3,6 +3,7 @@ package dev.sympathy.app;
 import dev.sympathy.nativeffi.NativeRing;
 import dev.sympathy.ring.RingFile;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 
@@ -35,6 +36,19 @@ final class JniImpl implements RingImpl {
             public boolean offer(int typeId, byte[] src, int length) {
                 buffer.put(0, src, 0, length);
                 return producer.write(typeId, 0, length);
+            }
+
+            @Override
+            public boolean claim(int typeId, byte[] src, int length, boolean commit) {
+                long index = producer.tryClaim(typeId, length);
+                if (index < 0) {
+                    return false;
+                }
+                MemorySegment.copy(src, 0, producer.recordArea(), ValueLayout.JAVA_BYTE, index, length);
+                if (commit) {
+                    producer.commit(index);
+                }
+                return true;
             }
 
             @Override

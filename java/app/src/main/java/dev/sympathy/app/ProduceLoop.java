@@ -18,6 +18,19 @@ final class ProduceLoop {
     long staleMs = 5_000;
     /** Test hook: halt the JVM (no cleanup, like a kill) after this many messages; 0 = never. */
     long haltAfter;
+    /**
+     * Test hook: after this many messages, claim the next one, fill it, and halt with the claim
+     * open (a producer killed mid-claim); 0 = never.
+     */
+    long haltInClaimAfter;
+    /** Write each message through a claim filled in place (tryClaim/commit) instead of a copy. */
+    boolean claim;
+    /** The pattern index of the first message (a restarted producer continues the sequence). */
+    long first;
+    /** Stop after this many milliseconds even before {@link #count} messages (a soak); 0 = no limit. */
+    long durationMs;
+    /** Messages written by {@link #run}. */
+    long written;
 
     /** Produces and returns the number of payload bytes written. */
     long run(RingFile ring, RingImpl impl, SizeSpec sizes) {
@@ -25,13 +38,22 @@ final class ProduceLoop {
         long bytes = 0;
         try (RingImpl.ProducerEnd producer = impl.producer(ring)) {
             Heartbeat beat = new Heartbeat(producer::heartbeat);
+            long deadline = System.nanoTime() + durationMs * 1_000_000;
             for (long i = 0; i < count; i++) {
+                // Reading the clock costs ~20 ns: look every 256 messages.
+                if (durationMs != 0 && (i & 0xFF) == 0 && System.nanoTime() - deadline >= 0) {
+                    break;
+                }
                 int size = sizes.next();
-                TestPattern.fill(message, i, size);
-                if (!producer.offer(typeId, message, size)) {
+                TestPattern.fill(message, first + i, size);
+                if (haltInClaimAfter != 0 && i == haltInClaimAfter) {
+                    haltInClaim(ring, producer, beat, message, size, i);
+                }
+                if (!send(producer, message, size)) {
                     waitForRoom(ring, producer, beat, message, size, i);
                 }
                 bytes += size;
+                written = i + 1;
                 beat.tick();
                 if (haltAfter != 0 && i + 1 == haltAfter) {
                     System.err.println("produce: halting after " + haltAfter + " messages (--halt-after)");
@@ -42,11 +64,30 @@ final class ProduceLoop {
         return bytes;
     }
 
+    private boolean send(RingImpl.ProducerEnd producer, byte[] message, int size) {
+        return claim ? producer.claim(typeId, message, size, true) : producer.offer(typeId, message, size);
+    }
+
+    private void haltInClaim(RingFile ring, RingImpl.ProducerEnd producer, Heartbeat beat, byte[] message, int size,
+            long index) {
+        long start = System.currentTimeMillis();
+        while (!producer.claim(typeId, message, size, false)) {
+            beat.tick();
+            if (System.currentTimeMillis() - start > timeoutMs) {
+                throw new RingTimeoutException("room for the claim to halt in", timeoutMs);
+            }
+            Thread.onSpinWait();
+        }
+        System.err.println("produce: halting inside the claim of message " + (first + index)
+                + " (--halt-in-claim-after " + haltInClaimAfter + ")");
+        Runtime.getRuntime().halt(137);
+    }
+
     private void waitForRoom(RingFile ring, RingImpl.ProducerEnd producer, Heartbeat beat, byte[] message, int size,
             long index) {
         long start = System.currentTimeMillis();
         long spins = 0;
-        while (!producer.offer(typeId, message, size)) {
+        while (!send(producer, message, size)) {
             Thread.onSpinWait();
             beat.tick();
             if ((++spins & 0xFFF) == 0) {

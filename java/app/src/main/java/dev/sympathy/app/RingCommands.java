@@ -5,6 +5,8 @@ import dev.sympathy.ring.RingFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /** {@code create}, {@code produce}, {@code consume}, {@code inspect} and the hidden {@code echo}. */
@@ -23,12 +25,14 @@ final class RingCommands {
     }
 
     static void produce(String[] argv) throws IOException {
-        Args args = new Args("produce", argv, 1,
-                Set.of("count", "size", "type", "seed", "impl", "timeout-ms", "stale-ms", "halt-after"), Set.of());
+        Args args = new Args("produce", argv, 1, Set.of("count", "size", "type", "seed", "impl", "timeout-ms",
+                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds"), Set.of("claim"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         ProduceLoop loop = new ProduceLoop();
-        loop.count = args.requiredLong("count", 0, Long.MAX_VALUE);
+        loop.durationMs = 1000 * args.longOption("seconds", 0, Long.MAX_VALUE / 1000, 0);
+        loop.count = loop.durationMs != 0 && !args.flag("count") ? Long.MAX_VALUE
+                : args.requiredLong("count", 0, Long.MAX_VALUE);
         if (!argsHas(args, "size")) {
             throw new UsageException("produce: --size is required (S or MIN..MAX bytes, at least 4)");
         }
@@ -37,29 +41,40 @@ final class RingCommands {
         loop.timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
         loop.staleMs = args.longOption("stale-ms", 1, Long.MAX_VALUE, 5_000);
         loop.haltAfter = args.longOption("halt-after", 0, Long.MAX_VALUE, 0);
+        loop.haltInClaimAfter = args.longOption("halt-in-claim-after", 0, Long.MAX_VALUE, 0);
+        loop.first = args.longOption("first", 0, Long.MAX_VALUE, 0);
+        loop.claim = args.flag("claim");
         RingImpl impl = Impls.byName("produce", args.string("impl", "ffm"));
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             sizes.checkFits("produce", ring.maxMessageLength());
             long bytes = loop.run(ring, impl, sizes);
-            System.out.println("produced " + loop.count + " messages (" + bytes + " bytes, sizes " + sizes
-                    + ") with " + impl.label());
+            System.out.println("produced " + loop.written + " messages (" + bytes + " bytes, sizes " + sizes
+                    + ") with " + impl.label() + (loop.claim ? " (claims)" : ""));
         }
     }
 
     static void consume(String[] argv) throws IOException {
-        Args args = new Args("consume", argv, 1, Set.of("count", "type", "impl", "timeout-ms", "stale-ms"),
-                Set.of("report-elapsed"));
+        Args args = new Args("consume", argv, 1, Set.of("count", "type", "impl", "timeout-ms", "stale-ms", "producer"),
+                Set.of("report-elapsed", "json", "until-detached"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         ConsumeLoop loop = new ConsumeLoop();
-        loop.count = args.requiredLong("count", 0, Long.MAX_VALUE);
+        loop.untilDetached = args.flag("until-detached");
+        loop.count = loop.untilDetached && !args.flag("count") ? Long.MAX_VALUE
+                : args.requiredLong("count", 0, Long.MAX_VALUE);
         loop.expectedType = (int) args.longOption("type", 1, Integer.MAX_VALUE, 0);
         loop.timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
         loop.staleMs = args.longOption("stale-ms", 1, Long.MAX_VALUE, 5_000);
         RingImpl impl = Impls.byName("consume", args.string("impl", "ffm"));
+        boolean json = args.flag("json");
+        if (json && loop.count < 2) {
+            throw new UsageException("consume: --json times the first message to the last: use --count 2 or more");
+        }
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             MessageCheck check = loop.run(ring, impl);
-            if (args.flag("report-elapsed")) {
+            if (json) {
+                reportThroughput(args.string("producer", "unknown"), impl, ring, loop, check);
+            } else if (args.flag("report-elapsed")) {
                 System.out.println("elapsed_ns=" + loop.elapsedNanos);
                 System.out.println("bytes=" + check.bytes());
             } else {
@@ -67,6 +82,30 @@ final class RingCommands {
                         + " bytes) with " + impl.label() + ", every byte verified");
             }
         }
+    }
+
+    /**
+     * {@code consume --json}: the results line of the Rust {@code ipc consume --json}, from this
+     * side: experiment {@code ipc}, variant {@code ring}, msgs_per_sec and bytes_per_sec from the
+     * first message to the last (one run), params producer (as given), consumer, size_bytes
+     * (the mean), count, capacity and placement.
+     */
+    private static void reportThroughput(String producer, RingImpl impl, RingFile ring, ConsumeLoop loop,
+            MessageCheck check) {
+        double seconds = Math.max(loop.elapsedNanos, 1) / 1e9;
+        double msgsPerSec = (check.received() - 1) / seconds;
+        long meanSize = check.bytes() / check.received();
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("producer", producer);
+        params.put("consumer", impl.label());
+        params.put("size_bytes", meanSize);
+        params.put("count", check.received());
+        params.put("capacity", (long) ring.capacity());
+        params.put("placement", "processes");
+        Output out = new Output(true);
+        out.result("ipc", "ring", params, "msgs_per_sec", "msgs/s", Stats.of(new double[] {msgsPerSec}));
+        out.result("ipc", "ring", params, "bytes_per_sec", "bytes/s",
+                Stats.of(new double[] {msgsPerSec * meanSize}));
     }
 
     static void inspect(String[] argv) throws IOException {

@@ -30,6 +30,13 @@ interface RingImpl {
         /** Writes {@code src[0, length)} as one message; false when the ring is full. */
         boolean offer(int typeId, byte[] src, int length);
 
+        /**
+         * Writes {@code src[0, length)} zero-copy style: claims room in the ring, fills the claim
+         * in place and commits it; false when the ring is full. With {@code commit} false the
+         * claim is left open (the test hook of a producer that dies mid-claim).
+         */
+        boolean claim(int typeId, byte[] src, int length, boolean commit);
+
         void heartbeat();
 
         @Override

@@ -4,17 +4,20 @@ import dev.sympathy.ring.RingException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The Java sidecar: the Java side of {@code sympathy ipc}. Run it with {@code java/sidecar}.
  *
  * <pre>
  * java/sidecar create PATH --capacity BYTES
- * java/sidecar produce PATH --count N --size S|MIN..MAX [--type T] [--impl ffm|jni|agrona]
- * java/sidecar consume PATH --count N [--timeout-ms M] [--impl ffm|jni|agrona]
+ * java/sidecar produce PATH --count N --size S|MIN..MAX [--type T] [--impl ffm|jni|agrona] [--claim]
+ * java/sidecar consume PATH --count N [--timeout-ms M] [--impl ffm|jni|agrona] [--json]
  * java/sidecar inspect PATH
  * java/sidecar bench --size S --count N [--impl X | --producer X --consumer Y] [--runs R] [--json]
  * java/sidecar latency --size S --count N [--impl X] [--runs R] [--json]
+ * java/sidecar COMMAND --help
  * </pre>
  *
  * Exit status: 0 success, 1 a failure (ring error, bad message, dead peer), 2 a bad command line.
@@ -22,24 +25,56 @@ import java.util.Arrays;
 public final class Sidecar {
     private Sidecar() {}
 
-    static final String USAGE = """
-            usage: sidecar <command> [options]
-              create PATH --capacity BYTES             create a ring file (capacity: power of two)
-              produce PATH --count N --size S|MIN..MAX write N test messages
-                      [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
-                      [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
-              consume PATH --count N                   read and verify N test messages
-                      [--type T] [--impl ffm|jni|agrona] [--timeout-ms M]
-              inspect PATH                             print the header and positions
-              bench --size S --count N                 throughput, producer and consumer in separate JVMs
-                      [--impl X | --producer X --consumer Y] [--runs R] [--capacity B] [--json]
-              latency --size S --count N               round trip over two rings (echo in a separate JVM)
-                      [--impl X] [--runs R] [--capacity B] [--json]
-              jni-cost [--size S] [--count N]          ns per message: one JNI write per call vs --batch per call
-                      [--batch B] [--runs R] [--json]
+    /** Each command's usage, in the order help lists them (echo is internal to latency). */
+    static final Map<String, String> COMMANDS = commands();
+
+    private static Map<String, String> commands() {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("create", """
+                  create PATH --capacity BYTES             create a ring file (capacity: power of two; 64k, 1m ok)""");
+        c.put("produce", """
+                  produce PATH --count N --size S|MIN..MAX write N test messages
+                          [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
+                          [--seconds S]     stop after S seconds (then --count is optional: a soak)
+                          [--claim]         write each message through tryClaim/commit, filled in place
+                          [--first I]       pattern index of the first message (a restarted producer)
+                          [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
+                          [--halt-in-claim-after K]  (test hook: exit abruptly inside the claim of message K)""");
+        c.put("consume", """
+                  consume PATH --count N                   read and verify N test messages
+                          [--type T] [--impl ffm|jni|agrona] [--timeout-ms M]
+                          [--until-detached]  read until the producer detaches (then --count is optional)
+                          [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
+        c.put("inspect", """
+                  inspect PATH [--timeout-ms M]            print the header and positions""");
+        c.put("bench", """
+                  bench --size S --count N                 throughput, producer and consumer in separate JVMs
+                          [--impl X | --producer X --consumer Y] [--runs R] [--capacity B] [--dir D] [--json]""");
+        c.put("latency", """
+                  latency --size S --count N               round trip over two rings (echo in a separate JVM)
+                          [--impl X] [--runs R] [--capacity B] [--dir D] [--json]""");
+        c.put("jni-cost", """
+                  jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
+                          [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");
+        return c;
+    }
+
+    private static final String FOOTER = """
             implementations: ffm (pure Java, FFM), jni (the Rust ring through JNI),
                              agrona (Agrona's OneToOneRingBuffer)
             exit status: 0 ok, 1 failure, 2 bad command line""";
+
+    static final String USAGE = "usage: sidecar <command> [options]   (sidecar <command> --help for one)\n"
+            + String.join("\n", COMMANDS.values().stream().map(Sidecar::indent).toList()) + "\n" + FOOTER;
+
+    /** The usage of one command. */
+    static String usage(String command) {
+        return "usage: sidecar " + command + " [options]\n" + indent(COMMANDS.get(command)) + "\n" + FOOTER;
+    }
+
+    private static String indent(String lines) {
+        return lines.indent(2).stripTrailing();
+    }
 
     public static void main(String[] argv) {
         System.exit(run(argv));
@@ -52,6 +87,11 @@ public final class Sidecar {
             return argv.length == 0 ? 2 : 0;
         }
         String command = argv[0];
+        if (COMMANDS.containsKey(command)
+                && Arrays.stream(argv, 1, argv.length).anyMatch(a -> a.equals("--help") || a.equals("-h"))) {
+            System.out.println(usage(command));
+            return 0;
+        }
         try {
             switch (command) {
                 case "create" -> RingCommands.create(argv);

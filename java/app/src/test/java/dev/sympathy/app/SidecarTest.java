@@ -12,8 +12,9 @@ class SidecarTest {
     @TempDir
     Path dir;
 
-    /** What the last command wrote to stderr. */
+    /** What the last command wrote to stderr and stdout. */
     private String stderr = "";
+    private String stdout = "";
 
     /** Runs a sidecar command with stdout and stderr captured (keeps the build output quiet). */
     private int run(String[] argv) {
@@ -29,6 +30,7 @@ class SidecarTest {
             System.setOut(out);
             System.setErr(err);
             stderr = errors.toString(java.nio.charset.StandardCharsets.UTF_8);
+            stdout = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 
@@ -45,6 +47,68 @@ class SidecarTest {
         assertEquals(2, run(new String[] {"produce", ring, "--count", "1"}), "missing --size");
         assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--impl", "cobol"}));
         assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--impl", "rust"}));
+    }
+
+    @Test
+    void shouldWriteThroughClaimsContinueFromFirstAndReportJson() {
+        String ring = dir.resolve("claims").toString();
+        assertEquals(0, run(new String[] {"create", ring, "--capacity", "64k"}));
+        assertEquals(0, run(new String[] {"produce", ring, "--count", "200", "--size", "4..100", "--claim"}));
+        assertTrue(stdout.contains("(claims)"), stdout);
+        // A second producer continues the sequence where the first stopped.
+        assertEquals(0, run(new String[] {"produce", ring, "--count", "100", "--size", "8", "--first", "200",
+                "--claim", "--impl", "agrona"}));
+        assertEquals(0, run(new String[] {"consume", ring, "--count", "300", "--json", "--producer", "test"}));
+        String[] lines = stdout.strip().split("\n");
+        assertEquals(3, lines.length, stdout);
+        assertTrue(lines[0].startsWith("{\"kind\":\"env\""), lines[0]);
+        for (String metric : new String[] {"msgs_per_sec", "bytes_per_sec"}) {
+            assertTrue(stdout.contains("\"metric\":\"" + metric + "\""), stdout);
+        }
+        assertTrue(lines[1].contains("\"producer\":\"test\",\"consumer\":\"java-ffm\""), lines[1]);
+        assertTrue(lines[1].contains("\"count\":300"), lines[1]);
+        assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--json"}), "one message cannot be timed");
+    }
+
+    @Test
+    void shouldProduceForATimeAndConsumeUntilTheProducerDetaches() {
+        String ring = dir.resolve("timed").toString();
+        assertEquals(0, run(new String[] {"create", ring, "--capacity", "1m"}));
+        // One second of messages into a 1 MiB ring with nobody reading: it fills, then waits.
+        assertEquals(1, run(new String[] {"produce", ring, "--seconds", "1", "--size", "4..64", "--timeout-ms", "300"}),
+                "a full ring and no consumer: a timeout");
+        assertTrue(stderr.contains("room in the ring"), stderr);
+        String fresh = dir.resolve("timed2").toString();
+        assertEquals(0, run(new String[] {"create", fresh, "--capacity", "1m"}));
+        assertEquals(0, run(new String[] {"produce", fresh, "--seconds", "1", "--count", "5000", "--size", "4..64"}));
+        String produced = stdout.substring(stdout.indexOf("produced ") + 9, stdout.indexOf(" bytes"));
+        assertEquals(0, run(new String[] {"consume", fresh, "--until-detached"}));
+        String consumed = stdout.substring(stdout.indexOf("consumed ") + 9, stdout.indexOf(" bytes"));
+        assertEquals(produced, consumed);
+        assertTrue(produced.startsWith("5000 messages"), produced);
+    }
+
+    @Test
+    void shouldPrintUsageForEveryCommandsHelp() {
+        for (String command : Sidecar.COMMANDS.keySet()) {
+            for (String flag : new String[] {"--help", "-h"}) {
+                java.io.PrintStream out = System.out;
+                var captured = new java.io.ByteArrayOutputStream();
+                int status;
+                try {
+                    System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+                    status = Sidecar.run(new String[] {command, "x", flag});
+                } finally {
+                    System.setOut(out);
+                }
+                String text = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+                assertEquals(0, status, command + " " + flag);
+                assertTrue(text.startsWith("usage: sidecar " + command), text);
+                assertTrue(text.contains("\n  " + command + " "), text);
+            }
+        }
+        assertTrue(Sidecar.COMMANDS.keySet().containsAll(java.util.List.of("create", "produce", "consume", "inspect",
+                "bench", "latency", "jni-cost")));
     }
 
     @Test

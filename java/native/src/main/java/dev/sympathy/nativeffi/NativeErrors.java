@@ -35,6 +35,7 @@ final class NativeErrors {
             case 11 -> new AlreadyAttachedException(path, detail, (int) a);
             case 13 -> new RingTimeoutException(detail, a);
             case 14 -> new PeerDeadException(detail, (int) a, message);
+            case 15 -> new IllegalArgumentException(message);
             default -> new IllegalStateException("native ring: " + message);
         };
     }

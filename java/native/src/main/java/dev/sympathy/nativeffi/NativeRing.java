@@ -1,5 +1,7 @@
 package dev.sympathy.nativeffi;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -13,13 +15,19 @@ import java.time.Duration;
  *
  * <p>Handles are Rust heap objects freed only by {@link #close()}; a closed object refuses
  * further calls. Errors are the ring module's exceptions, as with the FFM ring; a full ring is
- * back pressure ({@code false} / a short count), never an exception.
+ * back pressure ({@code false} / a short count / {@link Producer#INSUFFICIENT_CAPACITY}), never
+ * an exception.
  *
  * <pre>{@code
  * try (NativeRing ring = NativeRing.open(path, Duration.ofSeconds(5));
  *      NativeRing.Producer producer = ring.producer(1 << 16)) {
  *     producer.buffer().putLong(0, 42);
- *     boolean written = producer.write(1, 0, 8);
+ *     boolean written = producer.write(1, 0, 8);       // copied from the scratch buffer
+ *     long index = producer.tryClaim(1, 8);             // or zero-copy, in place:
+ *     if (index >= 0) {
+ *         producer.recordArea().set(ValueLayout.JAVA_LONG_UNALIGNED, index, 42L);
+ *         producer.commit(index);                       // or producer.abort(index)
+ *     }
  * }
  * }</pre>
  */
@@ -50,6 +58,9 @@ public final class NativeRing implements AutoCloseable {
 
     /** Creates a ring file of {@code capacity} bytes (a power of two). */
     public static NativeRing create(Path path, long capacity) {
+        if (capacity < 0) {
+            throw new dev.sympathy.ring.CapacityNotPowerOfTwoException(capacity);
+        }
         return new NativeRing(create0(path.toString(), capacity));
     }
 
@@ -66,7 +77,13 @@ public final class NativeRing implements AutoCloseable {
     /** Attaches the producer, with a direct scratch buffer of {@code bufferBytes} for payloads. */
     public Producer producer(int bufferBytes) {
         ByteBuffer buffer = ByteBuffer.allocateDirect(bufferBytes).order(ByteOrder.LITTLE_ENDIAN);
-        return new Producer(producer0(live(handle), buffer), buffer);
+        long producer = producer0(live(handle), buffer);
+        try {
+            return new Producer(producer, buffer, 8L * maxMessageLength); // capacity = 8 x max message
+        } catch (RuntimeException e) {
+            closeProducer0(producer);
+            throw e;
+        }
     }
 
     /** Attaches the consumer, with a direct buffer of {@code bufferBytes} that reads fill. */
@@ -95,19 +112,46 @@ public final class NativeRing implements AutoCloseable {
         return handle;
     }
 
-    /** The one producer: payloads are taken from its direct {@link #buffer()}. */
+    /**
+     * The one producer: {@link #write} and {@link #writeBatch} copy payloads from its direct
+     * {@link #buffer()}; {@link #tryClaim} reserves a record that is filled in place through
+     * {@link #recordArea()} and published by {@link #commit} or dropped by {@link #abort}
+     * (one claim open at a time; closing the producer aborts an open claim).
+     */
     public static final class Producer implements AutoCloseable {
+        /** What {@link #tryClaim} returns when the ring is full (Agrona's value, as the FFM ring). */
+        public static final long INSUFFICIENT_CAPACITY = -2;
+
         private long handle;
         private final ByteBuffer buffer;
+        private final Arena arena;
+        private final MemorySegment recordArea;
 
-        private Producer(long handle, ByteBuffer buffer) {
+        private Producer(long handle, ByteBuffer buffer, long capacity) {
             this.handle = handle;
             this.buffer = buffer;
+            this.arena = Arena.ofShared();
+            this.recordArea = wrap(producerRecordArea0(handle), capacity, arena);
+        }
+
+        /**
+         * The record area, mapped by the Rust producer, as a segment that lives until
+         * {@link #close()} (any access after that throws instead of touching unmapped memory).
+         * Reinterpreting a native address is restricted: the JVM needs --enable-native-access.
+         */
+        @SuppressWarnings("restricted")
+        private static MemorySegment wrap(long address, long capacity, Arena arena) {
+            return MemorySegment.ofAddress(address).reinterpret(capacity, arena, null);
         }
 
         /** The scratch buffer payloads are read from (little-endian, direct). */
         public ByteBuffer buffer() {
             return buffer;
+        }
+
+        /** The ring's record area: a claim's payload is written here at the index {@link #tryClaim} gave. */
+        public MemorySegment recordArea() {
+            return recordArea;
         }
 
         /** Writes {@code buffer[offset, offset+length)} as one message; false when the ring is full. */
@@ -123,15 +167,47 @@ public final class NativeRing implements AutoCloseable {
             return writeBatch0(live(handle), typeId, count, length);
         }
 
+        /**
+         * Claims room for a message of {@code length} bytes, to be written in place into
+         * {@link #recordArea()}; publish it with {@link #commit} or drop it with {@link #abort}.
+         *
+         * @return the index of the payload in {@link #recordArea()}, or {@link #INSUFFICIENT_CAPACITY}
+         * @throws dev.sympathy.ring.InvalidTypeIdException if typeId < 1
+         * @throws dev.sympathy.ring.MessageTooLongException if length is negative or too long
+         * @throws IllegalStateException if a claim is already open
+         */
+        public long tryClaim(int typeId, int length) {
+            return claim0(live(handle), typeId, length);
+        }
+
+        /**
+         * Publishes the open claim.
+         *
+         * @throws IllegalArgumentException if index is not the one {@link #tryClaim} returned
+         * @throws IllegalStateException if no claim is open (already committed or aborted)
+         */
+        public void commit(long index) {
+            commit0(live(handle), index);
+        }
+
+        /** Drops the open claim: it becomes padding that consumers skip; errors as {@link #commit}. */
+        public void abort(long index) {
+            abort0(live(handle), index);
+        }
+
         public void heartbeat() {
             producerHeartbeat0(live(handle));
         }
 
-        /** Detaches the producer and frees the handle. */
+        /** Detaches the producer (aborting an open claim) and frees the handle. */
         @Override
         public void close() {
             long h = handle;
+            if (h == 0) {
+                return;
+            }
             handle = 0;
+            arena.close();
             closeProducer0(h);
         }
     }
@@ -184,6 +260,14 @@ public final class NativeRing implements AutoCloseable {
     private static native boolean write0(long producer, int typeId, int offset, int length);
 
     private static native int writeBatch0(long producer, int typeId, int count, int length);
+
+    private static native long producerRecordArea0(long producer);
+
+    private static native long claim0(long producer, int typeId, int length);
+
+    private static native void commit0(long producer, long index);
+
+    private static native void abort0(long producer, long index);
 
     private static native void producerHeartbeat0(long producer);
 

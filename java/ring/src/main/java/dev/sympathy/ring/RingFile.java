@@ -40,6 +40,30 @@ public final class RingFile implements AutoCloseable {
     private final MemorySegment ringRegion;
     private final int capacity;
 
+    /**
+     * A ring in this process's memory only, no file: for threads of one process and tests (the
+     * jcstress tests make one per trial). Laid out and initialised exactly as {@link #create}
+     * does, pids and heartbeats included; {@link #path()} is null. The memory is freed by the
+     * garbage collector once the ring, its producer and consumer are unreachable;
+     * {@link #close()} does nothing.
+     *
+     * @throws CapacityNotPowerOfTwoException if capacity is not a power of two in range
+     */
+    public static RingFile inMemory(long capacity) {
+        checkCapacity(capacity);
+        // Zeroed; 64-byte aligned (a cache line): every shared field sits on a multiple of its size.
+        MemorySegment file = Arena.ofAuto().allocate(fileLength(capacity), 64);
+        LONG.set(file, (long) MAGIC_OFFSET, MAGIC);
+        INT.set(file, (long) LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
+        LONG.set(file, (long) CAPACITY_OFFSET, capacity);
+        INT.set(file, (long) MAX_MESSAGE_LENGTH_OFFSET, RingDescriptor.maxMessageLength(capacity));
+        INT.set(file, (long) HEADER_LENGTH_OFFSET, HEADER_LENGTH);
+        LONG.set(file, (long) CREATION_TIME_OFFSET, System.currentTimeMillis());
+        // SYNC POINT ready: every header field and the zeroed ring region before `ready`.
+        INT.setRelease(file, (long) READY_OFFSET, 1);
+        return new RingFile(null, null, file, (int) capacity);
+    }
+
     private RingFile(Path path, Arena arena, MemorySegment file, int capacity) {
         this.path = path;
         this.arena = arena;
@@ -196,7 +220,7 @@ public final class RingFile implements AutoCloseable {
         return new RingConsumer(this);
     }
 
-    /** The path this ring was opened from. */
+    /** The path this ring was opened from (null for {@link #inMemory} rings). */
     public Path path() {
         return path;
     }
@@ -336,7 +360,7 @@ public final class RingFile implements AutoCloseable {
         while (true) {
             int current = (int) INT.getVolatile(file, pidOffset);
             if (current != 0 && (current == me || SharedMemory.processAlive(current))) {
-                throw new AlreadyAttachedException(path.toString(), side, current);
+                throw new AlreadyAttachedException(String.valueOf(path), side, current);
             }
             if (INT.compareAndSet(file, pidOffset, current, me)) {
                 // Heartbeat after the claim, as the Rust ring does: a heartbeat stored before it
@@ -352,9 +376,11 @@ public final class RingFile implements AutoCloseable {
         INT.compareAndSet(file, pidOffset, me, 0);
     }
 
-    /** Unmaps the file. */
+    /** Unmaps the file (nothing for {@link #inMemory} rings). */
     @Override
     public void close() {
-        arena.close();
+        if (arena != null) {
+            arena.close();
+        }
     }
 }

@@ -54,12 +54,82 @@ public final class RingProducer implements AutoCloseable {
         this.headOffset = (long) capacity + HEAD_POSITION_OFFSET;
         ring.claimProducer();
         try {
-            this.tail = (long) LONG.getVolatile(buffer, tailOffset);
+            // SYNC POINT head: acquire pairs with RingConsumer's release of the head position.
+            long head = (long) LONG.getAcquire(buffer, headOffset);
+            long trailerTail = (long) LONG.getVolatile(buffer, tailOffset);
+            this.tail = resumePosition(head, trailerTail);
             this.cachedHead = loadHead();
         } catch (RuntimeException e) {
             ring.releaseProducer();
             throw e;
         }
+    }
+
+    /**
+     * Where a producer taking over the ring resumes (the port of the Rust producer's
+     * {@code resume_position}, docs/verification.md bugs 1 to 3). Its predecessor may have died:
+     * <ul>
+     *   <li>inside a claim, after storing the tail (this producer and Agrona store it when they
+     *       claim): a negative length below the trailer's tail, at which the consumer would wait
+     *       forever. Claims below the tail are turned into padding ({@link #unblockDeadClaims},
+     *       Agrona's {@code unblock}); nobody will finish them, the role is ours now;</li>
+     *   <li>after publishing a record and before storing the tail (the Rust producer's order):
+     *       complete records past the trailer's tail, perhaps already read (the head is then past
+     *       the tail). Starting at the tail would overwrite a published record under the
+     *       consumer. So the producer starts at the later of head and tail and walks over
+     *       complete records to the first header that is not one (zero, or a claim in progress
+     *       at the tail, which it overwrites).</li>
+     * </ul>
+     * Impossible positions are left for {@link #loadHead} to report.
+     */
+    private long resumePosition(long head, long trailerTail) {
+        if (!aligned(head) || !aligned(trailerTail) || trailerTail - head > capacity || head - trailerTail > capacity) {
+            return trailerTail;
+        }
+        unblockDeadClaims(head, trailerTail);
+        long position = Math.max(head, trailerTail);
+        while (position - head < capacity) {
+            int index = (int) position & mask;
+            // SYNC POINT record-length: acquire pairs with the predecessor's publishing release.
+            int length = (int) INT.getAcquire(buffer, (long) index);
+            long aligned = alignLong(length);
+            if (length < RECORD_HEADER_LENGTH || aligned > capacity - index || position + aligned - head > capacity) {
+                break;
+            }
+            position += aligned;
+        }
+        return position;
+    }
+
+    /**
+     * Turns claims left unfinished between {@code head} and {@code trailerTail} into padding
+     * that the consumer skips; stops at a zero or impossible header (nothing to skip by).
+     */
+    private void unblockDeadClaims(long head, long trailerTail) {
+        long position = head;
+        while (position < trailerTail) {
+            int index = (int) position & mask;
+            // SYNC POINT record-length: acquire pairs with the predecessor's publishing release.
+            int length = (int) INT.getAcquire(buffer, (long) index);
+            long record = Math.abs((long) length);
+            if (record < RECORD_HEADER_LENGTH || alignLong(record) > capacity - index) {
+                break;
+            }
+            if (length < 0) {
+                INT.set(buffer, (long) index + TYPE_OFFSET, PADDING_MSG_TYPE_ID);
+                // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
+                INT.setRelease(buffer, (long) index, (int) record);
+            }
+            position += alignLong(record);
+        }
+    }
+
+    private static boolean aligned(long position) {
+        return position >= 0 && (position & (RECORD_ALIGNMENT - 1)) == 0;
+    }
+
+    private static long alignLong(long length) {
+        return (length + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
     }
 
     /** The ring region: claimed payloads are written here at the index {@link #tryClaim} gave. */
