@@ -461,7 +461,9 @@ impl Producer {
         let mut index = tail as usize & mask;
         let to_end = capacity - index;
         let mut padding = None;
-        if required > to_end {
+        // A record that exactly fills the end takes it without padding (Agrona's
+        // "message fits within the end of the buffer"); its next header is then the one at 0.
+        if required > to_end && aligned != to_end {
             // The record does not fit before the end: pad to the end and start at 0, which
             // needs `required` bytes free before the head's index.
             if required > self.cached_head as usize & mask {
@@ -480,8 +482,9 @@ impl Producer {
             index = 0;
         }
         // Pre-zero the next header so the consumer stops there (Agrona: "pre-zero next
-        // message header"); index + aligned + 8 <= capacity by the checks above.
-        self.attachment.region.sp_record(index + aligned, 0);
+        // message header"): at index + aligned, which the checks above keep below the end but
+        // for an exact fit, whose next header is at 0 (free: `required` counted it).
+        self.attachment.region.sp_record((index + aligned) & mask, 0);
         let position = tail + padding.map_or(0, |(_, p)| p as i64);
         Ok(Reserved {
             index,

@@ -2,9 +2,11 @@
 //! docs/ring-layout.md), read back exactly; and the same bytes produced by our producer.
 //!
 //! The story the bytes tell: three 8-byte messages of type 9 (payload 0xEE x 8) were written at
-//! indices 0, 16, 32 and consumed (head = 48). Then `(5, "abc")` needed 16 + 8 = 24 bytes but
-//! only 16 remained before the end, so a padding record (length 16, type -1) fills 48..64 and
-//! the message starts at 0; `(2, [1..=8])` follows at 16, and the header at 32 is pre-zeroed.
+//! indices 0, 16, 32 and an empty one at 48, and all four consumed (head = 56). Then
+//! `(5, "abc")`, a 16-byte record, did not fit in the 8 bytes left before the end, so a padding
+//! record (length 8, type -1) fills 56..64 and the message starts at 0; `(2, [1..=8])` follows
+//! at 16, and the header at 32 is pre-zeroed. (A record that fits the end exactly takes it
+//! without padding: see the last test.)
 
 mod common;
 
@@ -28,16 +30,17 @@ fn hand_built_region() -> Vec<u8> {
         // index 32: the pre-zeroed next header, then the stale payload of the old record
         0x00, 0x00, 0x00, 0x00,  0x00, 0x00, 0x00, 0x00,
         0xee, 0xee, 0xee, 0xee,  0xee, 0xee, 0xee, 0xee,
-        // index 48: padding to the end: length 16, type -1; its body is never written
-        0x10, 0x00, 0x00, 0x00,  0xff, 0xff, 0xff, 0xff,
-        0x00, 0x00, 0x00, 0x00,  0x00, 0x00, 0x00, 0x00,
+        // index 48: the consumed empty message: length 8, type 9
+        0x08, 0x00, 0x00, 0x00,  0x09, 0x00, 0x00, 0x00,
+        // index 56: padding to the end: length 8, type -1
+        0x08, 0x00, 0x00, 0x00,  0xff, 0xff, 0xff, 0xff,
     ];
     r[..CAPACITY].copy_from_slice(&area);
     let trailer = CAPACITY;
-    // tail 96 = 48 + 16 (padding) + 16 + 16; head 48; the producer's head cache 48.
+    // tail 96 = 56 + 8 (padding) + 16 + 16; head 56; the producer's head cache 56.
     r[trailer + 128..trailer + 136].copy_from_slice(&96i64.to_le_bytes());
-    r[trailer + 256..trailer + 264].copy_from_slice(&48i64.to_le_bytes());
-    r[trailer + 384..trailer + 392].copy_from_slice(&48i64.to_le_bytes());
+    r[trailer + 256..trailer + 264].copy_from_slice(&56i64.to_le_bytes());
+    r[trailer + 384..trailer + 392].copy_from_slice(&56i64.to_le_bytes());
     r
 }
 
@@ -72,13 +75,13 @@ fn hand_built_ring_reads_back_exactly() {
         ),
         (64, 8, 1_700_000_000_000)
     );
-    assert_eq!((snap.head, snap.tail, snap.head_cache), (48, 96, 48));
+    assert_eq!((snap.head, snap.tail, snap.head_cache), (56, 96, 56));
     let peek: Vec<(i64, usize, i32, i32)> = ring
         .peek_records(10)
         .iter()
         .map(|r| (r.position, r.index, r.length, r.type_id))
         .collect();
-    assert_eq!(peek, [(48, 48, 16, -1), (64, 0, 11, 5), (80, 16, 16, 2)]);
+    assert_eq!(peek, [(56, 56, 8, -1), (64, 0, 11, 5), (80, 16, 16, 2)]);
 
     let mut consumer = ring.consumer().unwrap();
     let mut got = Vec::new();
@@ -101,7 +104,8 @@ fn our_producer_writes_the_hand_built_bytes() {
         for _ in 0..3 {
             producer.try_write(9, &[0xee; 8]).unwrap();
         }
-        assert_eq!(consumer.read(|_, _| {}, 10).unwrap(), 3);
+        producer.try_write(9, &[]).unwrap();
+        assert_eq!(consumer.read(|_, _| {}, 10).unwrap(), 4);
         producer.try_write(5, b"abc").unwrap();
         producer.try_write(2, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
     }
@@ -121,4 +125,41 @@ fn our_producer_writes_the_hand_built_bytes() {
     header[32..40].copy_from_slice(&1_700_000_000_000i64.to_le_bytes());
     header[PRODUCER_HEARTBEAT_OFFSET..PRODUCER_HEARTBEAT_OFFSET + 8].fill(0);
     assert_eq!(header, hand_built_header());
+}
+
+/// Agrona's `claimCapacity` special case ("message fits within the end of the buffer"): a record
+/// whose aligned length equals the bytes left before the end takes them, with no padding, and
+/// the header pre-zeroed for the next record is the one at index 0.
+#[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
+fn a_record_that_exactly_fills_the_end_takes_it_without_padding() {
+    let path = TempPath::new("golden-exact-fit");
+    let ring = Ring::create(&path.0, CAPACITY).unwrap();
+    let mut producer = ring.producer().unwrap();
+    let mut consumer = ring.consumer().unwrap();
+    for _ in 0..3 {
+        producer.try_write(9, &[0xee; 8]).unwrap();
+    }
+    assert_eq!(consumer.read(|_, _| {}, 10).unwrap(), 3);
+    // 16 bytes are left before the end (48..64): an 8-byte payload needs exactly 16.
+    producer.try_write(7, &[0x11; 8]).unwrap();
+    let file = std::fs::read(&path.0).unwrap();
+    let area = &file[HEADER_LENGTH..HEADER_LENGTH + CAPACITY];
+    assert_eq!(area[48..52], 16i32.to_le_bytes(), "the record's length at 48");
+    assert_eq!(area[52..56], 7i32.to_le_bytes(), "its type, not padding's -1");
+    assert_eq!(area[56..64], [0x11; 8]);
+    assert_eq!(area[0..8], [0; 8], "the next header, at 0, is pre-zeroed");
+    let tail = HEADER_LENGTH + CAPACITY + TAIL_POSITION_OFFSET;
+    assert_eq!(file[tail..tail + 8], 64i64.to_le_bytes(), "tail = 48 + 16");
+    // The next record starts at 0, and both read back in order.
+    producer.try_write(8, &[0x22; 8]).unwrap();
+    let mut seen = Vec::new();
+    // One read stops at the end of the area (as Agrona's): the second takes the record at 0.
+    for _ in 0..2 {
+        consumer
+            .read(|type_id, payload| seen.push((type_id, payload.to_vec())), 10)
+            .unwrap();
+    }
+    assert_eq!(seen, [(7, vec![0x11; 8]), (8, vec![0x22; 8])]);
+    assert_eq!(consumer.position(), 80);
 }
