@@ -27,7 +27,7 @@ use runners::{all_jobs, experiment_names};
 /// `sympathy compare ...`
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// Small sizes: the whole comparison in under 12 minutes on 2 cores (the default).
+    /// Small sizes: the whole comparison in under 10 minutes on 2 cores (the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
     /// The seeds' sizes (50M trades, a 2 GiB walk); prints the expected duration first.

@@ -133,57 +133,57 @@ macro_rules! both_languages {
 
 const ATOMIC: [Job; 2] = both_languages!(
     "atomic-increment",
-    quick = 20,
+    quick = 5,
     full = 300,
-    java_quick = 45,
+    java_quick = 40,
     java_full = 420
 );
 const PING_PONG: [Job; 2] = both_languages!(
     "ping-pong",
-    quick = 15,
+    quick = 5,
     full = 240,
-    java_quick = 120,
+    java_quick = 15,
     java_full = 300
 );
 const MEMORY_WALK: [Job; 2] = both_languages!(
     "memory-walk",
-    quick = 25,
+    quick = 5,
     full = 600,
     java_quick = 50,
     java_full = 720
 );
 const STRUCT_TABLE: [Job; 2] = both_languages!(
     "struct-table",
-    quick = 20,
+    quick = 5,
     full = 420,
-    java_quick = 50,
+    java_quick = 10,
     java_full = 720
 );
 const QUEUE: [Job; 2] = both_languages!(
     "queue",
-    quick = 40,
+    quick = 5,
     full = 480,
-    java_quick = 60,
+    java_quick = 30,
     java_full = 600
 );
 
 const SERIALIZATION: [Job; 2] = both_languages!(
     "serialization",
-    quick = 6,
+    quick = 3,
     full = 40,
-    java_quick = 40,
+    java_quick = 20,
     java_full = 300
 );
 const DISPATCH: [Job; 2] = both_languages!(
     "dispatch",
-    quick = 6,
+    quick = 3,
     full = 60,
-    java_quick = 40,
+    java_quick = 20,
     java_full = 300
 );
 const BACK_PRESSURE: [Job; 2] = both_languages!(
     "back-pressure",
-    quick = 12,
+    quick = 8,
     full = 240,
     java_quick = 30,
     java_full = 300
@@ -218,7 +218,7 @@ const IPC: [Job; 6] = [
                 "ipc", "bench", "--size", "4", "--count", "{count}", "--json", "{scale}",
             ],
         )],
-        estimate_s: (10, 120),
+        estimate_s: (3, 120),
         count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
     },
     Job {
@@ -230,7 +230,7 @@ const IPC: [Job; 6] = [
                 "bench", "--size", "4", "--count", "{count}", "--runs", "3", "--json",
             ],
         )],
-        estimate_s: (20, 150),
+        estimate_s: (8, 150),
         count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
     },
     Job {
@@ -273,7 +273,7 @@ const IPC: [Job; 6] = [
                 ],
             ),
         ],
-        estimate_s: (8, 60),
+        estimate_s: (5, 60),
         count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
     },
     Job {
@@ -316,7 +316,7 @@ const IPC: [Job; 6] = [
                 ],
             ),
         ],
-        estimate_s: (8, 60),
+        estimate_s: (5, 60),
         count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
     },
     Job {
@@ -328,7 +328,7 @@ const IPC: [Job; 6] = [
                 "ipc", "latency", "--size", "32", "--count", "{count}", "--json", "{scale}",
             ],
         )],
-        estimate_s: (10, 90),
+        estimate_s: (3, 90),
         count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
     },
     Job {
@@ -340,7 +340,7 @@ const IPC: [Job; 6] = [
                 "latency", "--size", "32", "--count", "{count}", "--runs", "3", "--json",
             ],
         )],
-        estimate_s: (15, 120),
+        estimate_s: (10, 120),
         count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
     },
 ];
@@ -381,13 +381,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quick_estimates_fit_the_twelve_minute_budget() {
-        // 12 minutes less one for starting processes and the Java build check. (The budget was
-        // 10 minutes before serialization, dispatch and back-pressure joined.)
+    fn quick_estimates_fit_the_ten_minute_budget() {
+        // The budget for `--quick` is 10 minutes on the 2-core machine; keep one for
+        // starting processes and the Java build check. The estimates are about 2.5x the times
+        // measured there (`compare --quick` took 1m37s in all on 2026-11-23).
         let total: u32 = all_jobs().iter().map(|j| j.estimate_s.0).sum();
         assert!(
-            total <= 660,
-            "quick runs are expected to take {total}s; the budget is 12 minutes"
+            total <= 540,
+            "quick runs are expected to take {total}s; the budget is 10 minutes"
         );
     }
 
