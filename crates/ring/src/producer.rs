@@ -484,7 +484,9 @@ impl Producer {
         // Pre-zero the next header so the consumer stops there (Agrona: "pre-zero next
         // message header"): at index + aligned, which the checks above keep below the end but
         // for an exact fit, whose next header is at 0 (free: `required` counted it).
-        self.attachment.region.sp_record((index + aligned) & mask, 0);
+        self.attachment
+            .region
+            .sp_record((index + aligned) & mask, 0);
         let position = tail + padding.map_or(0, |(_, p)| p as i64);
         Ok(Reserved {
             index,

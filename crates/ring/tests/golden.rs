@@ -145,8 +145,16 @@ fn a_record_that_exactly_fills_the_end_takes_it_without_padding() {
     producer.try_write(7, &[0x11; 8]).unwrap();
     let file = std::fs::read(&path.0).unwrap();
     let area = &file[HEADER_LENGTH..HEADER_LENGTH + CAPACITY];
-    assert_eq!(area[48..52], 16i32.to_le_bytes(), "the record's length at 48");
-    assert_eq!(area[52..56], 7i32.to_le_bytes(), "its type, not padding's -1");
+    assert_eq!(
+        area[48..52],
+        16i32.to_le_bytes(),
+        "the record's length at 48"
+    );
+    assert_eq!(
+        area[52..56],
+        7i32.to_le_bytes(),
+        "its type, not padding's -1"
+    );
     assert_eq!(area[56..64], [0x11; 8]);
     assert_eq!(area[0..8], [0; 8], "the next header, at 0, is pre-zeroed");
     let tail = HEADER_LENGTH + CAPACITY + TAIL_POSITION_OFFSET;
@@ -157,7 +165,10 @@ fn a_record_that_exactly_fills_the_end_takes_it_without_padding() {
     // One read stops at the end of the area (as Agrona's): the second takes the record at 0.
     for _ in 0..2 {
         consumer
-            .read(|type_id, payload| seen.push((type_id, payload.to_vec())), 10)
+            .read(
+                |type_id, payload| seen.push((type_id, payload.to_vec())),
+                10,
+            )
             .unwrap();
     }
     assert_eq!(seen, [(7, vec![0x11; 8]), (8, vec![0x22; 8])]);
