@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.runner.IterationType;
 
 /** The request queue's admission, the Little's-law sizing, and a run's accounting and checks. */
 class BackPressureTest {
@@ -69,6 +71,10 @@ class BackPressureTest {
         assertTrue(outcome.completed() >= 10, "completed " + outcome.completed());
         assertTrue(outcome.p50Ns() <= outcome.p99Ns() && outcome.p99Ns() <= outcome.maxNs(), outcome.toString());
         assertTrue(outcome.p50Ns() >= config.serviceNs(), "a latency includes the service time: " + outcome);
+        // admission is at or after the scheduled arrival, request by request, so every percentile too
+        assertTrue(outcome.inSystemP99Ns() >= config.serviceNs() && outcome.inSystemP99Ns() <= outcome.p99Ns(),
+                outcome.toString());
+        assertTrue(outcome.generatorLateNs() >= 0, outcome.toString());
     }
 
     @Test
@@ -83,23 +89,87 @@ class BackPressureTest {
     void checkShouldFailALostRequest() {
         final LoadTest.Config config = LoadTest.Config.of(false, 1.5, 10_000, 1, 1_000_000, 100);
         final IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new LoadTest.Outcome(100, 98, 1, 1, 2, 3).check(config));
+                () -> new LoadTest.Outcome(100, 98, 1, 1, 2, 3, 2, 0).check(config));
         assertEquals("back-pressure unbounded load=1.5: completed 98 + rejected 1 != generated 100", e.getMessage());
     }
 
     @Test
     void checkShouldFailABoundedRunOverItsBoundAndPassAnUnboundedOne() {
         final LoadTest.Config bounded = LoadTest.Config.of(true, 1.5, 10_000, 1, 1_000_000, 100);
-        final LoadTest.Outcome slow = new LoadTest.Outcome(100, 60, 40, 500_000, 1_010_001, 2_000_000);
+        final LoadTest.Outcome slow = new LoadTest.Outcome(100, 60, 40, 500_000, 1_500_000, 2_000_000, 1_010_001, 7_000);
         final IllegalStateException e = assertThrows(IllegalStateException.class, () -> slow.check(bounded));
-        assertTrue(e.getMessage().startsWith("back-pressure bounded load=1.5: p99 latency 1010001 ns exceeds the"
-                + " bound 1010000 ns"), e.getMessage());
-        final LoadTest.Outcome atBound = new LoadTest.Outcome(100, 60, 40, 500_000, 1_010_000, 2_000_000);
+        assertTrue(e.getMessage().startsWith("back-pressure bounded load=1.5: p99 time in the system (admission to"
+                + " completion) 1010001 ns exceeds the bound 1010000 ns (max_latency 1000000 + one service time"
+                + " 10000); p99 latency from the scheduled arrival 1500000 ns, the generator up to 7000 ns late"),
+                e.getMessage());
+        final LoadTest.Outcome atBound = new LoadTest.Outcome(100, 60, 40, 500_000, 1_010_000, 2_000_000, 1_010_000, 0);
         assertSame(atBound, atBound.check(bounded));
         final LoadTest.Config unbounded = LoadTest.Config.of(false, 1.5, 10_000, 1, 1_000_000, 100);
         assertSame(slow, slow.check(bounded, false), "the smoke run does not enforce the bound");
-        final LoadTest.Outcome late = new LoadTest.Outcome(100, 100, 0, 5, 50_000_000, 60_000_000);
+        final LoadTest.Outcome late = new LoadTest.Outcome(100, 100, 0, 5, 50_000_000, 60_000_000, 50_000_000, 0);
         assertSame(late, late.check(unbounded), "unbounded has no latency bound");
+    }
+
+    @Test
+    void boundShouldHoldForTheTimeInTheSystemEvenWhenTheGeneratorWasLate() {
+        final LoadTest.Config config = LoadTest.Config.of(true, 1.2, 10_000, 1, 1_000_000, 10_000);
+        final Random random = new Random(0x5eed_b9L);
+        for (int trial = 0; trial < 50; trial++) {
+            final int completed = 1_000 + random.nextInt(9_000);
+            final long lateness = config.boundNs() + random.nextInt(10_000_000); // a long generator pause
+            final long[] inSystem = new long[completed];
+            final long[] latencies = new long[completed];
+            for (int i = 0; i < completed; i++) {
+                inSystem[i] = config.serviceNs() + random.nextLong(config.boundNs() - config.serviceNs() + 1);
+                latencies[i] = inSystem[i] + lateness; // every request offered late
+            }
+            final LoadTest.Outcome outcome = LoadTest.Outcome.of(config.count(), config.count() - completed,
+                    latencies, inSystem, lateness);
+            assertTrue(outcome.p99Ns() > config.boundNs(), "scheduled latencies over the bound: " + outcome);
+            assertSame(outcome, outcome.check(config), "trial " + trial + ": the queue kept its promise");
+        }
+    }
+
+    @Test
+    void boundShouldFailWhenTheTimeInTheSystemExceedsItThoughTheGeneratorWasOnTime() {
+        final LoadTest.Config config = LoadTest.Config.of(true, 1.2, 10_000, 1, 1_000_000, 10_000);
+        final Random random = new Random(0x5eed_baL);
+        for (int trial = 0; trial < 50; trial++) {
+            final int completed = 1_000 + random.nextInt(9_000);
+            final long[] inSystem = new long[completed];
+            for (int i = 0; i < completed; i++) {
+                inSystem[i] = config.serviceNs() + random.nextLong(config.boundNs() - config.serviceNs() + 1);
+            }
+            // more than 1% of the requests over the bound (which ones does not matter: the
+            // percentiles sort), so the nearest-rank p99 is one of them
+            final int over = completed / 100 + 1 + random.nextInt(completed / 10);
+            for (int k = 0; k < over; k++) {
+                inSystem[k] = config.boundNs() + 1 + random.nextInt(5_000_000);
+            }
+            final long[] latencies = inSystem.clone(); // on time: scheduled == admitted
+            final LoadTest.Outcome outcome = LoadTest.Outcome.of(config.count(), config.count() - completed,
+                    latencies, inSystem, 0);
+            final IllegalStateException e = assertThrows(IllegalStateException.class, () -> outcome.check(config),
+                    "trial " + trial + ": " + outcome);
+            assertTrue(e.getMessage().contains("the generator up to 0 ns late"), e.getMessage());
+            assertSame(outcome, outcome.check(config, false), "not enforced (smoke run, warmup iteration)");
+        }
+    }
+
+    @Test
+    void outcomeShouldTakeItsPercentilesFromTheirOwnArrays() {
+        final LoadTest.Outcome outcome = LoadTest.Outcome.of(5, 1, new long[] {40, 10, 30, 20}, new long[] {4, 1, 3, 2}, 9);
+        assertEquals(new LoadTest.Outcome(5, 4, 1, 20, 40, 40, 4, 9), outcome);
+        assertThrows(IllegalArgumentException.class, () -> LoadTest.Outcome.of(2, 0, new long[2], new long[1], 0));
+        assertEquals(new LoadTest.Outcome(3, 0, 3, 0, 0, 0, 0, 0), LoadTest.Outcome.of(3, 3, new long[0], new long[0], 0));
+    }
+
+    @Test
+    void boundShouldBeEnforcedInMeasurementIterationsOnly() {
+        assertTrue(BackPressure.boundChecked(true, IterationType.MEASUREMENT));
+        assertFalse(BackPressure.boundChecked(true, IterationType.WARMUP), "the JIT compiles during warmup");
+        assertFalse(BackPressure.boundChecked(false, IterationType.MEASUREMENT), "the smoke run never");
+        assertFalse(BackPressure.boundChecked(false, IterationType.WARMUP));
     }
 
     @Test
