@@ -91,7 +91,7 @@ public class AtomicIncrement {
         @Setup(Level.Trial)
         public void pin(ThreadParams params) {
             thread = params.getThreadIndex();
-            Pinning.pin(thread % Runtime.getRuntime().availableProcessors());
+            Pinning.pin(thread % Pinning.processCores());
         }
 
         @Setup(Level.Iteration)

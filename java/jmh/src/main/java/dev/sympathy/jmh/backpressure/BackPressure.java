@@ -90,7 +90,7 @@ public class BackPressure {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("back-pressure: load must be a number like 0.8, got '" + load + "'", e);
         }
-        final int cores = Runtime.getRuntime().availableProcessors();
+        final int cores = Pinning.processCores();
         final int workers = Math.max(1, cores - 1);
         config = LoadTest.Config.of(bounded, offered, serviceNs, workers, maxLatencyNs, count);
         System.err.printf(Locale.ROOT, "back-pressure: %d cores available: generator on core 0, %d worker%s on %s (scaled to the"

@@ -172,7 +172,7 @@ public final class LoadTest {
         final long arrival = config.arrivalPerSec();
         final CountDownLatch ready = new CountDownLatch(config.workers());
         final Worker[] workers = new Worker[config.workers()];
-        final int cores = Runtime.getRuntime().availableProcessors();
+        final int cores = Pinning.processCores();
         for (int w = 0; w < workers.length; w++) {
             final int core = cores > 1 ? 1 + w % (cores - 1) : 0;
             workers[w] = new Worker(queue, admitted, config, pin ? core : -1, ready);
@@ -233,7 +233,10 @@ public final class LoadTest {
         return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
     }
 
-    /** One worker: polls, spins the service time, records the latency and time in the system, frees the place. */
+    /**
+     * One worker: polls, spins the service time on a continuous service clock, records the
+     * latency and time in the system, frees the place.
+     */
     private static final class Worker extends Thread {
         private final RequestQueue queue;
         /** Admission times by request id, written by the generator before its offer. */
@@ -284,6 +287,11 @@ public final class LoadTest {
                 final long t0 = this.t0;
                 final RequestQueue queue = this.queue;
                 int served = 0;
+                // The end of the last service on a continuous clock (as the Rust worker): a
+                // request admitted while the worker was busy starts where the last one ended, so
+                // the loop's own cost (poll, clock reads, spin overshoot) does not add up request
+                // after request; an idle worker starts the request now.
+                long freeAt = 0; // meaningful once served > 0
                 while (true) {
                     final boolean finishing = generatorDone;
                     final int id = queue.poll();
@@ -294,11 +302,15 @@ public final class LoadTest {
                         Thread.onSpinWait();
                         continue;
                     }
-                    final long start = System.nanoTime();
-                    while (System.nanoTime() - start < serviceNs) {
+                    final long now = System.nanoTime();
+                    final long begin = served > 0 && admitted[id] - freeAt <= 0 ? freeAt : now;
+                    final long due = begin + serviceNs;
+                    long end = now;
+                    while (end - due < 0) {
                         Thread.onSpinWait();
+                        end = System.nanoTime();
                     }
-                    final long end = System.nanoTime();
+                    freeAt = due;
                     latencies[served] = end - (t0 + (long) id * 1_000_000_000L / arrival);
                     // admitted[id] was written before offer(id); poll()'s acquire of tail made it visible
                     inSystem[served++] = end - admitted[id];

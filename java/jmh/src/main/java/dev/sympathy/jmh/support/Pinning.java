@@ -27,7 +27,20 @@ public final class Pinning {
 
     private static final MethodHandle PIN = lookUp();
 
+    /**
+     * The cores this process may use, read once when this class is initialised, which happens
+     * before any thread is pinned through it. ({@code Runtime.availableProcessors()} reads the
+     * <em>calling thread's</em> affinity on Linux: after {@code pin(0)} it says 1, and a thread
+     * that asked it then would put every worker on core 0 beside itself.)
+     */
+    private static final int PROCESS_CORES = Runtime.getRuntime().availableProcessors();
+
     private Pinning() {
+    }
+
+    /** The cores the process may use, whatever the calling thread is pinned to. */
+    public static int processCores() {
+        return PROCESS_CORES;
     }
 
     /** {@code "pinned"} when a native pinning hook was found, else {@code "unpinned"}. */
