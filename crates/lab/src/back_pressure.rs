@@ -59,6 +59,18 @@ use crate::pin::{PinError, pin_current_thread};
 pub const EXPERIMENT: &str = "back-pressure";
 /// Default service time per request: 10 us.
 pub const DEFAULT_SERVICE_NS: u64 = 10_000;
+/// How far past [`Config::bound_ns`] the check lets the p99 time in the system go, percent.
+///
+/// The bound is exact on paper: a request admitted behind `queue_len - 1` others is done
+/// `max_latency + service` later at the latest. A real worker adds what the arithmetic leaves
+/// out: the overshoot of its last clock read, and, on a virtual machine, the moments its vCPU
+/// does not run (the 2-core development VM stalls a pinned spinning thread for up to ~1 ms now
+/// and then); after such a stall it serves the backlog on its own clock, late. Measured on that
+/// machine, quiet: p99 1010.4 us at load 1.2 and 1013.4 us at 1.5 against 1010 us. 5% keeps the
+/// check about the queue (an unbounded queue at those loads is 80-160x over) and not about the
+/// hypervisor.
+pub const BOUND_TOLERANCE_PERCENT: u64 = 5;
+
 /// Default latency bound of the bounded queue: 1 ms.
 pub const DEFAULT_MAX_LATENCY_NS: u64 = 1_000_000;
 /// The offered loads, as fractions of capacity, and their names in `params.load`.
@@ -150,7 +162,7 @@ pub enum BackPressureError {
     /// The bounded queue did not keep its latency bound.
     #[error(
         "check failed: bounded at load {load}: p99 time in the system (admission to completion) \
-         {p99_ns} ns exceeds the bound {bound_ns} ns (max latency + one service time); the \
+         {p99_ns} ns exceeds the bound {bound_ns} ns (max latency + one service time, + 5%); the \
          generator was up to {generator_late_ns} ns late. The workers did not get their cores: \
          the machine is overloaded (other processes on the pinned cores); rerun it on a quiet \
          machine"
@@ -267,6 +279,11 @@ impl Config {
         self.max_latency_ns + self.service_ns
     }
 
+    /// What the check accepts: [`Config::bound_ns`] plus [`BOUND_TOLERANCE_PERCENT`].
+    pub fn checked_bound_ns(&self) -> u64 {
+        self.bound_ns() + self.bound_ns() * BOUND_TOLERANCE_PERCENT / 100
+    }
+
     /// When request `i` is due, from the start.
     fn scheduled(&self, i: u64) -> Duration {
         let ns = i as u128 * 1_000_000_000 / self.arrival_per_sec() as u128;
@@ -335,11 +352,11 @@ impl Outcome {
             });
         }
         let p99 = self.in_system_percentile(0.99);
-        if config.variant == Variant::Bounded && p99 > config.bound_ns() {
+        if config.variant == Variant::Bounded && p99 > config.checked_bound_ns() {
             return Err(BackPressureError::BoundMissed {
                 load: config.load,
                 p99_ns: p99,
-                bound_ns: config.bound_ns(),
+                bound_ns: config.checked_bound_ns(),
                 generator_late_ns: self.generator_late_ns,
             });
         }
@@ -657,15 +674,17 @@ mod tests {
             generator_late_ns: 0,
             elapsed: Duration::ZERO,
         };
+        // The bound is 1.01 ms; the check accepts 5% more (1_060_500 ns), not a nanosecond more.
+        assert_eq!(config.checked_bound_ns(), 1_060_500);
         assert_eq!(
-            outcome(vec![10_000, 20_000, 1_010_000], 0).check(&config),
+            outcome(vec![10_000, 20_000, 1_060_500], 0).check(&config),
             Ok(())
         );
         assert!(matches!(
             outcome(vec![10_000, 20_000], 0).check(&config),
             Err(BackPressureError::Lost { .. })
         ));
-        let missed = outcome(vec![10_000, 1_010_001], 1)
+        let missed = outcome(vec![10_000, 1_060_501], 1)
             .check(&config)
             .unwrap_err();
         assert!(missed.to_string().contains("overloaded"), "{missed}");

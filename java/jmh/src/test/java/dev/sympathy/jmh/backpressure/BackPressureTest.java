@@ -50,6 +50,7 @@ class BackPressureTest {
         final LoadTest.Config config = LoadTest.Config.of(true, 0.95, 10_000, 1, 1_000_000, 10);
         assertEquals(95_000, config.arrivalPerSec());
         assertEquals(1_010_000, config.boundNs());
+        assertEquals(1_060_500, config.checkedBoundNs());
     }
 
     @Test
@@ -96,11 +97,11 @@ class BackPressureTest {
     @Test
     void checkShouldFailABoundedRunOverItsBoundAndPassAnUnboundedOne() {
         final LoadTest.Config bounded = LoadTest.Config.of(true, 1.5, 10_000, 1, 1_000_000, 100);
-        final LoadTest.Outcome slow = new LoadTest.Outcome(100, 60, 40, 500_000, 1_500_000, 2_000_000, 1_010_001, 7_000);
+        final LoadTest.Outcome slow = new LoadTest.Outcome(100, 60, 40, 500_000, 1_500_000, 2_000_000, 1_060_501, 7_000);
         final IllegalStateException e = assertThrows(IllegalStateException.class, () -> slow.check(bounded));
         assertTrue(e.getMessage().startsWith("back-pressure bounded load=1.5: p99 time in the system (admission to"
-                + " completion) 1010001 ns exceeds the bound 1010000 ns (max_latency 1000000 + one service time"
-                + " 10000); p99 latency from the scheduled arrival 1500000 ns, the generator up to 7000 ns late"),
+                + " completion) 1060501 ns exceeds the bound 1060500 ns (max_latency 1000000 + one service time"
+                + " 10000, + 5%); p99 latency from the scheduled arrival 1500000 ns, the generator up to 7000 ns late"),
                 e.getMessage());
         final LoadTest.Outcome atBound = new LoadTest.Outcome(100, 60, 40, 500_000, 1_010_000, 2_000_000, 1_010_000, 0);
         assertSame(atBound, atBound.check(bounded));
@@ -144,7 +145,7 @@ class BackPressureTest {
             // percentiles sort), so the nearest-rank p99 is one of them
             final int over = completed / 100 + 1 + random.nextInt(completed / 10);
             for (int k = 0; k < over; k++) {
-                inSystem[k] = config.boundNs() + 1 + random.nextInt(5_000_000);
+                inSystem[k] = config.checkedBoundNs() + 1 + random.nextInt(5_000_000);
             }
             final long[] latencies = inSystem.clone(); // on time: scheduled == admitted
             final LoadTest.Outcome outcome = LoadTest.Outcome.of(config.count(), config.count() - completed,
@@ -169,6 +170,8 @@ class BackPressureTest {
         assertTrue(BackPressure.boundChecked(true, IterationType.MEASUREMENT));
         assertFalse(BackPressure.boundChecked(true, IterationType.WARMUP), "the JIT compiles during warmup");
         assertFalse(BackPressure.boundChecked(false, IterationType.MEASUREMENT), "the smoke run never");
+        assertFalse(BackPressure.jvmHasASpareCore(2), "two cores: both taken by the generator and the worker");
+        assertTrue(BackPressure.jvmHasASpareCore(3));
         assertFalse(BackPressure.boundChecked(false, IterationType.WARMUP));
     }
 
