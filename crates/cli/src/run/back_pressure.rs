@@ -17,7 +17,7 @@ use super::Common;
 pub struct BackPressureArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Requests generated per load and run [default: 10000 quick, 50000, 500000 full].
+    /// Requests generated per load and run [default: 50000 (quick: one run; a smaller sample lets one vCPU stall decide its p99), 500000 full].
     #[arg(long)]
     pub count: Option<u64>,
     /// Queues to run, comma-separated [default: all: unbounded, bounded].
@@ -74,7 +74,7 @@ fn us(ns: u64) -> String {
 
 fn execute(args: &BackPressureArgs, reporter: &mut Reporter) -> Result<()> {
     let scale = args.common.scale();
-    let count = args.count.unwrap_or(scale.pick(10_000, 50_000, 500_000));
+    let count = args.count.unwrap_or(scale.pick(50_000, 50_000, 500_000));
     let runs = args.common.runs_or(1, 3, 3);
     let variants = args.variants.clone().unwrap_or(Variant::ALL.to_vec());
     let loads = loads(args)?;
