@@ -32,8 +32,6 @@
 //! assert_eq!(outcome.tallies[0].increments, 10_000);
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -94,24 +92,7 @@ impl Variant {
     }
 }
 
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Variant, String> {
-        crate::results::parse_variant(
-            text,
-            Variant::ALL,
-            Variant::name,
-            "an atomic-increment variant",
-        )
-    }
-}
+crate::results::variant_text!(Variant, "an atomic-increment variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq, Eq)]

@@ -48,9 +48,7 @@
 //! assert!(phase.ops_per_sec() > 0.0);
 //! ```
 
-use std::fmt;
 use std::hint::black_box;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -261,19 +259,7 @@ impl Variant {
     }
 }
 
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Variant, String> {
-        crate::results::parse_variant(text, Variant::ALL, Variant::name, "a dispatch variant")
-    }
-}
+crate::results::variant_text!(Variant, "a dispatch variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq, Eq)]

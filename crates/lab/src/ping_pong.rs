@@ -28,9 +28,7 @@
 //! }
 //! ```
 
-use std::fmt;
 use std::hint::spin_loop;
-use std::str::FromStr;
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -82,19 +80,7 @@ impl Variant {
     }
 }
 
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Variant, String> {
-        crate::results::parse_variant(text, Variant::ALL, Variant::name, "a ping-pong variant")
-    }
-}
+crate::results::variant_text!(Variant, "a ping-pong variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq, Eq)]

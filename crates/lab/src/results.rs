@@ -329,6 +329,32 @@ pub fn parse_variant<V: Copy, const N: usize>(
     })
 }
 
+/// Implements `Display` (the variant's `name()`, padded to the formatter's width) and `FromStr`
+/// (through [`parse_variant`], whose error names every choice) for an experiment's `Variant`
+/// enum, which must have `const ALL: [Variant; N]` and `fn name(self) -> &'static str`.
+///
+/// ```ignore
+/// crate::results::variant_text!(Variant, "a dispatch variant");
+/// ```
+macro_rules! variant_text {
+    ($variant:ty, $what:literal) => {
+        impl ::std::fmt::Display for $variant {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.pad(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $variant {
+            type Err = String;
+
+            fn from_str(text: &str) -> Result<$variant, String> {
+                $crate::results::parse_variant(text, <$variant>::ALL, <$variant>::name, $what)
+            }
+        }
+    };
+}
+pub(crate) use variant_text;
+
 /// Formats a figure with about four significant digits, switching to exponent-free
 /// engineering style for large rates (`135.2M`).
 pub fn format_value(v: f64) -> String {

@@ -26,9 +26,7 @@
 //! assert!(trips.write_ns > 0.0 && trips.read_ns > 0.0);
 //! ```
 
-use std::fmt;
 use std::hint::black_box;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -383,19 +381,7 @@ impl Variant {
     }
 }
 
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Variant, String> {
-        crate::results::parse_variant(text, Variant::ALL, Variant::name, "a serialization variant")
-    }
-}
+crate::results::variant_text!(Variant, "a serialization variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error)]
