@@ -4,33 +4,11 @@
 //! that the compiler neither devirtualised nor inlined `Operation::map`.
 //! Needs `objdump` (GNU binutils) on the PATH.
 
-use std::process::Command;
+mod common;
+
+use common::disassemble;
 
 use sympathy_lab::dispatch::{Op, Operation, expected_value, sympathy_rust_dispatch_dyn};
-
-fn disassemble(symbol: &str) -> Vec<String> {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let output = Command::new("objdump")
-        .args([
-            "-d",
-            "--no-show-raw-insn",
-            &format!("--disassemble={symbol}"),
-        ])
-        .arg(&exe)
-        .output()
-        .expect("objdump must be installed (GNU binutils) to check the generated code");
-    assert!(output.status.success(), "objdump failed: {output:?}");
-    let text = String::from_utf8_lossy(&output.stdout);
-    let body: Vec<String> = text
-        .lines()
-        .skip_while(|l| !l.contains(&format!("<{symbol}>:")))
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .map(|l| l.to_string())
-        .collect();
-    assert!(!body.is_empty(), "{symbol} not found in {}", exe.display());
-    body
-}
 
 #[test]
 fn dyn_kernel_calls_through_the_vtable() {

@@ -6,36 +6,13 @@
 //! `[profile.dev.package.sympathy-lab]`), so the code checked here is the code that is measured.
 //! Needs `objdump` (GNU binutils) on the PATH.
 
-use std::process::Command;
+mod common;
+
+use common::disassemble;
 use std::sync::atomic::AtomicU64;
 
 use sympathy_lab::atomic_increment::{sympathy_rust_lock_add, sympathy_rust_lock_xadd};
 use sympathy_lab::c_reference::sympathy_c_lock_add;
-
-/// The instructions of `symbol` in this test binary, as objdump prints them.
-fn disassemble(symbol: &str) -> Vec<String> {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let output = Command::new("objdump")
-        .args([
-            "-d",
-            "--no-show-raw-insn",
-            &format!("--disassemble={symbol}"),
-        ])
-        .arg(&exe)
-        .output()
-        .expect("objdump must be installed (GNU binutils) to check the generated code");
-    assert!(output.status.success(), "objdump failed: {output:?}");
-    let text = String::from_utf8_lossy(&output.stdout);
-    let body: Vec<String> = text
-        .lines()
-        .skip_while(|l| !l.contains(&format!("<{symbol}>:")))
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .map(|l| l.to_string())
-        .collect();
-    assert!(!body.is_empty(), "{symbol} not found in {}", exe.display());
-    body
-}
 
 fn is_locked_add_of_one(line: &str) -> bool {
     let line = line.to_ascii_lowercase();
