@@ -3,29 +3,9 @@
 //! No test here depends on the machine keeping the 1 ms bound (a loaded machine may not): the
 //! unbounded queue's checks are accounting only, and the bounded run uses a 500 ms bound.
 
-use std::process::Command;
+mod common;
 
-use serde_json::Value;
-
-fn sympathy(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sympathy"))
-        .args(args)
-        .output()
-        .expect("the sympathy binary runs")
-}
-
-fn results(out: &std::process::Output) -> Vec<Value> {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{results, sympathy};
 
 const METRICS: [&str; 5] = [
     "latency_p50_ns",

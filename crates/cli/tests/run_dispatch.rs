@@ -1,15 +1,8 @@
 //! `sympathy run dispatch` end to end: one verified ops/s result per variant.
 
-use std::process::Command;
+mod common;
 
-use serde_json::Value;
-
-fn sympathy(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sympathy"))
-        .args(args)
-        .output()
-        .expect("the sympathy binary runs")
-}
+use common::{results, sympathy};
 
 #[test]
 fn every_variant_reports_verified_calls_per_second() {
@@ -22,16 +15,7 @@ fn every_variant_reports_verified_calls_per_second() {
         "2",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = results(&out);
     let expected = [
         ("static", 1),
         ("dyn-1", 1),

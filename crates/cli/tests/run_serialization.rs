@@ -1,28 +1,8 @@
 //! `sympathy run serialization` end to end: every codec reports write, read and encoded size.
 
-use std::process::Command;
+mod common;
 
-use serde_json::Value;
-
-fn sympathy(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sympathy"))
-        .args(args)
-        .output()
-        .expect("the sympathy binary runs")
-}
-
-fn results(out: &std::process::Output) -> Vec<Value> {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{results, sympathy};
 
 #[test]
 fn every_codec_reports_write_read_and_size() {
