@@ -9,10 +9,8 @@ import static dev.sympathy.jmh.serialization.OrderLayout.SIZE;
 import static dev.sympathy.jmh.serialization.OrderLayout.SOURCE_ID_OFFSET;
 import static dev.sympathy.jmh.serialization.OrderLayout.SPECIAL_OFFSET;
 
+import dev.sympathy.jmh.support.UnsafeHandles;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import java.nio.ByteOrder;
 
 /**
@@ -28,41 +26,22 @@ import java.nio.ByteOrder;
  * (JEP 471) to run it without a warning; the runner passes it to the serialization forks.
  */
 final class UnsafeCodec implements OrderCodec {
-    private static final MethodHandle GET_LONG;
-    private static final MethodHandle PUT_LONG;
-    private static final MethodHandle GET_INT;
-    private static final MethodHandle PUT_INT;
-    private static final MethodHandle GET_BYTE;
-    private static final MethodHandle COPY_MEMORY;
-    private static final long BYTE_ARRAY_OFFSET;
-    private static final long LONG_ARRAY_OFFSET;
-    private static final long DOUBLE_ARRAY_OFFSET;
+    private static final MethodHandle GET_LONG = UnsafeHandles.bound("getLong", long.class, Object.class, long.class);
+    private static final MethodHandle PUT_LONG =
+            UnsafeHandles.bound("putLong", void.class, Object.class, long.class, long.class);
+    private static final MethodHandle GET_INT = UnsafeHandles.bound("getInt", int.class, Object.class, long.class);
+    private static final MethodHandle PUT_INT =
+            UnsafeHandles.bound("putInt", void.class, Object.class, long.class, int.class);
+    private static final MethodHandle GET_BYTE = UnsafeHandles.bound("getByte", byte.class, Object.class, long.class);
+    private static final MethodHandle COPY_MEMORY = UnsafeHandles.bound("copyMemory", void.class,
+            Object.class, long.class, Object.class, long.class, long.class);
+    private static final long BYTE_ARRAY_OFFSET = arrayBaseOffset(byte[].class);
+    private static final long LONG_ARRAY_OFFSET = arrayBaseOffset(long[].class);
+    private static final long DOUBLE_ARRAY_OFFSET = arrayBaseOffset(double[].class);
 
-    static {
+    private static long arrayBaseOffset(Class<?> arrayClass) {
         try {
-            final Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
-            final Field field = unsafeClass.getDeclaredField("theUnsafe");
-            field.setAccessible(true);
-            final Object unsafe = field.get(null);
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            GET_LONG = lookup.findVirtual(unsafeClass, "getLong",
-                    MethodType.methodType(long.class, Object.class, long.class)).bindTo(unsafe);
-            PUT_LONG = lookup.findVirtual(unsafeClass, "putLong",
-                    MethodType.methodType(void.class, Object.class, long.class, long.class)).bindTo(unsafe);
-            GET_INT = lookup.findVirtual(unsafeClass, "getInt",
-                    MethodType.methodType(int.class, Object.class, long.class)).bindTo(unsafe);
-            PUT_INT = lookup.findVirtual(unsafeClass, "putInt",
-                    MethodType.methodType(void.class, Object.class, long.class, int.class)).bindTo(unsafe);
-            GET_BYTE = lookup.findVirtual(unsafeClass, "getByte",
-                    MethodType.methodType(byte.class, Object.class, long.class)).bindTo(unsafe);
-            COPY_MEMORY = lookup.findVirtual(unsafeClass, "copyMemory",
-                    MethodType.methodType(void.class, Object.class, long.class, Object.class, long.class, long.class))
-                    .bindTo(unsafe);
-            final MethodHandle arrayBaseOffset = lookup.findVirtual(unsafeClass, "arrayBaseOffset",
-                    MethodType.methodType(int.class, Class.class)).bindTo(unsafe);
-            BYTE_ARRAY_OFFSET = (int) arrayBaseOffset.invokeExact((Class<?>) byte[].class);
-            LONG_ARRAY_OFFSET = (int) arrayBaseOffset.invokeExact((Class<?>) long[].class);
-            DOUBLE_ARRAY_OFFSET = (int) arrayBaseOffset.invokeExact((Class<?>) double[].class);
+            return (int) UnsafeHandles.bound("arrayBaseOffset", int.class, Class.class).invokeExact(arrayClass);
         } catch (Throwable e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -1,9 +1,7 @@
 package dev.sympathy.jmh.table;
 
+import dev.sympathy.jmh.support.UnsafeHandles;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 
 /**
  * {@code unsafe-flyweight}: the seed's {@code TestDirectMemoryLayout}, 42-byte records in one
@@ -19,39 +17,13 @@ import java.lang.reflect.Field;
  * replacement.
  */
 public final class UnsafeTradeTable implements TradeTable {
-    private static final MethodHandle ALLOCATE_MEMORY;
-    private static final MethodHandle FREE_MEMORY;
-    private static final MethodHandle GET_LONG;
-    private static final MethodHandle PUT_LONG;
-    private static final MethodHandle PUT_INT;
-    private static final MethodHandle GET_CHAR;
-    private static final MethodHandle PUT_CHAR;
-
-    static {
-        try {
-            final Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
-            final Field field = unsafeClass.getDeclaredField("theUnsafe");
-            field.setAccessible(true);
-            final Object unsafe = field.get(null);
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            ALLOCATE_MEMORY = lookup.findVirtual(unsafeClass, "allocateMemory",
-                    MethodType.methodType(long.class, long.class)).bindTo(unsafe);
-            FREE_MEMORY = lookup.findVirtual(unsafeClass, "freeMemory",
-                    MethodType.methodType(void.class, long.class)).bindTo(unsafe);
-            GET_LONG = lookup.findVirtual(unsafeClass, "getLong",
-                    MethodType.methodType(long.class, long.class)).bindTo(unsafe);
-            PUT_LONG = lookup.findVirtual(unsafeClass, "putLong",
-                    MethodType.methodType(void.class, long.class, long.class)).bindTo(unsafe);
-            PUT_INT = lookup.findVirtual(unsafeClass, "putInt",
-                    MethodType.methodType(void.class, long.class, int.class)).bindTo(unsafe);
-            GET_CHAR = lookup.findVirtual(unsafeClass, "getChar",
-                    MethodType.methodType(char.class, long.class)).bindTo(unsafe);
-            PUT_CHAR = lookup.findVirtual(unsafeClass, "putChar",
-                    MethodType.methodType(void.class, long.class, char.class)).bindTo(unsafe);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final MethodHandle ALLOCATE_MEMORY = UnsafeHandles.bound("allocateMemory", long.class, long.class);
+    private static final MethodHandle FREE_MEMORY = UnsafeHandles.bound("freeMemory", void.class, long.class);
+    private static final MethodHandle GET_LONG = UnsafeHandles.bound("getLong", long.class, long.class);
+    private static final MethodHandle PUT_LONG = UnsafeHandles.bound("putLong", void.class, long.class, long.class);
+    private static final MethodHandle PUT_INT = UnsafeHandles.bound("putInt", void.class, long.class, int.class);
+    private static final MethodHandle GET_CHAR = UnsafeHandles.bound("getChar", char.class, long.class);
+    private static final MethodHandle PUT_CHAR = UnsafeHandles.bound("putChar", void.class, long.class, char.class);
 
     /** Rethrows what a bound Unsafe handle threw (it throws nothing checked). */
     private static IllegalStateException rethrow(Throwable t) {
