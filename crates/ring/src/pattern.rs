@@ -165,7 +165,7 @@ impl Pattern {
     ///
     /// # Errors
     /// The first [`Mismatch`]; `Size` when `msg` is longer than the pattern.
-    #[inline]
+    #[inline(always)]
     pub fn check_len(&self, i: u64, msg: &[u8]) -> Result<(), Mismatch> {
         if msg.len() > self.size {
             return Err(Mismatch::Size {
