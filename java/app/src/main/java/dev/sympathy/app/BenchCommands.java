@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,59 +21,116 @@ final class BenchCommands {
     private BenchCommands() {}
 
     /**
-     * Throughput: this JVM produces {@code count} messages; a child JVM consumes and verifies
-     * them and times first-to-last message. Metrics msgs_per_sec and bytes_per_sec.
+     * Throughput: a thread of this JVM pinned to the producer core produces {@code count}
+     * messages; a child JVM pinned to the consumer core consumes and verifies them and times the
+     * first message to the last. Metrics msgs_per_sec and bytes_per_sec per implementation.
+     *
+     * <p>{@code --impl ffm,agrona} measures several implementations in one command, alternating
+     * them run by run (each round starts one further along the list) so that a drifting
+     * core-to-core cost on a shared host hits each alike, and prints each one's per-round ratio
+     * to the first: the comparison "in the same run" that a pair of separate commands cannot make.
      */
     static void bench(String[] argv) throws IOException, InterruptedException {
         Args args = new Args("bench", argv, 1,
-                Set.of("size", "count", "runs", "impl", "producer", "consumer", "capacity", "dir"), Set.of("json"));
+                Set.of("size", "count", "runs", "impl", "producer", "consumer", "capacity", "dir", "cores"),
+                Set.of("json"));
         args.expectPositional(0);
         int size = (int) args.requiredLong("size", TestPattern.MIN_SIZE, 1 << 27);
         long count = args.requiredLong("count", 1, Long.MAX_VALUE);
         int runs = (int) args.longOption("runs", 1, 1000, 5);
         long capacity = args.longOption("capacity", 64, 1L << 30, 1 << 20);
-        String both = args.string("impl", "ffm");
-        RingImpl producerImpl = Impls.byName("bench", args.string("producer", both));
-        RingImpl consumerImpl = Impls.byName("bench", args.string("consumer", both));
+        List<RingImpl[]> pairs = pairs(args);
+        Cores cores = Cores.parse("bench", args.string("cores", "")).checked("bench");
         Path dir = benchDir(args);
         Output out = new Output(args.flag("json"));
-        String variant = producerImpl.label() + "-to-" + consumerImpl.label();
-        double[] msgsPerSec = new double[runs];
-        double[] bytesPerSec = new double[runs];
+        double[][] msgsPerSec = new double[pairs.size()][runs];
         for (int run = 0; run < runs; run++) {
-            Path file = dir.resolve("sympathy-bench-" + ProcessHandle.current().pid() + "-" + run + ".ring");
-            try (RingFile ring = RingFile.create(file, capacity)) {
-                SizeSpec.parse("bench", Integer.toString(size), 1).checkFits("bench", ring.maxMessageLength());
-                Process consumer = ChildJvm.start(List.of("consume", file.toString(), "--count", Long.toString(count),
-                        "--impl", consumerImpl.name(), "--report-elapsed", "--timeout-ms", "30000"));
-                ProduceLoop loop = new ProduceLoop();
-                loop.count = count;
-                loop.timeoutMs = 30_000;
-                try {
-                    loop.run(ring, producerImpl, SizeSpec.parse("bench", Integer.toString(size), 1));
-                } catch (RuntimeException e) {
-                    consumer.destroy();
-                    throw e;
-                }
-                String report = ChildJvm.finish(consumer, "consumer");
-                long nanos = ChildJvm.value(report, "elapsed_ns", "consumer");
-                long bytes = ChildJvm.value(report, "bytes", "consumer");
-                if (bytes != count * size) {
-                    throw new IllegalStateException("consumer verified " + bytes + " bytes, expected " + count * size);
-                }
-                double seconds = Math.max(nanos, 1) / 1e9;
-                msgsPerSec[run] = count / seconds;
-                bytesPerSec[run] = bytes / seconds;
+            for (int k = 0; k < pairs.size(); k++) {
+                int pair = (run + k) % pairs.size();
+                RingImpl producerImpl = pairs.get(pair)[0];
+                RingImpl consumerImpl = pairs.get(pair)[1];
+                Path file = dir.resolve("sympathy-bench-" + ProcessHandle.current().pid() + "-" + run + "-" + pair + ".ring");
+                msgsPerSec[pair][run] = oneBench(file, producerImpl, consumerImpl, size, count, capacity, cores);
                 out.line(String.format("run %d: %s -> %s, %d B x %d: %s msgs/s, %s B/s", run + 1,
                         producerImpl.label(), consumerImpl.label(), size, count,
-                        Output.human(msgsPerSec[run]), Output.human(bytesPerSec[run])));
-            } finally {
-                Files.deleteIfExists(file);
+                        Output.human(msgsPerSec[pair][run]), Output.human(msgsPerSec[pair][run] * size)));
             }
         }
-        Map<String, Object> params = params(producerImpl, consumerImpl, size, count, capacity);
-        out.result("ipc", variant, params, "msgs_per_sec", "msgs/s", Stats.of(msgsPerSec));
-        out.result("ipc", variant, params, "bytes_per_sec", "bytes/s", Stats.of(bytesPerSec));
+        for (int pair = 0; pair < pairs.size(); pair++) {
+            RingImpl producerImpl = pairs.get(pair)[0];
+            RingImpl consumerImpl = pairs.get(pair)[1];
+            String variant = producerImpl.label() + "-to-" + consumerImpl.label();
+            Map<String, Object> params = params(producerImpl, consumerImpl, size, count, capacity);
+            params.put("cores", cores.label());
+            params.put("pinning", "pinned");
+            double[] bytesPerSec = Arrays.stream(msgsPerSec[pair]).map(m -> m * size).toArray();
+            out.result("ipc", variant, params, "msgs_per_sec", "msgs/s", Stats.of(msgsPerSec[pair]));
+            out.result("ipc", variant, params, "bytes_per_sec", "bytes/s", Stats.of(bytesPerSec));
+        }
+        for (int pair = 1; pair < pairs.size(); pair++) {
+            double[] ratios = new double[runs];
+            for (int run = 0; run < runs; run++) {
+                ratios[run] = msgsPerSec[pair][run] / msgsPerSec[0][run];
+            }
+            Stats r = Stats.of(ratios);
+            out.line(String.format("ratio %s / %s (same round): median %.2f (%.2f .. %.2f, %d rounds)",
+                    pairs.get(pair)[0].label(), pairs.get(0)[0].label(), r.median(), r.min(), r.max(), r.runs()));
+        }
+    }
+
+    /**
+     * The producer/consumer pairs to measure: {@code --producer X --consumer Y} (one pair), or
+     * each name of {@code --impl A,B,..} at both ends (default ffm).
+     */
+    private static List<RingImpl[]> pairs(Args args) {
+        String both = args.string("impl", "ffm");
+        if (args.flag("producer") || args.flag("consumer")) {
+            if (both.contains(",")) {
+                throw new UsageException("bench: --impl with a list cannot be combined with --producer/--consumer");
+            }
+            return List.<RingImpl[]>of(new RingImpl[] {
+                Impls.byName("bench", args.string("producer", both)), Impls.byName("bench", args.string("consumer", both))
+            });
+        }
+        List<RingImpl[]> pairs = new ArrayList<>();
+        for (String name : both.split(",")) {
+            RingImpl impl = Impls.byName("bench", name.trim());
+            if (pairs.stream().anyMatch(p -> p[0].name().equals(impl.name()))) {
+                throw new UsageException("bench: --impl names " + impl.name() + " twice");
+            }
+            pairs.add(new RingImpl[] {impl, impl});
+        }
+        return pairs;
+    }
+
+    /** One run on a fresh ring file: returns messages per second, first message to last. */
+    private static double oneBench(Path file, RingImpl producerImpl, RingImpl consumerImpl, int size, long count,
+            long capacity, Cores cores) throws IOException, InterruptedException {
+        try (RingFile ring = RingFile.create(file, capacity)) {
+            SizeSpec sizes = SizeSpec.parse("bench", Integer.toString(size), 1);
+            sizes.checkFits("bench", ring.maxMessageLength());
+            Process consumer = ChildJvm.start(List.of("consume", file.toString(), "--count", Long.toString(count),
+                    "--impl", consumerImpl.name(), "--report-elapsed", "--timeout-ms", "30000",
+                    "--core", Integer.toString(cores.consumer())));
+            ProduceLoop loop = new ProduceLoop();
+            loop.count = count;
+            loop.timeoutMs = 30_000;
+            try {
+                Cores.onPinnedThread("bench", "producer", cores.producer(), () -> loop.run(ring, producerImpl, sizes));
+            } catch (RuntimeException | Error e) {
+                consumer.destroy();
+                throw e;
+            }
+            String report = ChildJvm.finish(consumer, "consumer");
+            long nanos = ChildJvm.value(report, "elapsed_ns", "consumer");
+            long bytes = ChildJvm.value(report, "bytes", "consumer");
+            if (bytes != count * size) {
+                throw new IllegalStateException("consumer verified " + bytes + " bytes, expected " + count * size);
+            }
+            return count / (Math.max(nanos, 1) / 1e9);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /**
@@ -80,7 +138,7 @@ final class BenchCommands {
      * on a pong ring; the first tenth of the messages warm up and are not recorded.
      */
     static void latency(String[] argv) throws IOException, InterruptedException {
-        Args args = new Args("latency", argv, 1, Set.of("size", "count", "runs", "impl", "capacity", "dir"),
+        Args args = new Args("latency", argv, 1, Set.of("size", "count", "runs", "impl", "capacity", "dir", "cores"),
                 Set.of("json"));
         args.expectPositional(0);
         int size = (int) args.requiredLong("size", TestPattern.MIN_SIZE, 1 << 27);
@@ -88,6 +146,7 @@ final class BenchCommands {
         int runs = (int) args.longOption("runs", 1, 1000, 3);
         long capacity = args.longOption("capacity", 64, 1L << 30, 1 << 16);
         RingImpl impl = Impls.byName("latency", args.string("impl", "ffm"));
+        Cores cores = Cores.parse("latency", args.string("cores", "")).checked("latency");
         Path dir = benchDir(args);
         Output out = new Output(args.flag("json"));
         long warmup = count / 10;
@@ -102,36 +161,16 @@ final class BenchCommands {
             try (RingFile ping = RingFile.create(pingFile, capacity); RingFile pong = RingFile.create(pongFile, capacity)) {
                 SizeSpec.parse("latency", Integer.toString(size), 1).checkFits("latency", ping.maxMessageLength());
                 Process echo = ChildJvm.start(List.of("echo", pingFile.toString(), pongFile.toString(),
-                        "--count", Long.toString(count), "--impl", impl.name(), "--timeout-ms", "30000"));
+                        "--count", Long.toString(count), "--impl", impl.name(), "--timeout-ms", "30000",
+                        "--core", Integer.toString(cores.consumer())));
                 long[] rtt = new long[recorded];
                 MessageCheck check = new MessageCheck(0);
-                try (RingImpl.ProducerEnd producer = impl.producer(ping);
-                        RingImpl.ConsumerEnd consumer = impl.consumer(pong, check)) {
-                    Heartbeat beat = new Heartbeat(() -> {
-                        producer.heartbeat();
-                        consumer.heartbeat();
+                try {
+                    Cores.onPinnedThread("latency", "ping", cores.producer(), () -> {
+                        pingPong(impl, ping, pong, check, echo, message, size, count, warmup, rtt);
+                        return null;
                     });
-                    for (long i = 0; i < count; i++) {
-                        TestPattern.fill(message, i, size);
-                        long start = System.nanoTime();
-                        long spins = 0;
-                        while (!producer.offer(1, message, size)) {
-                            Thread.onSpinWait();
-                            beat.tick();
-                        }
-                        while (consumer.poll(1) == 0) {
-                            beat.tick();
-                            if ((++spins & 0xFFFFF) == 0 && !echo.isAlive()) {
-                                throw new IllegalStateException("the echo process exited after " + i + " messages");
-                            }
-                        }
-                        long elapsed = System.nanoTime() - start;
-                        if (i >= warmup) {
-                            rtt[(int) (i - warmup)] = elapsed;
-                        }
-                        beat.tick();
-                    }
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     echo.destroy();
                     throw e;
                 }
@@ -153,8 +192,42 @@ final class BenchCommands {
             }
         }
         Map<String, Object> params = params(impl, impl, size, recorded, capacity);
+        params.put("cores", cores.label());
+        params.put("pinning", "pinned");
         for (int m = 0; m < names.length; m++) {
             out.result("ipc", impl.label() + "-echo", params, names[m], "ns", Stats.of(samples[m]));
+        }
+    }
+
+    /** The pinging end of one latency run: times {@code count} round trips, recording those after warm-up. */
+    private static void pingPong(RingImpl impl, RingFile ping, RingFile pong, MessageCheck check, Process echo,
+            byte[] message, int size, long count, long warmup, long[] rtt) {
+        try (RingImpl.ProducerEnd producer = impl.producer(ping);
+                RingImpl.ConsumerEnd consumer = impl.consumer(pong, check)) {
+            Heartbeat beat = new Heartbeat(() -> {
+                producer.heartbeat();
+                consumer.heartbeat();
+            });
+            for (long i = 0; i < count; i++) {
+                TestPattern.fill(message, i, size);
+                long start = System.nanoTime();
+                long spins = 0;
+                while (!producer.offer(1, message, size)) {
+                    Thread.onSpinWait();
+                    beat.tick();
+                }
+                while (consumer.poll(1) == 0) {
+                    beat.tick();
+                    if ((++spins & 0xFFFFF) == 0 && !echo.isAlive()) {
+                        throw new IllegalStateException("the echo process exited after " + i + " messages");
+                    }
+                }
+                long elapsed = System.nanoTime() - start;
+                if (i >= warmup) {
+                    rtt[(int) (i - warmup)] = elapsed;
+                }
+                beat.tick();
+            }
         }
     }
 

@@ -23,6 +23,11 @@ final class ChildJvm {
         if (libraryPath != null) {
             command.add("-Djava.library.path=" + libraryPath); // where --impl jni finds the Rust ring
         }
+        // The launcher's extra JVM options (java/sidecar passes SIDECAR_JVM_OPTS to this JVM too).
+        String extra = System.getenv("SIDECAR_JVM_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            command.addAll(List.of(extra.trim().split("\\s+")));
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Sidecar.class.getName());

@@ -54,7 +54,7 @@ final class RingCommands {
     }
 
     static void consume(String[] argv) throws IOException {
-        Args args = new Args("consume", argv, 1, Set.of("count", "type", "impl", "timeout-ms", "stale-ms", "producer"),
+        Args args = new Args("consume", argv, 1, Set.of("count", "type", "impl", "timeout-ms", "stale-ms", "producer", "core"),
                 Set.of("report-elapsed", "json", "until-detached"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
@@ -70,6 +70,7 @@ final class RingCommands {
         if (json && loop.count < 2) {
             throw new UsageException("consume: --json times the first message to the last: use --count 2 or more");
         }
+        pinIfAsked(args, "consume");
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             MessageCheck check = loop.run(ring, impl);
             if (json) {
@@ -133,12 +134,13 @@ final class RingCommands {
 
     /** Hidden: the echo side of {@code latency}: copies N messages from PING to PONG. */
     static void echo(String[] argv) throws IOException {
-        Args args = new Args("echo", argv, 1, Set.of("count", "impl", "timeout-ms"), Set.of());
+        Args args = new Args("echo", argv, 1, Set.of("count", "impl", "timeout-ms", "core"), Set.of());
         Path ping = Path.of(args.positional(0, "PING ring"));
         Path pong = Path.of(args.positional(1, "PONG ring"));
         long count = args.requiredLong("count", 0, Long.MAX_VALUE);
         long timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
         RingImpl impl = Impls.byName("echo", args.string("impl", "ffm"));
+        pinIfAsked(args, "echo");
         try (RingFile in = RingFile.open(ping, Duration.ofMillis(timeoutMs));
                 RingFile out = RingFile.open(pong, Duration.ofMillis(timeoutMs));
                 RingImpl.ConsumerEnd consumer = impl.consumer(in, new MessageCheck(0));
@@ -162,6 +164,13 @@ final class RingCommands {
                     }
                 }
             }
+        }
+    }
+
+    /** {@code --core C}: pins this (the only working) thread, as bench and latency ask of their child. */
+    private static void pinIfAsked(Args args, String command) {
+        if (args.flag("core")) {
+            Cores.pin(command, (int) args.longOption("core", 0, Integer.MAX_VALUE, 0));
         }
     }
 

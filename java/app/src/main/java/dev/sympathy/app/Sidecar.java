@@ -15,8 +15,8 @@ import java.util.Map;
  * java/sidecar produce PATH --count N --size S|MIN..MAX [--type T] [--impl ffm|jni|agrona] [--claim]
  * java/sidecar consume PATH --count N [--timeout-ms M] [--impl ffm|jni|agrona] [--json]
  * java/sidecar inspect PATH
- * java/sidecar bench --size S --count N [--impl X | --producer X --consumer Y] [--runs R] [--json]
- * java/sidecar latency --size S --count N [--impl X] [--runs R] [--json]
+ * java/sidecar bench --size S --count N [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--cores P,C] [--json]
+ * java/sidecar latency --size S --count N [--impl X] [--runs R] [--cores P,C] [--json]
  * java/sidecar COMMAND --help
  * </pre>
  *
@@ -44,15 +44,19 @@ public final class Sidecar {
                   consume PATH --count N                   read and verify N test messages
                           [--type T] [--impl ffm|jni|agrona] [--timeout-ms M]
                           [--until-detached]  read until the producer detaches (then --count is optional)
+                          [--core C]        pin the reading thread to core C
                           [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
         c.put("inspect", """
                   inspect PATH [--timeout-ms M]            print the header and positions""");
         c.put("bench", """
                   bench --size S --count N                 throughput, producer and consumer in separate JVMs
-                          [--impl X | --producer X --consumer Y] [--runs R] [--capacity B] [--dir D] [--json]""");
+                          [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--capacity B] [--dir D]
+                          [--cores P,C] [--json]
+                          --impl ffm,agrona alternates the implementations run by run and prints
+                          each one's per-round ratio to the first; ends pinned to cores P,C (0,1)""");
         c.put("latency", """
                   latency --size S --count N               round trip over two rings (echo in a separate JVM)
-                          [--impl X] [--runs R] [--capacity B] [--dir D] [--json]""");
+                          [--impl X] [--runs R] [--capacity B] [--dir D] [--cores P,C] [--json]""");
         c.put("jni-cost", """
                   jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
                           [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");

@@ -47,6 +47,20 @@ class SidecarTest {
         assertEquals(2, run(new String[] {"produce", ring, "--count", "1"}), "missing --size");
         assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--impl", "cobol"}));
         assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--impl", "rust"}));
+        String[] bench = {"bench", "--size", "4", "--count", "10"};
+        assertEquals(2, run(concat(bench, "--impl", "ffm,ffm")));
+        assertTrue(stderr.contains("names ffm twice"), stderr);
+        assertEquals(2, run(concat(bench, "--impl", "ffm,agrona", "--producer", "jni")));
+        assertEquals(2, run(concat(bench, "--impl", "ffm,cobol")));
+        assertEquals(2, run(concat(bench, "--cores", "1,1")));
+        assertEquals(2, run(concat(bench, "--cores", "0,1,2")));
+        assertEquals(2, run(new String[] {"latency", "--size", "4", "--count", "10", "--cores", "x,1"}));
+    }
+
+    private static String[] concat(String[] head, String... tail) {
+        String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return all;
     }
 
     @Test

@@ -66,7 +66,9 @@ public final class RingConsumer implements AutoCloseable {
             while (bytesRead < contiguousBlockLength && messagesRead < limit) {
                 final int recordIndex = headIndex + bytesRead;
                 // SYNC POINT record-length: acquire pairs with RingProducer's publishing release.
-                final int recordLength = (int) INT.getAcquire(buffer, (long) recordIndex);
+                // One load takes length and type (the type is written before the length's release).
+                final long header = (long) LONG.getAcquire(buffer, (long) recordIndex);
+                final int recordLength = (int) header;
                 if (recordLength <= 0) {
                     break;
                 }
@@ -76,7 +78,7 @@ public final class RingConsumer implements AutoCloseable {
                     throw new CorruptRecordException(head + bytesRead, "record length " + recordLength
                             + " does not fit the " + (contiguousBlockLength - bytesRead) + " bytes to the end of the area");
                 }
-                final int typeId = (int) INT.get(buffer, (long) recordIndex + TYPE_OFFSET);
+                final int typeId = (int) (header >>> 32);
                 if (typeId == PADDING_MSG_TYPE_ID) {
                     bytesRead += alignedLength;
                     continue;

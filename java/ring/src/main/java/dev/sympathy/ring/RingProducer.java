@@ -2,11 +2,16 @@ package dev.sympathy.ring;
 
 import static dev.sympathy.ring.RingDescriptor.*;
 import static dev.sympathy.ring.SharedMemory.INT;
+import static dev.sympathy.ring.SharedMemory.INT_UNALIGNED;
 import static dev.sympathy.ring.SharedMemory.LONG;
+import static dev.sympathy.ring.SharedMemory.LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
  * The single producer of a ring: writes records exactly as Agrona's {@code OneToOneRingBuffer}
@@ -148,37 +153,79 @@ public final class RingProducer implements AutoCloseable {
      * @return {@code false} when the ring is full (back pressure: try again later)
      * @throws InvalidTypeIdException if typeId < 1
      * @throws MessageTooLongException if length is negative or above {@link #maxMessageLength()}
+     * @throws IndexOutOfBoundsException if the range lies outside {@code src} (nothing is claimed)
      */
     public boolean write(int typeId, byte[] src, int offset, int length) {
         checkTypeId(typeId);
         checkLength(length);
+        // Before anything is claimed: a copy that failed half-way would leave a claim nobody ends.
+        Objects.checkFromIndexSize(offset, length, src.length);
         int recordLength = length + RECORD_HEADER_LENGTH;
         int recordIndex = claimCapacity(recordLength);
         if (recordIndex < 0) {
             return false;
         }
-        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        // In progress: the negative length and the type in one store (Agrona stores them apart).
+        LONG.setRelease(buffer, (long) recordIndex, inProgressHeader(recordLength, typeId));
         VarHandle.releaseFence();
-        MemorySegment.copy(src, offset, buffer, ValueLayout.JAVA_BYTE, recordIndex + RECORD_HEADER_LENGTH, length);
-        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, typeId);
+        long payloadIndex = recordIndex + RECORD_HEADER_LENGTH;
+        if (length <= SHORT_COPY) {
+            copyShort(src, offset, buffer, payloadIndex, length);
+        } else {
+            MemorySegment.copy(src, offset, buffer, ValueLayout.JAVA_BYTE, payloadIndex, length);
+        }
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, recordLength);
         return true;
+    }
+
+    /** Payloads up to this many bytes are copied by {@link #copyShort}, not a bulk copy. */
+    private static final int SHORT_COPY = 16;
+    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** The header of a record being written: length negated (in progress), type in the high half. */
+    private static long inProgressHeader(int recordLength, int typeId) {
+        return ((long) typeId << 32) | (-recordLength & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * Copies {@code length <= 16} bytes with two overlapping word moves (one at the start, one
+     * ending at the end), as the Rust ring's {@code short_bytes}: a 4-byte message otherwise
+     * pays for a bulk-copy call (bounds and liveness checks, a stub) several times its own cost.
+     * Array accesses are bounds-checked, so a short {@code src} still throws.
+     */
+    private static void copyShort(byte[] src, int offset, MemorySegment dst, long at, int length) {
+        if (length >= 8) {
+            long head = (long) ARRAY_LONG.get(src, offset);
+            long tail = (long) ARRAY_LONG.get(src, offset + length - 8);
+            LONG_UNALIGNED.set(dst, at, head);
+            LONG_UNALIGNED.set(dst, at + length - 8, tail);
+        } else if (length >= 4) {
+            int head = (int) ARRAY_INT.get(src, offset);
+            int tail = (int) ARRAY_INT.get(src, offset + length - 4);
+            INT_UNALIGNED.set(dst, at, head);
+            INT_UNALIGNED.set(dst, at + length - 4, tail);
+        } else {
+            for (int k = 0; k < length; k++) {
+                dst.set(ValueLayout.JAVA_BYTE, at + k, src[offset + k]);
+            }
+        }
     }
 
     /** Writes one message copied from {@code src[offset, offset + length)}; see {@link #write(int, byte[], int, int)}. */
     public boolean write(int typeId, MemorySegment src, long offset, int length) {
         checkTypeId(typeId);
         checkLength(length);
+        Objects.checkFromIndexSize(offset, length, src.byteSize());
         int recordLength = length + RECORD_HEADER_LENGTH;
         int recordIndex = claimCapacity(recordLength);
         if (recordIndex < 0) {
             return false;
         }
-        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        LONG.setRelease(buffer, (long) recordIndex, inProgressHeader(recordLength, typeId));
         VarHandle.releaseFence();
         MemorySegment.copy(src, offset, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
-        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, typeId);
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, recordLength);
         return true;
@@ -219,9 +266,8 @@ public final class RingProducer implements AutoCloseable {
         if (recordIndex < 0) {
             return INSUFFICIENT_CAPACITY;
         }
-        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        LONG.setRelease(buffer, (long) recordIndex, inProgressHeader(recordLength, typeId));
         VarHandle.releaseFence();
-        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, typeId);
         return recordIndex + RECORD_HEADER_LENGTH;
     }
 

@@ -22,6 +22,11 @@ final class SharedMemory {
     static final VarHandle INT = INT_LAYOUT.varHandle();
     /** i64 fields: positions, heartbeats, capacity, magic. */
     static final VarHandle LONG = LONG_LAYOUT.varHandle();
+    /** Payload words at any offset (plain access only): short copies. */
+    static final VarHandle INT_UNALIGNED =
+            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    static final VarHandle LONG_UNALIGNED =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
 
     /** True when a process with this pid exists and has not exited. */
     static boolean processAlive(long pid) {

@@ -165,6 +165,25 @@ class BadInputTest {
     }
 
     @Test
+    void shouldRejectASourceRangeOutsideTheArrayBeforeClaimingAnything() throws IOException {
+        try (RingFile ring = RingFile.open(newRing(), SHORT); RingProducer p = ring.producer(); RingConsumer c = ring.consumer()) {
+            long before = p.position();
+            for (int length : new int[] {2, 4, 12, 40}) {
+                assertThrows(IndexOutOfBoundsException.class, () -> p.write(1, new byte[length - 1], 0, length));
+                assertThrows(IndexOutOfBoundsException.class, () -> p.write(1, new byte[length], 1, length));
+                assertThrows(IndexOutOfBoundsException.class,
+                        () -> p.write(1, java.lang.foreign.MemorySegment.ofArray(new byte[length - 1]), 0, length));
+            }
+            assertEquals(before, p.position(), "nothing was claimed");
+            assertTrue(p.write(1, new byte[] {7, 0, 0, 0}, 0, 4));
+            int[] seen = {0};
+            assertEquals(1, c.read((t, b, o, l) -> seen[0] = b.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o), 10),
+                    "the consumer is not stuck behind a half-written record");
+            assertEquals(7, seen[0]);
+        }
+    }
+
+    @Test
     void shouldReportPermissionDenied() throws IOException {
         Path path = newRing();
         Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("r--r--r--"));
