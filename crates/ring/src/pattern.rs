@@ -103,7 +103,7 @@ impl Pattern {
     ///
     /// # Panics
     /// If `out.len()` differs from the size.
-    #[inline]
+    #[inline(always)]
     pub fn fill(&self, i: u64, out: &mut [u8]) {
         assert_eq!(
             out.len(),
@@ -129,7 +129,7 @@ impl Pattern {
     /// assert_eq!(msg, [44, 1, 0, 0, 0, 0, 0, 0, 52, 53, 54, 55]);
     /// assert!(p.check_len(300, &msg).is_ok());
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn fill_len(&self, i: u64, out: &mut [u8]) {
         assert!(
             out.len() <= self.size,
@@ -149,7 +149,7 @@ impl Pattern {
     ///
     /// # Errors
     /// The first [`Mismatch`].
-    #[inline]
+    #[inline(always)]
     pub fn check(&self, i: u64, msg: &[u8]) -> Result<(), Mismatch> {
         if msg.len() != self.size {
             return Err(Mismatch::Size {

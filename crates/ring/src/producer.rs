@@ -438,8 +438,45 @@ impl Producer {
 
     /// [`Producer::reserve`] for a record at position `tail`, leaving `self.tail` alone (a
     /// batch moves it only when it publishes): the new tail is [`Reserved::end`].
-    #[inline]
+    ///
+    /// The common case, inlined into every write: a valid message whose record and next header
+    /// fit before the end of the area and before the cached head. Everything else (errors,
+    /// the wrap, a head to refresh) is [`Producer::reserve_slow`], out of line.
+    #[inline(always)]
     fn reserve_at(&mut self, tail: i64, type_id: i32, len: usize) -> Result<Reserved, RingError> {
+        let aligned = align_record(len + RECORD_HEADER_LENGTH);
+        let required = aligned + RECORD_HEADER_LENGTH;
+        let capacity = self.capacity;
+        let index = tail as usize & (capacity - 1);
+        let fits = type_id >= 1
+            && len <= self.max_message_length
+            && required <= capacity - (tail - self.cached_head) as usize
+            && required <= capacity - index;
+        if !fits {
+            return self.reserve_slow(tail, type_id, len);
+        }
+        let ahead = tail + PREFETCH_AHEAD as i64;
+        prefetch_for_write(
+            &self.attachment.region,
+            ahead,
+            ahead + aligned as i64,
+            self.cached_head,
+        );
+        // Pre-zero the next header (see reserve_slow): index + aligned + 8 <= capacity.
+        self.attachment.region.sp_record(index + aligned, 0);
+        Ok(Reserved {
+            index,
+            padding: None,
+            position: tail,
+            end: tail + aligned as i64,
+        })
+    }
+
+    /// [`Producer::reserve_at`] in full: checks the type and length, refreshes the cached head
+    /// only when the ring looks full, pads at the wrap and pre-zeroes the next header.
+    #[cold]
+    #[inline(never)]
+    fn reserve_slow(&mut self, tail: i64, type_id: i32, len: usize) -> Result<Reserved, RingError> {
         if type_id < 1 {
             return Err(RingError::InvalidTypeId { type_id });
         }
