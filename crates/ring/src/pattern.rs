@@ -24,6 +24,43 @@ pub fn pattern_byte(i: u64, k: usize) -> u8 {
     }
 }
 
+/// Writes the low `min(8, out.len())` bytes of `i`, little-endian, at the start of `out`.
+///
+/// Word stores straight from the register (two overlapping ones for 4..8 bytes, as
+/// `short_bytes`), not a copy out of `i.to_le_bytes()`: the array would go through the stack on
+/// every message, and the bench loops' speed then depended on where the stack slot fell.
+#[inline(always)]
+fn write_index(i: u64, out: &mut [u8]) {
+    let len = out.len();
+    if len >= 8 {
+        out[..8].copy_from_slice(&i.to_le_bytes());
+    } else if len >= 4 {
+        out[len - 4..].copy_from_slice(&((i >> (8 * (len - 4))) as u32).to_le_bytes());
+        out[..4].copy_from_slice(&(i as u32).to_le_bytes());
+    } else {
+        for (k, byte) in out.iter_mut().enumerate() {
+            *byte = (i >> (8 * k)) as u8;
+        }
+    }
+}
+
+/// Whether `msg` starts with the low `min(8, msg.len())` bytes of `i`, little-endian (the
+/// check matching [`write_index`]).
+#[inline(always)]
+fn index_matches(i: u64, msg: &[u8]) -> bool {
+    let len = msg.len();
+    let word4 = |at: usize| u32::from_le_bytes(msg[at..at + 4].try_into().expect("4 bytes"));
+    if len >= 8 {
+        u64::from_le_bytes(msg[..8].try_into().expect("8 bytes")) == i
+    } else if len >= 4 {
+        word4(0) == i as u32 && word4(len - 4) == (i >> (8 * (len - 4))) as u32
+    } else {
+        msg.iter()
+            .enumerate()
+            .all(|(k, &b)| b == (i >> (8 * k)) as u8)
+    }
+}
+
 /// Where a message differs from the pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mismatch {
@@ -137,8 +174,7 @@ impl Pattern {
             out.len(),
             self.size
         );
-        let n = out.len().min(8);
-        short_bytes::copy_from_slice(&mut out[..n], &i.to_le_bytes()[..n]);
+        write_index(i, out);
         if out.len() > 8 {
             let len = out.len();
             short_bytes::copy_from_slice(&mut out[8..], &self.body(i, len)[8..]);
@@ -174,8 +210,7 @@ impl Pattern {
             });
         }
         let n = msg.len().min(8);
-        let head_ok = short_bytes::equal(&msg[..n], &i.to_le_bytes()[..n]);
-        if head_ok && short_bytes::equal(&msg[n..], &self.body(i, msg.len())[n..]) {
+        if index_matches(i, msg) && short_bytes::equal(&msg[n..], &self.body(i, msg.len())[n..]) {
             return Ok(());
         }
         self.first_difference(i, msg)
@@ -233,6 +268,35 @@ mod tests {
             Pattern::new(4).check_len(0, &[0; 5]),
             Err(Mismatch::Size { .. })
         ));
+    }
+
+    /// Every short size (where the index is written and checked word-wise) and every byte:
+    /// the fill follows the byte rule, and a change to any one byte is caught at its offset.
+    #[test]
+    fn short_messages_follow_the_rule_and_every_changed_byte_is_caught() {
+        let p = Pattern::new(24);
+        for size in 0..=24 {
+            for i in [0u64, 1, 0x0102_0304_0506_0708, 1 << 40, u64::MAX - 3] {
+                let mut msg = vec![0xAA; size];
+                p.fill_len(i, &mut msg);
+                let expected: Vec<u8> = (0..size).map(|k| pattern_byte(i, k)).collect();
+                assert_eq!(msg, expected, "size {size} i {i:#x}");
+                assert_eq!(p.check_len(i, &msg), Ok(()));
+                for k in 0..size {
+                    let mut bad = msg.clone();
+                    bad[k] ^= 0x40;
+                    assert_eq!(
+                        p.check_len(i, &bad),
+                        Err(Mismatch::Byte {
+                            offset: k,
+                            found: msg[k] ^ 0x40,
+                            expected: msg[k]
+                        }),
+                        "size {size} i {i:#x} byte {k}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -347,7 +347,7 @@ impl Producer {
             let fit = room.saturating_sub(RECORD_HEADER_LENGTH) / aligned;
             if fit == 0 {
                 // At the wrap or possibly full: the one-record path pads and refreshes the head.
-                match self.reserve_at(tail, type_id, len) {
+                match self.reserve_at::<true>(tail, type_id, len) {
                     Ok(reserved) => {
                         let region = &self.attachment.region;
                         if let Some((at, length)) = reserved.padding {
@@ -431,7 +431,17 @@ impl Producer {
     /// writes padding at the wrap, pre-zeroes the next record header and advances the tail.
     #[inline]
     fn reserve(&mut self, type_id: i32, len: usize) -> Result<Reserved, RingError> {
-        let reserved = self.reserve_at(self.tail, type_id, len)?;
+        let reserved = self.reserve_at::<true>(self.tail, type_id, len)?;
+        self.tail = reserved.end;
+        Ok(reserved)
+    }
+
+    /// [`Producer::reserve`] for a record of a [`Batch`], which pre-zeroes only the header
+    /// after its last record, when it publishes: the headers in between are overwritten by the
+    /// next record's before the consumer may reach them (it stops at the held-back first one).
+    #[inline]
+    fn reserve_in_batch(&mut self, type_id: i32, len: usize) -> Result<Reserved, RingError> {
+        let reserved = self.reserve_at::<false>(self.tail, type_id, len)?;
         self.tail = reserved.end;
         Ok(reserved)
     }
@@ -442,8 +452,15 @@ impl Producer {
     /// The common case, inlined into every write: a valid message whose record and next header
     /// fit before the end of the area and before the cached head. Everything else (errors,
     /// the wrap, a head to refresh) is [`Producer::reserve_slow`], out of line.
+    /// `PRE_ZERO` false leaves the next header to the caller on the fast path (see
+    /// [`Producer::reserve_in_batch`]).
     #[inline(always)]
-    fn reserve_at(&mut self, tail: i64, type_id: i32, len: usize) -> Result<Reserved, RingError> {
+    fn reserve_at<const PRE_ZERO: bool>(
+        &mut self,
+        tail: i64,
+        type_id: i32,
+        len: usize,
+    ) -> Result<Reserved, RingError> {
         let aligned = align_record(len + RECORD_HEADER_LENGTH);
         let required = aligned + RECORD_HEADER_LENGTH;
         let capacity = self.capacity;
@@ -462,8 +479,10 @@ impl Producer {
             ahead + aligned as i64,
             self.cached_head,
         );
-        // Pre-zero the next header (see reserve_slow): index + aligned + 8 <= capacity.
-        self.attachment.region.sp_record(index + aligned, 0);
+        if PRE_ZERO {
+            // Pre-zero the next header (see reserve_slow): index + aligned + 8 <= capacity.
+            self.attachment.region.sp_record(index + aligned, 0);
+        }
         Ok(Reserved {
             index,
             padding: None,
@@ -792,7 +811,7 @@ impl Batch<'_> {
     #[inline]
     pub fn try_write(&mut self, type_id: i32, payload: &[u8]) -> Result<(), RingError> {
         let p = &mut *self.producer;
-        let reserved = p.reserve(type_id, payload.len())?;
+        let reserved = p.reserve_in_batch(type_id, payload.len())?;
         if let Some((at, length)) = reserved.padding {
             self.put(at, pack_header(length, PADDING_MSG_TYPE_ID));
         }
@@ -837,6 +856,9 @@ impl Batch<'_> {
     fn publish(&mut self) {
         if let Some((index, header)) = self.first.take() {
             let p = &mut *self.producer;
+            // Pre-zero the header after the last record (reserve_in_batch left it), so that the
+            // consumer stops there: it was given 8 bytes more than it took.
+            p.attachment.region.sp_record(p.tail as usize, 0);
             p.attachment.region.so_record(index, header); // SYNC POINT: record
             p.attachment.region.so_tail(p.tail); // SYNC POINT: tail
             p.attachment.tick();

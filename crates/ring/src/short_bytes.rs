@@ -29,6 +29,10 @@ pub(crate) unsafe fn copy(src: *const u8, dst: *mut u8, len: usize) {
             let tail = src.add(len - 8).cast::<u64>().read_unaligned();
             dst.cast::<u64>().write_unaligned(head);
             dst.add(len - 8).cast::<u64>().write_unaligned(tail);
+        } else if len == 4 {
+            // One store, not two to the same four bytes: a 4-byte message is the common case.
+            dst.cast::<u32>()
+                .write_unaligned(src.cast::<u32>().read_unaligned());
         } else if len >= 4 {
             let head = src.cast::<u32>().read_unaligned();
             let tail = src.add(len - 4).cast::<u32>().read_unaligned();
