@@ -123,6 +123,56 @@ fn bench_and_latency_run_and_emit_the_schema() {
 }
 
 #[test]
+fn bench_alternates_write_modes_and_reports_each() {
+    let out = sympathy(&[
+        "ipc",
+        "bench",
+        "--size",
+        "8",
+        "--count",
+        "20000",
+        "--runs",
+        "2",
+        "--json",
+        "--writes",
+        "per-message,write-batch",
+    ]);
+    if !out.status.success() {
+        assert!(text(&out).contains("two distinct cores"), "{}", text(&out));
+        return;
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rates: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(r#""metric":"msgs_per_sec""#))
+        .collect();
+    assert_eq!(rates.len(), 2, "{stdout}");
+    assert!(
+        rates[0].contains(r#""writes":"per-message""#),
+        "{}",
+        rates[0]
+    );
+    assert!(
+        rates[1].contains(r#""writes":"write-batch""#),
+        "{}",
+        rates[1]
+    );
+    assert!(rates.iter().all(|l| l.contains(r#""runs":2"#)), "{stdout}");
+    let human = String::from_utf8_lossy(&out.stderr);
+    assert!(human.contains("ratio write-batch / per-message"), "{human}");
+    let twice = sympathy(&["ipc", "bench", "--writes", "write-batch,write-batch"]);
+    assert!(!twice.status.success());
+    assert!(
+        text(&twice).contains("names write-batch twice"),
+        "{}",
+        text(&twice)
+    );
+    let unknown = sympathy(&["ipc", "bench", "--writes", "sideways"]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
+    assert!(text(&unknown).contains("choose per-message or write-batch"));
+}
+
+#[test]
 fn random_sizes_for_a_time_then_until_detached_verifies_everything() {
     let path = temp("soak");
     let p = path.to_str().unwrap();

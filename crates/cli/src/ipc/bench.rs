@@ -5,7 +5,8 @@
 //! The producer writes each message through the one-message API (`Batch::try_write` for
 //! small payloads, publishing up to `--batch` messages at once; a claim per message for large
 //! ones), or with `--write-batch` through `Producer::try_write_batch`, which fills up to
-//! `--batch` fixed-size messages in place and publishes them together.
+//! `--batch` fixed-size messages in place and publishes them together. `--writes
+//! per-message,write-batch` measures both, alternating run by run.
 
 use std::path::PathBuf;
 use std::process::{Child, Command};
@@ -44,10 +45,42 @@ pub struct BenchArgs {
     batch: u64,
     /// Write through `Producer::try_write_batch` (a run of messages filled in place, one space
     /// check and one publish per run) instead of one API call per message.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "writes")]
     write_batch: bool,
+    /// How the producer writes, one or more of `per-message,write-batch`: with both, the runs
+    /// alternate between them (run 0 of each, then run 1 of each, ...) so that a drifting
+    /// core-to-core cost hits each alike, and the ratio per round is printed.
+    #[arg(long, value_delimiter = ',', value_parser = parse_write_mode)]
+    writes: Vec<WriteMode>,
     #[command(flatten)]
     common: Common,
+}
+
+/// `--writes`: one API call per message, or `Producer::try_write_batch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriteMode {
+    PerMessage,
+    WriteBatch,
+}
+
+impl WriteMode {
+    /// `params.writes` in the results.
+    fn name(self) -> &'static str {
+        match self {
+            WriteMode::PerMessage => "per-message",
+            WriteMode::WriteBatch => "write-batch",
+        }
+    }
+}
+
+fn parse_write_mode(s: &str) -> Result<WriteMode, String> {
+    match s {
+        "per-message" => Ok(WriteMode::PerMessage),
+        "write-batch" => Ok(WriteMode::WriteBatch),
+        _ => Err(format!(
+            "unknown write mode '{s}' (choose per-message or write-batch)"
+        )),
+    }
 }
 
 /// The hidden producer process.
@@ -83,32 +116,76 @@ pub fn run(args: BenchArgs) -> Result<()> {
     )?;
     let (producer_core, consumer_core) = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
-    let mut rates = Vec::with_capacity(runs);
-    let writes = Writes {
-        batch: args.batch as usize,
-        write_batch: args.write_batch,
+    let modes = match (args.write_batch, args.writes.is_empty()) {
+        (true, _) => vec![WriteMode::WriteBatch],
+        (false, true) => vec![WriteMode::PerMessage],
+        (false, false) => args.writes.clone(),
     };
-    for run in 0..runs {
-        let cores = (producer_core, consumer_core);
-        let seconds = one_run(args.size, count, capacity, cores, writes)
-            .with_context(|| format!("run {run}"))?;
-        rates.push((count - 1) as f64 / seconds);
+    if let Some(twice) = modes
+        .iter()
+        .enumerate()
+        .find_map(|(i, m)| modes[..i].contains(m).then_some(m))
+    {
+        bail!("--writes names {} twice", twice.name());
     }
-    let msgs = Stats::from_samples(&rates).context("no runs")?;
-    let base = Measurement::new("ipc", "ring")
-        .param("producer", "rust")
-        .param("consumer", "rust")
-        .param("size_bytes", args.size as u64)
-        .param("count", count)
-        .param("capacity", capacity as u64)
-        .param("cores", format!("{producer_core},{consumer_core}"))
-        .param("placement", "processes")
-        .param("batch", args.batch)
-        .param("writes", writes.name())
-        .check(Check::Ok);
-    reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
-    let size = args.size as f64;
-    reporter.result(base.stats(Metric::BytesPerSec, msgs.map(|m| m * size)))?;
+    // The runs go round the modes (run 0 of each, then run 1 of each, ...): the hop between
+    // the two cores of a shared VM drifts over minutes, and back-to-back runs of one mode would
+    // turn that drift into a difference between modes.
+    let mut rates = vec![Vec::with_capacity(runs); modes.len()];
+    for run in 0..runs {
+        for (&mode, rates) in modes.iter().zip(&mut rates) {
+            let writes = Writes {
+                batch: args.batch as usize,
+                write_batch: mode == WriteMode::WriteBatch,
+            };
+            let cores = (producer_core, consumer_core);
+            let seconds = one_run(args.size, count, capacity, cores, writes)
+                .with_context(|| format!("{} run {run}", mode.name()))?;
+            let rate = (count - 1) as f64 / seconds;
+            if modes.len() > 1 {
+                reporter.line(&format!(
+                    "{run} - {}: msgs/s={}",
+                    mode.name(),
+                    sympathy_lab::results::format_value(rate)
+                ))?;
+            }
+            rates.push(rate);
+        }
+    }
+    for (&mode, rates) in modes.iter().zip(&rates) {
+        let msgs = Stats::from_samples(rates).context("no runs")?;
+        let base = Measurement::new("ipc", "ring")
+            .param("producer", "rust")
+            .param("consumer", "rust")
+            .param("size_bytes", args.size as u64)
+            .param("count", count)
+            .param("capacity", capacity as u64)
+            .param("cores", format!("{producer_core},{consumer_core}"))
+            .param("placement", "processes")
+            .param("batch", args.batch)
+            .param("writes", mode.name())
+            .check(Check::Ok);
+        reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
+        let size = args.size as f64;
+        reporter.result(base.stats(Metric::BytesPerSec, msgs.map(|m| m * size)))?;
+    }
+    for (mode, mode_rates) in modes.iter().zip(&rates).skip(1) {
+        let ratios: Vec<f64> = mode_rates
+            .iter()
+            .zip(&rates[0])
+            .map(|(r, r0)| r / r0)
+            .collect();
+        let r = Stats::from_samples(&ratios).context("no runs")?;
+        reporter.line(&format!(
+            "ratio {} / {} (same round): median {:.2} (min {:.2} .. max {:.2}, {} rounds)",
+            mode.name(),
+            modes[0].name(),
+            r.median,
+            r.min,
+            r.max,
+            ratios.len()
+        ))?;
+    }
     Ok(())
 }
 
@@ -119,17 +196,6 @@ struct Writes {
     batch: usize,
     /// `Producer::try_write_batch` instead of one call per message.
     write_batch: bool,
-}
-
-impl Writes {
-    /// `params.writes` in the results.
-    fn name(self) -> &'static str {
-        if self.write_batch {
-            "write-batch"
-        } else {
-            "per-message"
-        }
-    }
 }
 
 /// One run: a fresh ring, a producer child, a pinned thread of this process consuming. Returns
