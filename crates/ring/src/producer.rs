@@ -375,10 +375,8 @@ impl Producer {
             let n = fit.min(max - written);
             let region = &self.attachment.region;
             let hold = first.is_none();
-            // Ask for the run's lines (and a little beyond) all at once, before its stores.
-            let ahead = tail + PREFETCH_AHEAD as i64;
-            let run = (n * aligned).min(PREFETCH_RUN_MAX) as i64;
-            prefetch_for_write(region, ahead, ahead + run, self.cached_head);
+            // Ask for the run's lines all at once, before its stores.
+            self.prefetch_ahead(tail, (n * aligned).min(PREFETCH_RUN_MAX));
             for k in 0..n {
                 let at = index + k * aligned;
                 // SAFETY: at + aligned + 8 <= index + n * aligned + 8 <= capacity and these
@@ -472,13 +470,7 @@ impl Producer {
         if !fits {
             return self.reserve_slow(tail, type_id, len);
         }
-        let ahead = tail + PREFETCH_AHEAD as i64;
-        prefetch_for_write(
-            &self.attachment.region,
-            ahead,
-            ahead + aligned as i64,
-            self.cached_head,
-        );
+        self.prefetch_ahead(tail, aligned);
         if PRE_ZERO {
             // Pre-zero the next header (see reserve_slow): index + aligned + 8 <= capacity.
             self.attachment.region.sp_record(index + aligned, 0);
@@ -519,13 +511,7 @@ impl Producer {
             }
         }
         let mut index = tail as usize & mask;
-        let ahead = tail + PREFETCH_AHEAD as i64;
-        prefetch_for_write(
-            &self.attachment.region,
-            ahead,
-            ahead + aligned as i64,
-            self.cached_head,
-        );
+        self.prefetch_ahead(tail, aligned);
         let to_end = capacity - index;
         let mut padding = None;
         // A record that exactly fills the end takes it without padding (Agrona's
@@ -575,6 +561,19 @@ impl Producer {
             region.so_record(at, pack_header(length, PADDING_MSG_TYPE_ID));
             region.so_tail(reserved.position); // SYNC POINT: tail
         }
+    }
+
+    /// Asks for the lines of the `len` bytes from position `tail`, [`PREFETCH_AHEAD`] bytes
+    /// further on, for writing (see [`prefetch_for_write`]).
+    #[inline(always)]
+    fn prefetch_ahead(&self, tail: i64, len: usize) {
+        let ahead = tail + PREFETCH_AHEAD as i64;
+        prefetch_for_write(
+            &self.attachment.region,
+            ahead,
+            ahead + len as i64,
+            self.cached_head,
+        );
     }
 
     /// Reloads the consumer's head, checks it against the producer's position `tail` and caches
