@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use sympathy_lab::pin::pin_current_thread;
-use sympathy_lab::{Check, Measurement, Metric, Stats};
+use sympathy_lab::{Check, Metric, Stats};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Ring, Role};
 
@@ -136,7 +136,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         for (&mode, rates) in modes.iter().zip(&mut rates) {
             let writes = Writes {
                 batch: args.batch as usize,
-                write_batch: mode == WriteMode::WriteBatch,
+                mode,
             };
             let cores = (producer_core, consumer_core);
             let seconds = one_run(args.size, count, capacity, cores, writes)
@@ -154,14 +154,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
     }
     for (&mode, rates) in modes.iter().zip(&rates) {
         let msgs = Stats::from_samples(rates).context("no runs")?;
-        let base = Measurement::new("ipc", "ring")
-            .param("producer", "rust")
-            .param("consumer", "rust")
-            .param("size_bytes", args.size as u64)
-            .param("count", count)
-            .param("capacity", capacity as u64)
-            .param("cores", format!("{producer_core},{consumer_core}"))
-            .param("placement", "processes")
+        let cores = (producer_core, consumer_core);
+        let base = super::measurement("ring", args.size, count, capacity, cores)
             .param("batch", args.batch)
             .param("writes", mode.name())
             .check(Check::Ok);
@@ -194,8 +188,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
 struct Writes {
     /// Messages per publish at most.
     batch: usize,
-    /// `Producer::try_write_batch` instead of one call per message.
-    write_batch: bool,
+    /// One call per message, or `Producer::try_write_batch`.
+    mode: WriteMode,
 }
 
 /// One run: a fresh ring, a producer child, a pinned thread of this process consuming. Returns
@@ -244,7 +238,7 @@ fn spawn_producer(
         .args(["--size", &size.to_string(), "--count", &count.to_string()])
         .args(["--core", &core.to_string()])
         .args(["--batch", &writes.batch.to_string()]);
-    if writes.write_batch {
+    if writes.mode == WriteMode::WriteBatch {
         command.arg("--write-batch");
     }
     command.spawn().context("starting the producer process")

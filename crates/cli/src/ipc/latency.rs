@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use hdrhistogram::Histogram;
 use sympathy_lab::pin::pin_current_thread;
-use sympathy_lab::{Check, Measurement, Metric, Stats};
+use sympathy_lab::{Check, Metric, Stats};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Producer, Ring, Role};
 
@@ -77,14 +77,7 @@ pub fn run(args: LatencyArgs) -> Result<()> {
             q.push(v as f64);
         }
     }
-    let base = Measurement::new("ipc", "echo")
-        .param("producer", "rust")
-        .param("consumer", "rust")
-        .param("size_bytes", args.size as u64)
-        .param("count", count)
-        .param("capacity", capacity as u64)
-        .param("cores", format!("{ping_core},{echo_core}"))
-        .param("placement", "processes")
+    let base = super::measurement("echo", args.size, count, capacity, (ping_core, echo_core))
         .check(Check::Ok);
     let metrics = [
         Metric::RttP50Ns,

@@ -55,6 +55,25 @@ pub fn run(args: IpcArgs) -> Result<()> {
 }
 
 /// A fresh ring file path for a measurement: in /dev/shm when it exists (memory, never disk).
+/// The `ipc` result both benchmarks report: Rust at both ends, in two processes pinned to
+/// `cores`, with the size, count and capacity of the run.
+fn measurement(
+    variant: &str,
+    size: usize,
+    count: u64,
+    capacity: usize,
+    cores: (usize, usize),
+) -> sympathy_lab::Measurement {
+    sympathy_lab::Measurement::new("ipc", variant)
+        .param("producer", "rust")
+        .param("consumer", "rust")
+        .param("size_bytes", size as u64)
+        .param("count", count)
+        .param("capacity", capacity as u64)
+        .param("cores", format!("{},{}", cores.0, cores.1))
+        .param("placement", "processes")
+}
+
 fn scratch_path(tag: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new("/dev/shm");
     let dir = if dir.is_dir() {
