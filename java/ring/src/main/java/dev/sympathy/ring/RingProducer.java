@@ -161,13 +161,10 @@ public final class RingProducer implements AutoCloseable {
         // Before anything is claimed: a copy that failed half-way would leave a claim nobody ends.
         Objects.checkFromIndexSize(offset, length, src.length);
         int recordLength = length + RECORD_HEADER_LENGTH;
-        int recordIndex = claimCapacity(recordLength);
+        int recordIndex = begin(typeId, recordLength);
         if (recordIndex < 0) {
             return false;
         }
-        // In progress: the negative length and the type in one store (Agrona stores them apart).
-        LONG.setRelease(buffer, (long) recordIndex, inProgressHeader(recordLength, typeId));
-        VarHandle.releaseFence();
         long payloadIndex = recordIndex + RECORD_HEADER_LENGTH;
         if (length <= SHORT_COPY) {
             copyShort(src, offset, buffer, payloadIndex, length);
@@ -184,9 +181,19 @@ public final class RingProducer implements AutoCloseable {
     private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** The header of a record being written: length negated (in progress), type in the high half. */
-    private static long inProgressHeader(int recordLength, int typeId) {
-        return ((long) typeId << 32) | (-recordLength & 0xFFFF_FFFFL);
+    /**
+     * Claims room for a record of {@code recordLength} bytes and marks it in progress: the
+     * negative length and the type in one store (Agrona stores them apart), ordered before the
+     * payload. Returns the record's index, or a negative value when the ring is full.
+     */
+    private int begin(int typeId, int recordLength) {
+        int recordIndex = claimCapacity(recordLength);
+        if (recordIndex >= 0) {
+            long inProgress = ((long) typeId << 32) | (-recordLength & 0xFFFF_FFFFL);
+            LONG.setRelease(buffer, (long) recordIndex, inProgress);
+            VarHandle.releaseFence();
+        }
+        return recordIndex;
     }
 
     /**
@@ -219,12 +226,10 @@ public final class RingProducer implements AutoCloseable {
         checkLength(length);
         Objects.checkFromIndexSize(offset, length, src.byteSize());
         int recordLength = length + RECORD_HEADER_LENGTH;
-        int recordIndex = claimCapacity(recordLength);
+        int recordIndex = begin(typeId, recordLength);
         if (recordIndex < 0) {
             return false;
         }
-        LONG.setRelease(buffer, (long) recordIndex, inProgressHeader(recordLength, typeId));
-        VarHandle.releaseFence();
         MemorySegment.copy(src, offset, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, recordLength);
@@ -261,13 +266,10 @@ public final class RingProducer implements AutoCloseable {
     public long tryClaim(int typeId, int length) {
         checkTypeId(typeId);
         checkLength(length);
-        int recordLength = length + RECORD_HEADER_LENGTH;
-        int recordIndex = claimCapacity(recordLength);
+        int recordIndex = begin(typeId, length + RECORD_HEADER_LENGTH);
         if (recordIndex < 0) {
             return INSUFFICIENT_CAPACITY;
         }
-        LONG.setRelease(buffer, (long) recordIndex, inProgressHeader(recordLength, typeId));
-        VarHandle.releaseFence();
         return recordIndex + RECORD_HEADER_LENGTH;
     }
 
