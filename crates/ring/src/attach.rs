@@ -103,8 +103,12 @@ impl PeerState {
 /// The state of the peer in `role`, seen from the other side.
 pub(crate) fn peer_state(region: &Region, role: Role) -> PeerState {
     let producer = role == Role::Producer;
+    // The heartbeat first, then the pid. An attach stores the pid, then the heartbeat; a detach
+    // stores a heartbeat, then pid 0. Loaded the other way round, a pid of 0 from just before an
+    // attach could meet the heartbeat that attach then stored, and a producer that is starting
+    // would read as "detached" (pid 0, heartbeat set): its consumer would give up with nothing.
+    let heartbeat = region.lv_heartbeat(producer); // SYNC POINT: heartbeat
     let pid = region.lv_pid(producer); // SYNC POINT: attach
-    let heartbeat = region.lp_heartbeat(producer);
     if pid == 0 {
         return if heartbeat == 0 {
             PeerState::NeverAttached
@@ -115,7 +119,12 @@ pub(crate) fn peer_state(region: &Region, role: Role) -> PeerState {
     if !pid_alive(pid) {
         return PeerState::Dead { pid };
     }
-    let heartbeat_age_ms = (now_ms() - heartbeat).max(0);
+    // No heartbeat yet with a pid set: the peer is between its attach and its first heartbeat.
+    let heartbeat_age_ms = if heartbeat == 0 {
+        0
+    } else {
+        (now_ms() - heartbeat).max(0)
+    };
     if heartbeat_age_ms > HEARTBEAT_STALE_MS {
         PeerState::Stale {
             pid,
@@ -155,7 +164,7 @@ impl Attachment {
                 Err(found) => return Err(RingError::AlreadyAttached { role, pid: found }),
             }
         }
-        region.sp_heartbeat(producer, now_ms());
+        region.so_heartbeat(producer, now_ms()); // SYNC POINT: heartbeat
         Ok(Attachment {
             region,
             role,
@@ -178,7 +187,7 @@ impl Attachment {
     pub(crate) fn heartbeat(&mut self) {
         self.countdown = HEARTBEAT_CHECK_EVERY;
         self.region
-            .sp_heartbeat(self.role == Role::Producer, now_ms());
+            .so_heartbeat(self.role == Role::Producer, now_ms()); // SYNC POINT: heartbeat
     }
 
     /// The state of the other side.
@@ -194,7 +203,7 @@ impl Attachment {
 impl Drop for Attachment {
     fn drop(&mut self) {
         let producer = self.role == Role::Producer;
-        self.region.sp_heartbeat(producer, now_ms());
+        self.region.so_heartbeat(producer, now_ms()); // SYNC POINT: heartbeat
         // Only give the role back if it is still ours (a peer may have judged us dead).
         let _ = self.region.cas_pid(producer, self.pid, 0); // SYNC POINT: attach
     }

@@ -73,9 +73,9 @@ impl Ring {
             header_length: r.lp_header_length(),
             creation_time_ms: r.lp_creation_time(),
             producer_pid: r.lv_pid(true),
-            producer_heartbeat_ms: r.lp_heartbeat(true),
+            producer_heartbeat_ms: r.lv_heartbeat(true),
             consumer_pid: r.lv_pid(false),
-            consumer_heartbeat_ms: r.lp_heartbeat(false),
+            consumer_heartbeat_ms: r.lv_heartbeat(false),
             tail: r.lv_tail(), // SYNC POINT: tail
             head: r.lv_head(), // SYNC POINT: head
             head_cache: r.lp_head_cache(),

@@ -222,3 +222,43 @@ fn loom_model_write_batch_runs_wrap() {
         writer.join().unwrap();
     });
 }
+
+/// A consumer watching the producer attach and detach never reads it as detached before its
+/// detach began, nor as stale or dead while it is attached: the heartbeat (stored after the pid)
+/// is loaded before the pid. Loading the pid first lets a pid of 0 from before the attach meet
+/// the attach's heartbeat, which reads as "detached": a consumer started first gave up with
+/// nothing received (the `ci/java-test` flake this model was written for).
+#[test]
+fn loom_model_attach_is_never_seen_as_detached() {
+    use crate::attach::PeerState;
+    use crate::error::Role;
+    use loom::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    model("attach_is_never_seen_as_detached", || {
+        let ring = Ring::anonymous(CAPACITY).unwrap();
+        let detaching = Arc::new(AtomicBool::new(false));
+        let producer_ring = ring.clone();
+        let producer_detaching = detaching.clone();
+        let producer = thread::spawn(move || {
+            let producer = producer_ring.producer().unwrap();
+            producer_detaching.store(true, Ordering::SeqCst);
+            drop(producer);
+        });
+        for _ in 0..2 {
+            let state = ring.peer(Role::Producer);
+            if state == PeerState::Detached {
+                assert!(
+                    detaching.load(Ordering::SeqCst),
+                    "a producer that was attaching read as detached"
+                );
+            }
+            assert!(
+                !matches!(state, PeerState::Stale { .. } | PeerState::Dead { .. }),
+                "a live producer read as {state:?}"
+            );
+            thread::yield_now();
+        }
+        producer.join().unwrap();
+        assert_eq!(ring.peer(Role::Producer), PeerState::Detached);
+    });
+}

@@ -276,15 +276,18 @@ impl Region {
             .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
     }
 
-    /// The producer's heartbeat (header) or the consumer's (Agrona trailer slot).
-    pub(crate) fn lp_heartbeat(&self, producer: bool) -> i64 {
-        self.heartbeat_word(producer).load(Ordering::Relaxed)
+    /// SYNC POINT: heartbeat. The producer's heartbeat (header) or the consumer's (Agrona
+    /// trailer slot). Acquire: a heartbeat seen here makes the pid stored before it (the attach)
+    /// visible to a pid load that follows.
+    pub(crate) fn lv_heartbeat(&self, producer: bool) -> i64 {
+        self.heartbeat_word(producer).load(Ordering::Acquire)
     }
 
-    /// Stores a heartbeat (ms since the epoch). Relaxed: it carries no data, only a time.
-    pub(crate) fn sp_heartbeat(&self, producer: bool, time_ms: i64) {
+    /// SYNC POINT: heartbeat. Stores a heartbeat (ms since the epoch). Release: it publishes the
+    /// pid the attach stored before it (see [`crate::attach`]'s `peer_state`).
+    pub(crate) fn so_heartbeat(&self, producer: bool, time_ms: i64) {
         self.heartbeat_word(producer)
-            .store(time_ms, Ordering::Relaxed);
+            .store(time_ms, Ordering::Release);
     }
 
     fn heartbeat_word(&self, producer: bool) -> &AtomicI64 {

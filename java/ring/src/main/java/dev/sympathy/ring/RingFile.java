@@ -288,12 +288,15 @@ public final class RingFile implements AutoCloseable {
      * @param staleMs heartbeat age above which a live pid still counts as dead (hung)
      */
     public PeerState producerState(long staleMs) {
-        return peerState(producerPid(), producerHeartbeatMs(), staleMs);
+        // The heartbeat first, then the pid: see peerState.
+        long heartbeatMs = producerHeartbeatMs();
+        return peerState(producerPid(), heartbeatMs, staleMs);
     }
 
     /** The consumer as the producer sees it; see {@link #producerState(long)}. */
     public PeerState consumerState(long staleMs) {
-        return peerState(consumerPid(), consumerHeartbeatMs(), staleMs);
+        long heartbeatMs = consumerHeartbeatMs();
+        return peerState(consumerPid(), heartbeatMs, staleMs);
     }
 
     /** True when the producer is attached, its process lives and its heartbeat is younger than staleMs. */
@@ -306,6 +309,12 @@ public final class RingFile implements AutoCloseable {
         return consumerState(staleMs) == PeerState.ALIVE;
     }
 
+    /**
+     * The state from a heartbeat loaded (acquire) <em>before</em> the pid. An attach stores the
+     * pid, then the heartbeat (release); a detach stores a heartbeat, then pid 0. Loaded the
+     * other way round, a pid of 0 from just before an attach could meet the heartbeat that attach
+     * then stored, and a peer that is starting would read as detached (pid 0, heartbeat set).
+     */
     private static PeerState peerState(int pid, long heartbeatMs, long staleMs) {
         if (pid == 0) {
             return heartbeatMs == 0 ? PeerState.NEVER_ATTACHED : PeerState.DETACHED;
