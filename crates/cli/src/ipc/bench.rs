@@ -114,7 +114,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         args.size,
         sympathy_ring::layout::max_message_length(capacity),
     )?;
-    let (producer_core, consumer_core) = super::pick_cores(&args.cores)?;
+    let cores = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
     let modes = match (args.write_batch, args.writes.is_empty()) {
         (true, _) => vec![WriteMode::WriteBatch],
@@ -138,7 +138,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 batch: args.batch as usize,
                 mode,
             };
-            let cores = (producer_core, consumer_core);
             let seconds = one_run(args.size, count, capacity, cores, writes)
                 .with_context(|| format!("{} run {run}", mode.name()))?;
             let rate = (count - 1) as f64 / seconds;
@@ -154,7 +153,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
     }
     for (&mode, rates) in modes.iter().zip(&rates) {
         let msgs = Stats::from_samples(rates).context("no runs")?;
-        let cores = (producer_core, consumer_core);
         let base = super::measurement("ring", args.size, count, capacity, cores)
             .param("batch", args.batch)
             .param("writes", mode.name())

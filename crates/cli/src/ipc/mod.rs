@@ -54,7 +54,6 @@ pub fn run(args: IpcArgs) -> Result<()> {
     }
 }
 
-/// A fresh ring file path for a measurement: in /dev/shm when it exists (memory, never disk).
 /// The `ipc` result both benchmarks report: Rust at both ends, in two processes pinned to
 /// `cores`, with the size, count and capacity of the run.
 fn measurement(
@@ -74,6 +73,7 @@ fn measurement(
         .param("placement", "processes")
 }
 
+/// A fresh ring file path for a measurement: in /dev/shm when it exists (memory, never disk).
 fn scratch_path(tag: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new("/dev/shm");
     let dir = if dir.is_dir() {
