@@ -311,9 +311,8 @@ pub(crate) fn open_region(
         });
     }
     drop(header);
-    // SAFETY (of the mapping made by `map`): the file is exactly file_length(capacity) bytes
-    // (checked above; a peer that truncates it later breaks the ring for everyone, as with any
-    // shared mapping).
+    // The file is exactly file_length(capacity) bytes (checked above; a peer that truncates it
+    // later breaks the ring for everyone, as with any shared mapping).
     let whole =
         map(&file, None, access).map_err(|e| RingError::io(path, "map the ring file", e))?;
     if whole.len() != file_length(capacity) {
