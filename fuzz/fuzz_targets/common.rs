@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use sympathy_ring::Ring;
+use sympathy_ring::inspect::RingView;
 
 /// This process's scratch ring file (in /dev/shm when there is one: no disk writes).
 pub fn scratch() -> PathBuf {
@@ -17,11 +18,17 @@ pub fn scratch() -> PathBuf {
     dir.join(format!("sympathy-fuzz-{}", std::process::id()))
 }
 
-/// Writes `bytes` as the ring file and opens it without waiting; then inspects, reads and
-/// writes as far as the ring allows.
+/// Writes `bytes` as the ring file, opens it read-only and inspects it, then opens it without
+/// waiting and inspects, reads and writes as far as the ring allows.
 pub fn open_and_use(bytes: &[u8]) {
     let path = scratch();
     std::fs::write(&path, bytes).unwrap();
+    // The read-only view first: it skips the position checks, so its walk meets any head.
+    if let Ok(view) = RingView::open_with_timeout(&path, Duration::ZERO) {
+        std::hint::black_box(view.snapshot());
+        std::hint::black_box(view.peek_records(64));
+        std::hint::black_box(view.positions_error());
+    }
     if let Ok(ring) = Ring::open_with_timeout(&path, Duration::ZERO) {
         std::hint::black_box(ring.snapshot());
         std::hint::black_box(ring.peek_records(64));

@@ -111,6 +111,7 @@ fn describe(error: &NativeError) -> Described {
         RingError::InvalidTypeId { type_id } => (d.kind, d.a) = (8, i64::from(*type_id)),
         RingError::PermissionDenied { path, .. } => (d.kind, d.path) = (9, path_of(path)),
         RingError::Io { path, .. } => (d.kind, d.path) = (10, path_of(path)),
+        RingError::NotARegularFile { path, .. } => (d.kind, d.path) = (16, path_of(path)),
         RingError::AlreadyAttached { role, pid } => {
             (d.kind, d.detail, d.a) = (11, role_name(*role), i64::from(*pid))
         }

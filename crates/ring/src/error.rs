@@ -44,8 +44,9 @@ pub enum Corruption {
         /// The type id found.
         type_id: i32,
     },
-    /// A head or tail position that is negative or not a multiple of 8, or a tail behind the
-    /// head or more than a capacity ahead of it.
+    /// A head or tail position that is negative, not a multiple of 8 or past
+    /// [`crate::layout::MAX_POSITION`], or a tail behind the head or more than a capacity ahead
+    /// of it.
     BadPositions {
         /// The head position found.
         head: i64,
@@ -76,7 +77,7 @@ impl std::fmt::Display for Corruption {
             Corruption::BadPositions { head, tail } => write!(
                 f,
                 "head {head} / tail {tail} are negative, misaligned (not multiples of 8), \
-                 or more than a capacity apart"
+                 past 2^62, or not 0 to a capacity apart (tail - head)"
             ),
         }
     }
@@ -110,10 +111,7 @@ pub enum RingError {
         supported: u32,
     },
     /// The file length does not match the capacity in its header.
-    #[error(
-        "{path}: the file is {actual} bytes but a ring of capacity {capacity} must be exactly \
-         {expected} bytes (truncated or resized); recreate the ring"
-    )]
+    #[error("{path}: {}; recreate the ring", file_length_problem(*.actual, *.expected, *.capacity))]
     FileLength {
         /// The file.
         path: PathBuf,
@@ -188,6 +186,20 @@ pub enum RingError {
         /// What was attempted.
         operation: &'static str,
     },
+    /// The path names something other than a regular file (a directory, a FIFO, a device such
+    /// as `/dev/zero`, a socket), perhaps through a symbolic link. Refused before it is opened
+    /// for reading and writing: a FIFO would block the open and a device would map as endless
+    /// zeros.
+    #[error(
+        "{path}: not a regular file ({what}); a ring is a regular file made by \
+         `sympathy ipc create`: check the path"
+    )]
+    NotARegularFile {
+        /// The path as given.
+        path: PathBuf,
+        /// What it is, e.g. `a character device, through a symbolic link to /dev/zero`.
+        what: String,
+    },
     /// Another I/O error.
     #[error("{path}: could not {operation}: {source}")]
     Io {
@@ -240,7 +252,52 @@ pub enum RingError {
     },
 }
 
+/// What is wrong with a file's length: shorter than the header page (`capacity` 0, not yet
+/// known), or not the length its capacity implies.
+fn file_length_problem(actual: u64, expected: u64, capacity: u64) -> String {
+    if capacity == 0 {
+        format!(
+            "the file is {actual} bytes, shorter than the {expected}-byte header page (its creator \
+             never sized it, or it is not a ring file)"
+        )
+    } else {
+        format!(
+            "the file is {actual} bytes but a ring of capacity {capacity} must be exactly \
+             {expected} bytes (truncated or resized)"
+        )
+    }
+}
+
 impl RingError {
+    /// The kind of error as a stable lower-kebab name, the same one the Java ring's
+    /// `RingException.kind()` gives for the same failure (the conformance suite in
+    /// `crates/ring/tests/conformance/` checks both against one manifest).
+    ///
+    /// # Examples
+    /// ```
+    /// let err = sympathy_ring::Ring::anonymous(1000).unwrap_err();
+    /// assert_eq!(err.kind(), "bad-capacity");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RingError::NotARingFile { .. } => "not-a-ring-file",
+            RingError::UnsupportedVersion { .. } => "unsupported-version",
+            RingError::FileLength { .. } => "file-length",
+            RingError::CorruptHeader { .. } => "corrupt-header",
+            RingError::BadCapacity { .. } => "bad-capacity",
+            RingError::CorruptRecord { .. } => "corrupt-record",
+            RingError::MessageTooLong { .. } => "message-too-long",
+            RingError::InvalidTypeId { .. } => "invalid-type-id",
+            RingError::PermissionDenied { .. } => "permission-denied",
+            RingError::NotARegularFile { .. } => "not-a-regular-file",
+            RingError::Io { .. } => "io",
+            RingError::AlreadyAttached { .. } => "already-attached",
+            RingError::Full { .. } => "full",
+            RingError::Timeout { .. } => "timeout",
+            RingError::PeerDead { .. } => "peer-dead",
+        }
+    }
+
     /// Whether this is back pressure ([`RingError::Full`]) rather than a failure.
     pub fn is_full(&self) -> bool {
         matches!(self, RingError::Full { .. })
@@ -277,5 +334,85 @@ mod tests {
         let e = std::io::Error::from(std::io::ErrorKind::NotFound);
         let err = RingError::io(std::path::Path::new("/x"), "open the ring file", e);
         assert!(matches!(err, RingError::Io { .. }));
+    }
+
+    #[test]
+    fn kinds_are_distinct_lower_kebab_names() {
+        let path = || PathBuf::from("/x");
+        let all = [
+            RingError::NotARingFile {
+                path: path(),
+                found: 0,
+            },
+            RingError::UnsupportedVersion {
+                path: path(),
+                found: 2,
+                supported: 1,
+            },
+            RingError::FileLength {
+                path: path(),
+                actual: 0,
+                expected: 0,
+                capacity: 0,
+            },
+            RingError::CorruptHeader {
+                path: path(),
+                what: String::new(),
+            },
+            RingError::BadCapacity {
+                capacity: 0,
+                min: 0,
+                max: 0,
+            },
+            RingError::CorruptRecord {
+                position: 0,
+                index: 0,
+                corruption: Corruption::LengthTooShort { length: 0 },
+            },
+            RingError::MessageTooLong {
+                length: 0,
+                max: 0,
+                needed: 0,
+            },
+            RingError::InvalidTypeId { type_id: 0 },
+            RingError::PermissionDenied {
+                path: path(),
+                operation: "",
+            },
+            RingError::NotARegularFile {
+                path: path(),
+                what: String::new(),
+            },
+            RingError::Io {
+                path: path(),
+                operation: "",
+                source: std::io::Error::other("x"),
+            },
+            RingError::AlreadyAttached {
+                role: Role::Producer,
+                pid: 1,
+            },
+            RingError::Full {
+                required: 0,
+                available: 0,
+            },
+            RingError::Timeout {
+                waited: Duration::ZERO,
+                what: "",
+            },
+            RingError::PeerDead {
+                role: Role::Consumer,
+                pid: 0,
+                how: "",
+            },
+        ];
+        let kinds: std::collections::BTreeSet<_> = all.iter().map(RingError::kind).collect();
+        assert_eq!(kinds.len(), all.len(), "{kinds:?}");
+        for kind in kinds {
+            assert!(
+                kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{kind}"
+            );
+        }
     }
 }

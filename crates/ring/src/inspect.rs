@@ -1,10 +1,93 @@
 //! Read-only views of a ring for tools (`sympathy ipc inspect`): header, trailer, positions and
 //! the records waiting at the head, decoded without consuming them.
+//!
+//! [`RingView::open`] needs only read permission: it opens the file `O_RDONLY`, maps it
+//! privately, never attaches and never writes (the same views are on [`Ring`] for a process
+//! that has the ring open anyway).
+//!
+//! ```
+//! use sympathy_ring::{Ring, inspect::RingView};
+//! let path = std::env::temp_dir().join(format!("doc-view-{}", std::process::id()));
+//! # let _ = std::fs::remove_file(&path);
+//! let ring = Ring::create(&path, 1024)?;
+//! ring.producer()?.try_write(1, b"hi")?;
+//! let view = RingView::open(&path)?; // works on a file this user may only read
+//! assert_eq!(view.snapshot().tail, 16);
+//! assert_eq!(view.peek_records(8)[0].payload_prefix, b"hi");
+//! # drop(ring); std::fs::remove_file(&path).unwrap();
+//! # Ok::<(), sympathy_ring::RingError>(())
+//! ```
 
-use crate::PeerState;
-use crate::error::Role;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::error::{RingError, Role};
 use crate::layout::*;
-use crate::ring::Ring;
+use crate::region::Region;
+use crate::ring::{Access, Ring, check_positions, open_region};
+use crate::{DEFAULT_OPEN_TIMEOUT, PeerState, attach};
+
+/// A ring file opened for looking only: read-only descriptor, private mapping, no attach.
+pub struct RingView {
+    region: Region,
+}
+
+impl std::fmt::Debug for RingView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RingView")
+            .field("path", &self.region.path())
+            .field("capacity", &self.region.capacity())
+            .finish()
+    }
+}
+
+impl RingView {
+    /// Opens a ring file read-only, waiting up to [`DEFAULT_OPEN_TIMEOUT`] for its creator.
+    ///
+    /// # Errors
+    /// See [`RingView::open_with_timeout`].
+    pub fn open(path: impl AsRef<Path>) -> Result<RingView, RingError> {
+        RingView::open_with_timeout(path, DEFAULT_OPEN_TIMEOUT)
+    }
+
+    /// Opens a ring file read-only: the header checks of [`Ring::open_with_timeout`] (regular
+    /// file, `ready`, magic, version, capacity, length, derived header fields), but not the
+    /// positions, which a tool shows as they are ([`RingView::positions_error`] says what is
+    /// wrong with them).
+    ///
+    /// # Errors
+    /// As [`Ring::open_with_timeout`], except [`RingError::CorruptRecord`];
+    /// [`RingError::PermissionDenied`] only when the file is not readable.
+    pub fn open_with_timeout(
+        path: impl AsRef<Path>,
+        timeout: Duration,
+    ) -> Result<RingView, RingError> {
+        let region = open_region(path.as_ref(), timeout, Access::ReadOnly)?;
+        Ok(RingView { region })
+    }
+
+    /// The header and trailer fields now.
+    pub fn snapshot(&self) -> Snapshot {
+        snapshot(&self.region)
+    }
+
+    /// Up to `max` records from the head; see [`Ring::peek_records`].
+    pub fn peek_records(&self, max: usize) -> Vec<RecordView> {
+        peek_records(&self.region, max)
+    }
+
+    /// Why the head and tail in the trailer are impossible (the error [`Ring::open`] would
+    /// give), or `None` when they are valid.
+    pub fn positions_error(&self) -> Option<RingError> {
+        // SYNC POINT: head, SYNC POINT: tail
+        check_positions(&self.region, self.region.lv_head(), self.region.lv_tail()).err()
+    }
+
+    /// Bytes in the record area.
+    pub fn capacity(&self) -> usize {
+        self.region.capacity()
+    }
+}
 
 /// The header page and trailer as they are now.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,66 +146,72 @@ pub struct RecordView {
 impl Ring {
     /// The header and trailer fields now.
     pub fn snapshot(&self) -> Snapshot {
-        let r = self.region();
-        Snapshot {
-            magic: r.lp_magic(),
-            layout_version: r.lp_version(),
-            ready: r.lv_ready(),
-            capacity: r.lp_capacity(),
-            max_message_length: r.lp_max_message_length(),
-            header_length: r.lp_header_length(),
-            creation_time_ms: r.lp_creation_time(),
-            producer_pid: r.lv_pid(true),
-            producer_heartbeat_ms: r.lv_heartbeat(true),
-            consumer_pid: r.lv_pid(false),
-            consumer_heartbeat_ms: r.lv_heartbeat(false),
-            tail: r.lv_tail(), // SYNC POINT: tail
-            head: r.lv_head(), // SYNC POINT: head
-            head_cache: r.lp_head_cache(),
-            correlation_counter: r.lp_correlation_counter(),
-            producer: self.peer(Role::Producer),
-            consumer: self.peer(Role::Consumer),
-        }
+        snapshot(self.region())
     }
 
     /// Up to `max` records from the head (padding included), stopping at the first header that
     /// is not a complete, valid record; that header is included so a tool can show why.
     pub fn peek_records(&self, max: usize) -> Vec<RecordView> {
-        let r = self.region();
-        let capacity = r.capacity();
-        let mut position = r.lv_head(); // SYNC POINT: head
-        let tail = r.lv_tail(); // SYNC POINT: tail
-        let mut out = Vec::new();
-        if position < 0 || position % RECORD_ALIGNMENT as i64 != 0 {
-            return out;
-        }
-        while out.len() < max {
-            let index = position as usize & (capacity - 1);
-            let (length, type_id) = unpack_header(r.lv_record(index));
-            let valid = length >= RECORD_HEADER_LENGTH as i32
-                && align_record(length as usize) <= capacity - index;
-            let shown = if valid {
-                (length as usize - RECORD_HEADER_LENGTH).min(32)
-            } else {
-                0
-            };
-            let mut payload_prefix = vec![0; shown];
-            r.copy_out(index + RECORD_HEADER_LENGTH, &mut payload_prefix);
-            out.push(RecordView {
-                position,
-                index,
-                length,
-                type_id,
-                payload_prefix,
-            });
-            if !valid || (type_id < 1 && type_id != PADDING_MSG_TYPE_ID) {
-                break;
-            }
-            position += align_record(length as usize) as i64;
-            if position >= tail {
-                break;
-            }
-        }
-        out
+        peek_records(self.region(), max)
     }
+}
+
+fn snapshot(r: &Region) -> Snapshot {
+    Snapshot {
+        magic: r.lp_magic(),
+        layout_version: r.lp_version(),
+        ready: r.lv_ready(),
+        capacity: r.lp_capacity(),
+        max_message_length: r.lp_max_message_length(),
+        header_length: r.lp_header_length(),
+        creation_time_ms: r.lp_creation_time(),
+        producer_pid: r.lv_pid(true),
+        producer_heartbeat_ms: r.lv_heartbeat(true),
+        consumer_pid: r.lv_pid(false),
+        consumer_heartbeat_ms: r.lv_heartbeat(false),
+        tail: r.lv_tail(), // SYNC POINT: tail
+        head: r.lv_head(), // SYNC POINT: head
+        head_cache: r.lp_head_cache(),
+        correlation_counter: r.lp_correlation_counter(),
+        producer: attach::peer_state(r, Role::Producer),
+        consumer: attach::peer_state(r, Role::Consumer),
+    }
+}
+
+fn peek_records(r: &Region, max: usize) -> Vec<RecordView> {
+    let capacity = r.capacity();
+    let mut position = r.lv_head(); // SYNC POINT: head
+    let tail = r.lv_tail(); // SYNC POINT: tail
+    let mut out = Vec::new();
+    if !(0..=MAX_POSITION).contains(&position) || position % RECORD_ALIGNMENT as i64 != 0 {
+        return out; // impossible: positions_error / Ring::open say why
+    }
+    while out.len() < max {
+        let index = position as usize & (capacity - 1);
+        let (length, type_id) = unpack_header(r.lv_record(index));
+        let valid = length >= RECORD_HEADER_LENGTH as i32
+            && align_record(length as usize) <= capacity - index;
+        let shown = if valid {
+            (length as usize - RECORD_HEADER_LENGTH).min(32)
+        } else {
+            0
+        };
+        let mut payload_prefix = vec![0; shown];
+        r.copy_out(index + RECORD_HEADER_LENGTH, &mut payload_prefix);
+        out.push(RecordView {
+            position,
+            index,
+            length,
+            type_id,
+            payload_prefix,
+        });
+        if !valid || (type_id < 1 && type_id != PADDING_MSG_TYPE_ID) {
+            break;
+        }
+        position += align_record(length as usize) as i64;
+        if position >= tail {
+            break;
+        }
+    }
+    out
 }

@@ -96,6 +96,12 @@ pub const MIN_CAPACITY: usize = 64;
 /// `capacity + TRAILER_LENGTH` must stay below 2^31.
 pub const MAX_CAPACITY: usize = 1 << 30;
 
+/// Largest head or tail position a file may hold: 2^62 bytes ever written. A position past it
+/// is refused as corrupt, so a hostile file cannot bring the positions near `i64::MAX`, where
+/// the next record would overflow them; a producer writing 10 GB/s would need 14 years to get
+/// here.
+pub const MAX_POSITION: i64 = 1 << 62;
+
 /// Largest payload for a capacity: `capacity / 8`, Agrona's `maxMsgLength`.
 pub const fn max_message_length(capacity: usize) -> usize {
     capacity / 8
@@ -175,6 +181,7 @@ pub const CONSTANTS: &[(&str, i128)] = &[
     ("PADDING_MSG_TYPE_ID", PADDING_MSG_TYPE_ID as i128),
     ("MIN_CAPACITY", MIN_CAPACITY as i128),
     ("MAX_CAPACITY", MAX_CAPACITY as i128),
+    ("MAX_POSITION", MAX_POSITION as i128),
 ];
 
 #[cfg(test)]

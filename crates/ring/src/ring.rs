@@ -112,144 +112,20 @@ impl Ring {
         Ring::open_with_timeout(path, DEFAULT_OPEN_TIMEOUT)
     }
 
-    /// Opens an existing ring file: waits up to `timeout` for the file to reach the header's
-    /// size and for `ready`, then checks magic, version, capacity, file length and positions.
+    /// Opens an existing ring file: refuses anything but a regular file, waits up to `timeout`
+    /// for the file to reach the header's size and for `ready`, then checks magic, version,
+    /// capacity, file length, `max_message_length`, `header_length` and the positions.
     ///
     /// # Errors
-    /// [`RingError::Timeout`] (never became ready), [`RingError::NotARingFile`],
+    /// [`RingError::NotARegularFile`] (a directory, FIFO, device or socket, also through a
+    /// symbolic link), [`RingError::Timeout`] (never became ready), [`RingError::NotARingFile`],
     /// [`RingError::UnsupportedVersion`], [`RingError::BadCapacity`],
-    /// [`RingError::FileLength`], [`RingError::CorruptHeader`], [`RingError::CorruptRecord`]
-    /// (bad positions), [`RingError::PermissionDenied`], [`RingError::Io`].
+    /// [`RingError::FileLength`] (also a file shorter than the header page once `timeout` has
+    /// passed), [`RingError::CorruptHeader`] (`ready` neither 0 nor 1, or a derived field that
+    /// disagrees), [`RingError::CorruptRecord`] (bad positions), [`RingError::PermissionDenied`],
+    /// [`RingError::Io`].
     pub fn open_with_timeout(path: impl AsRef<Path>, timeout: Duration) -> Result<Ring, RingError> {
-        let path = path.as_ref();
-        let start = Instant::now();
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .map_err(|e| RingError::io(path, "open the ring file", e))?;
-        let len = loop {
-            let len = file
-                .metadata()
-                .map_err(|e| RingError::io(path, "read the file's length", e))?
-                .len();
-            if len >= HEADER_LENGTH as u64 {
-                break len;
-            }
-            if start.elapsed() >= timeout {
-                return Err(RingError::FileLength {
-                    path: path.to_path_buf(),
-                    actual: len,
-                    expected: HEADER_LENGTH as u64,
-                    capacity: 0,
-                });
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        };
-        // Map only the header page first: the capacity in it is untrusted until checked.
-        // SAFETY: shared file mapping; every header word is read atomically.
-        let header = unsafe {
-            memmap2::MmapOptions::new()
-                .len(HEADER_LENGTH)
-                .map_mut(&file)
-        }
-        .map_err(|e| RingError::io(path, "map the ring header", e))?;
-        let base = header.as_ptr();
-        // Header words are read volatile: a hostile writer may change them at any time.
-        let word = |offset: usize, n: usize| -> u64 {
-            debug_assert!(offset.is_multiple_of(n) && offset + n <= HEADER_LENGTH);
-            // SAFETY: offset + n <= HEADER_LENGTH, the mapped length; offsets are n-aligned
-            // in a page-aligned mapping.
-            unsafe {
-                if n == 8 {
-                    std::ptr::read_volatile(base.add(offset).cast::<u64>())
-                } else {
-                    u64::from(std::ptr::read_volatile(base.add(offset).cast::<u32>()))
-                }
-            }
-        };
-        loop {
-            // A creator writes the magic before `ready`; anything else there is not a ring.
-            let magic = word(MAGIC_OFFSET, 8);
-            if magic != 0 && magic != MAGIC {
-                return Err(RingError::NotARingFile {
-                    path: path.to_path_buf(),
-                    found: magic,
-                });
-            }
-            // SYNC POINT: ready (acquire; pairs with the creator's release in Ring::publish)
-            // SAFETY: READY_OFFSET is 4-aligned inside the mapped header page, which outlives
-            // this loop; the word is only accessed atomically.
-            let ready =
-                unsafe { crate::primitive::load_acquire_u32(base.add(READY_OFFSET).cast()) };
-            if ready == READY {
-                break;
-            }
-            if start.elapsed() >= timeout {
-                return Err(RingError::Timeout {
-                    waited: start.elapsed(),
-                    what: "the ring's creator to set the ready word (an all-zero header means \
-                           its creator died or is still writing; recreate the ring)",
-                });
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        let magic = word(MAGIC_OFFSET, 8);
-        if magic != MAGIC {
-            return Err(RingError::NotARingFile {
-                path: path.to_path_buf(),
-                found: magic,
-            });
-        }
-        let version = word(LAYOUT_VERSION_OFFSET, 4) as u32;
-        if version != LAYOUT_VERSION {
-            return Err(RingError::UnsupportedVersion {
-                path: path.to_path_buf(),
-                found: version,
-                supported: LAYOUT_VERSION,
-            });
-        }
-        let capacity = check_capacity(word(CAPACITY_OFFSET, 8))?;
-        let expected = file_length(capacity) as u64;
-        if len != expected {
-            return Err(RingError::FileLength {
-                path: path.to_path_buf(),
-                actual: len,
-                expected,
-                capacity: capacity as u64,
-            });
-        }
-        drop(header);
-        // SAFETY: the file is exactly file_length(capacity) bytes (checked above; a peer that
-        // truncates it later breaks the ring for everyone, as with any shared mapping).
-        let map = unsafe { MmapMut::map_mut(&file) }
-            .map_err(|e| RingError::io(path, "map the ring file", e))?;
-        if map.len() != file_length(capacity) {
-            return Err(RingError::FileLength {
-                path: path.to_path_buf(),
-                actual: map.len() as u64,
-                expected,
-                capacity: capacity as u64,
-            });
-        }
-        let region = Region::new(map, capacity, Some(path.to_path_buf()));
-        let corrupt = |what: String| RingError::CorruptHeader {
-            path: path.to_path_buf(),
-            what,
-        };
-        let max = region.lp_max_message_length();
-        if max as i64 != max_message_length(capacity) as i64 {
-            return Err(corrupt(format!(
-                "max_message_length is {max}, expected capacity / 8 = {}",
-                max_message_length(capacity)
-            )));
-        }
-        let header_length = region.lp_header_length();
-        if header_length as usize != HEADER_LENGTH {
-            return Err(corrupt(format!(
-                "header_length is {header_length}, expected {HEADER_LENGTH}"
-            )));
-        }
+        let region = open_region(path.as_ref(), timeout, Access::ReadWrite)?;
         // SYNC POINT: head, SYNC POINT: tail
         check_positions(&region, region.lv_head(), region.lv_tail())?;
         Ok(Ring {
@@ -307,10 +183,216 @@ impl Ring {
     }
 }
 
-/// Checks a head/tail pair read from the trailer: non-negative, 8-aligned, `0 <= tail - head <=
-/// capacity`.
+/// How an opener may touch the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// A peer: opened and mapped for reading and writing.
+    ReadWrite,
+    /// A tool: opened read-only (`O_RDONLY`) and mapped copy-on-write (`MAP_PRIVATE`), so it
+    /// needs no write permission and nothing it does can reach the file. Pages it never writes
+    /// stay those of the file (Linux), so it sees the peers' stores as they happen.
+    ReadOnly,
+}
+
+/// Opens and validates a ring file up to, not including, the positions: what [`Ring::open`]
+/// and the read-only [`crate::inspect::RingView`] share. The hostile-file rules are those of
+/// docs/ring-layout.md ("Opening"), mirrored by the Java `RingFile.open`.
+pub(crate) fn open_region(
+    path: &Path,
+    timeout: Duration,
+    access: Access,
+) -> Result<Region, RingError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let start = Instant::now();
+    // Before opening: opening a FIFO for reading waits for a writer, and a device such as
+    // /dev/zero would pass for a file of endless zeros.
+    let metadata =
+        std::fs::metadata(path).map_err(|e| RingError::io(path, "open the ring file", e))?;
+    check_regular_file(path, &metadata)?;
+    let file = OpenOptions::new()
+        .read(true)
+        .write(access == Access::ReadWrite)
+        // Never blocks, should the path have become a FIFO since the check; no effect on a file.
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| RingError::io(path, "open the ring file", e))?;
+    let len = loop {
+        let metadata = file
+            .metadata()
+            .map_err(|e| RingError::io(path, "read the file's length", e))?;
+        check_regular_file(path, &metadata)?; // what was opened, not what the path named before
+        let len = metadata.len();
+        if len >= HEADER_LENGTH as u64 {
+            break len;
+        }
+        if start.elapsed() >= timeout {
+            return Err(RingError::FileLength {
+                path: path.to_path_buf(),
+                actual: len,
+                expected: HEADER_LENGTH as u64,
+                capacity: 0,
+            });
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    // Map only the header page first: the capacity in it is untrusted until checked.
+    let header = map(&file, Some(HEADER_LENGTH), access)
+        .map_err(|e| RingError::io(path, "map the ring header", e))?;
+    let base = header.as_ptr();
+    // Header words are read volatile: a hostile writer may change them at any time.
+    let word = |offset: usize, n: usize| -> u64 {
+        debug_assert!(offset.is_multiple_of(n) && offset + n <= HEADER_LENGTH);
+        // SAFETY: offset + n <= HEADER_LENGTH, the mapped length; offsets are n-aligned
+        // in a page-aligned mapping.
+        unsafe {
+            if n == 8 {
+                std::ptr::read_volatile(base.add(offset).cast::<u64>())
+            } else {
+                u64::from(std::ptr::read_volatile(base.add(offset).cast::<u32>()))
+            }
+        }
+    };
+    loop {
+        // A creator writes the magic before `ready`; anything else there is not a ring.
+        let magic = word(MAGIC_OFFSET, 8);
+        if magic != 0 && magic != MAGIC {
+            return Err(RingError::NotARingFile {
+                path: path.to_path_buf(),
+                found: magic,
+            });
+        }
+        // SYNC POINT: ready (acquire; pairs with the creator's release in Ring::publish)
+        // SAFETY: READY_OFFSET is 4-aligned inside the mapped header page (writable memory:
+        // shared, or a private copy), which outlives this loop; the word is only accessed
+        // atomically.
+        let ready = unsafe { crate::primitive::load_acquire_u32(base.add(READY_OFFSET).cast()) };
+        if ready == READY {
+            break;
+        }
+        if ready != 0 {
+            // A creator only ever stores 0 (the zero-filled file) or 1.
+            return Err(RingError::CorruptHeader {
+                path: path.to_path_buf(),
+                what: format!("ready is {ready}, expected 0 (being created) or 1"),
+            });
+        }
+        if start.elapsed() >= timeout {
+            return Err(RingError::Timeout {
+                waited: start.elapsed(),
+                what: "the ring's creator to set the ready word (an all-zero header means \
+                       its creator died or is still writing; recreate the ring)",
+            });
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let magic = word(MAGIC_OFFSET, 8);
+    if magic != MAGIC {
+        return Err(RingError::NotARingFile {
+            path: path.to_path_buf(),
+            found: magic,
+        });
+    }
+    let version = word(LAYOUT_VERSION_OFFSET, 4) as u32;
+    if version != LAYOUT_VERSION {
+        return Err(RingError::UnsupportedVersion {
+            path: path.to_path_buf(),
+            found: version,
+            supported: LAYOUT_VERSION,
+        });
+    }
+    let capacity = check_capacity(word(CAPACITY_OFFSET, 8))?;
+    let expected = file_length(capacity) as u64;
+    if len != expected {
+        return Err(RingError::FileLength {
+            path: path.to_path_buf(),
+            actual: len,
+            expected,
+            capacity: capacity as u64,
+        });
+    }
+    drop(header);
+    // The file is exactly file_length(capacity) bytes (checked above; a peer that truncates it
+    // later breaks the ring for everyone, as with any shared mapping).
+    let whole =
+        map(&file, None, access).map_err(|e| RingError::io(path, "map the ring file", e))?;
+    if whole.len() != file_length(capacity) {
+        return Err(RingError::FileLength {
+            path: path.to_path_buf(),
+            actual: whole.len() as u64,
+            expected,
+            capacity: capacity as u64,
+        });
+    }
+    let region = Region::new(whole, capacity, Some(path.to_path_buf()));
+    let corrupt = |what: String| RingError::CorruptHeader {
+        path: path.to_path_buf(),
+        what,
+    };
+    let max = region.lp_max_message_length();
+    if max as i64 != max_message_length(capacity) as i64 {
+        return Err(corrupt(format!(
+            "max_message_length is {max}, expected capacity / 8 = {}",
+            max_message_length(capacity)
+        )));
+    }
+    let header_length = region.lp_header_length();
+    if header_length as usize != HEADER_LENGTH {
+        return Err(corrupt(format!(
+            "header_length is {header_length}, expected {HEADER_LENGTH}"
+        )));
+    }
+    Ok(region)
+}
+
+/// Maps `len` bytes (the whole file when `None`): shared and writable for a peer, a private
+/// copy-on-write mapping of a read-only descriptor for a tool.
+fn map(file: &std::fs::File, len: Option<usize>, access: Access) -> std::io::Result<MmapMut> {
+    let mut options = memmap2::MmapOptions::new();
+    if let Some(len) = len {
+        options.len(len);
+    }
+    match access {
+        // SAFETY: a shared file mapping; peers only write it through the ring protocol and
+        // every shared word is accessed atomically (the length is checked by the caller).
+        Access::ReadWrite => unsafe { options.map_mut(file) },
+        // SAFETY: as above; being private, this mapping's own stores never reach the file.
+        Access::ReadOnly => unsafe { options.map_copy(file) },
+    }
+}
+
+/// Refuses anything but a regular file, naming what it is (and the link it was reached by).
+fn check_regular_file(path: &Path, metadata: &std::fs::Metadata) -> Result<(), RingError> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = metadata.file_type();
+    let what = if t.is_file() {
+        return Ok(());
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    };
+    let via = match std::fs::read_link(path) {
+        Ok(target) => format!(", through a symbolic link to {}", target.display()),
+        Err(_) => String::new(),
+    };
+    Err(RingError::NotARegularFile {
+        path: path.to_path_buf(),
+        what: format!("{what}{via}"),
+    })
+}
+
+/// Checks a head/tail pair read from the trailer: non-negative, 8-aligned, at most
+/// [`MAX_POSITION`], `0 <= tail - head <= capacity`.
 pub(crate) fn check_positions(region: &Region, head: i64, tail: i64) -> Result<(), RingError> {
-    let aligned = |p: i64| p >= 0 && p % RECORD_ALIGNMENT as i64 == 0;
+    let aligned = |p: i64| (0..=MAX_POSITION).contains(&p) && p % RECORD_ALIGNMENT as i64 == 0;
     let gap = tail.wrapping_sub(head);
     if aligned(head) && aligned(tail) && (0..=region.capacity() as i64).contains(&gap) {
         Ok(())

@@ -319,8 +319,11 @@ fn describe_count(count: Option<u64>) -> String {
     count.map_or_else(|| "all".to_string(), |c| c.to_string())
 }
 
+/// Prints the header, trailer and the records at the head. Read-only: the file is opened
+/// `O_RDONLY` and never attached or written, so it works on a ring this user may only read, and
+/// shows impossible positions instead of refusing the file.
 pub fn inspect(args: InspectArgs) -> Result<()> {
-    let ring = Ring::open(&args.path)?;
+    let ring = sympathy_ring::inspect::RingView::open(&args.path)?;
     let s = ring.snapshot();
     let now = sympathy_ring::now_ms();
     println!("file                {}", args.path.display());
@@ -351,7 +354,10 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
         "trailer             tail {} head {} head_cache {} correlation {}",
         s.tail, s.head, s.head_cache, s.correlation_counter
     );
-    println!("pending bytes       {} (tail - head)", s.tail - s.head);
+    match ring.positions_error() {
+        None => println!("pending bytes       {} (tail - head)", s.tail - s.head),
+        Some(e) => println!("positions           INVALID: {e}"),
+    }
     println!("next records from the head:");
     for r in ring.peek_records(args.records) {
         let kind = match r.type_id {

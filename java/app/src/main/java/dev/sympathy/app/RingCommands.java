@@ -114,7 +114,9 @@ final class RingCommands {
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         long timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 1_000);
-        try (RingFile ring = RingFile.open(path, Duration.ofMillis(timeoutMs))) {
+        // Read-only: needs only read permission, never attaches or writes, and shows impossible
+        // positions instead of refusing the file.
+        try (RingFile ring = RingFile.openReadOnly(path, Duration.ofMillis(timeoutMs))) {
             long tail = ring.tailPosition();
             long head = ring.headPosition();
             System.out.println("path=" + path);
@@ -128,7 +130,12 @@ final class RingCommands {
             System.out.println("consumer_heartbeat_ms=" + ring.consumerHeartbeatMs());
             System.out.println("tail=" + tail);
             System.out.println("head=" + head);
-            System.out.println("used_bytes=" + (tail - head));
+            try {
+                RingFile.checkPositions(head, tail, ring.capacity());
+                System.out.println("used_bytes=" + (tail - head));
+            } catch (dev.sympathy.ring.CorruptRecordException e) {
+                System.out.println("positions=INVALID: " + e.getMessage());
+            }
         }
     }
 

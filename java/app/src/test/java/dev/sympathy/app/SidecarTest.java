@@ -139,4 +139,25 @@ class SidecarTest {
         assertTrue(stderr.contains("producer detached early: received and verified 0 of 1"), stderr);
         assertEquals(1, run(new String[] {"inspect", dir.resolve("missing").toString(), "--timeout-ms", "50"}));
     }
+
+    /** inspect opens read-only: impossible positions are shown, not refused, and nothing is written. */
+    @Test
+    void shouldInspectARingWithImpossiblePositionsWithoutWritingIt() throws java.io.IOException {
+        Path ring = dir.resolve("r");
+        assertEquals(0, run(new String[] {"create", ring.toString(), "--capacity", "64"}));
+        long head = dev.sympathy.ring.RingDescriptor.HEADER_LENGTH + 64 + dev.sympathy.ring.RingDescriptor.HEAD_POSITION_OFFSET;
+        long tail = dev.sympathy.ring.RingDescriptor.HEADER_LENGTH + 64 + dev.sympathy.ring.RingDescriptor.TAIL_POSITION_OFFSET;
+        try (var channel = java.nio.channels.FileChannel.open(ring, java.nio.file.StandardOpenOption.WRITE)) {
+            var minus64 = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, -64);
+            channel.write(minus64.duplicate(), head);
+            channel.write(minus64.duplicate(), tail);
+        }
+        byte[] before = java.nio.file.Files.readAllBytes(ring);
+        assertEquals(0, run(new String[] {"inspect", ring.toString()}), stderr);
+        assertTrue(stdout.contains("positions=INVALID: corrupt ring at position -64"), stdout);
+        assertTrue(!stdout.contains("used_bytes"), stdout);
+        assertTrue(java.util.Arrays.equals(before, java.nio.file.Files.readAllBytes(ring)), "inspect wrote to the file");
+        assertEquals(1, run(new String[] {"consume", ring.toString(), "--count", "1", "--timeout-ms", "100"}));
+        assertTrue(stderr.contains("corrupt ring at position -64"), stderr);
+    }
 }

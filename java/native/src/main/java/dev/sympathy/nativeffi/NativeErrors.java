@@ -2,9 +2,11 @@ package dev.sympathy.nativeffi;
 
 import dev.sympathy.ring.AlreadyAttachedException;
 import dev.sympathy.ring.CapacityNotPowerOfTwoException;
+import dev.sympathy.ring.CorruptHeaderException;
 import dev.sympathy.ring.CorruptRecordException;
 import dev.sympathy.ring.InvalidTypeIdException;
 import dev.sympathy.ring.MessageTooLongException;
+import dev.sympathy.ring.NotARegularFileException;
 import dev.sympathy.ring.NotARingFileException;
 import dev.sympathy.ring.PeerDeadException;
 import dev.sympathy.ring.PermissionDeniedException;
@@ -23,9 +25,10 @@ final class NativeErrors {
 
     static RuntimeException exception(int kind, String message, String path, String detail, long a, long b) {
         return switch (kind) {
-            case 1, 4 -> new NotARingFileException(path, message);
+            case 1 -> new NotARingFileException(path, message);
             case 2 -> new UnsupportedVersionException(path, (int) a);
             case 3 -> new TruncatedFileException(path, a, b);
+            case 4 -> new CorruptHeaderException(path, message);
             case 5 -> new CapacityNotPowerOfTwoException(a);
             case 6 -> new CorruptRecordException(a, message);
             case 7 -> new MessageTooLongException(a, (int) b);
@@ -36,6 +39,7 @@ final class NativeErrors {
             case 13 -> new RingTimeoutException(detail, a);
             case 14 -> new PeerDeadException(detail, (int) a, message);
             case 15 -> new IllegalArgumentException(message);
+            case 16 -> new NotARegularFileException(path, message);
             default -> new IllegalStateException("native ring: " + message);
         };
     }

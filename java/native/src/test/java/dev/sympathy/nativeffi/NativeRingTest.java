@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sympathy.ring.AlreadyAttachedException;
 import dev.sympathy.ring.CapacityNotPowerOfTwoException;
+import dev.sympathy.ring.CorruptHeaderException;
 import dev.sympathy.ring.CorruptRecordException;
 import dev.sympathy.ring.InvalidTypeIdException;
 import dev.sympathy.ring.MessageTooLongException;
+import dev.sympathy.ring.NotARegularFileException;
 import dev.sympathy.ring.NotARingFileException;
 import dev.sympathy.ring.PeerDeadException;
 import dev.sympathy.ring.PermissionDeniedException;
@@ -348,7 +350,7 @@ class NativeRingTest {
         assertInstanceOf(NotARingFileException.class, NativeErrors.exception(1, "m", "p", "", 0, 0));
         assertInstanceOf(UnsupportedVersionException.class, NativeErrors.exception(2, "m", "p", "", 2, 0));
         assertInstanceOf(TruncatedFileException.class, NativeErrors.exception(3, "m", "p", "", 1, 2));
-        assertInstanceOf(NotARingFileException.class, NativeErrors.exception(4, "m", "p", "", 0, 0));
+        assertInstanceOf(CorruptHeaderException.class, NativeErrors.exception(4, "m", "p", "", 0, 0));
         assertInstanceOf(CapacityNotPowerOfTwoException.class, NativeErrors.exception(5, "m", "", "", 3, 0));
         assertInstanceOf(CorruptRecordException.class, NativeErrors.exception(6, "m", "", "", 8, 0));
         assertInstanceOf(MessageTooLongException.class, NativeErrors.exception(7, "m", "", "", 9, 8));
@@ -362,6 +364,7 @@ class NativeRingTest {
                 NativeErrors.exception(14, "m", "", "consumer", 42, 0));
         assertEquals(42, dead.pid());
         assertInstanceOf(IllegalArgumentException.class, NativeErrors.exception(15, "m", "", "", 0, 0));
+        assertInstanceOf(NotARegularFileException.class, NativeErrors.exception(16, "m", "p", "", 0, 0));
         assertInstanceOf(IllegalStateException.class, NativeErrors.exception(0, "usage", "", "", 0, 0));
     }
 }

@@ -16,4 +16,9 @@ public final class AlreadyAttachedException extends RingException {
     public int pid() {
         return pid;
     }
+
+    @Override
+    public String kind() {
+        return "already-attached";
+    }
 }

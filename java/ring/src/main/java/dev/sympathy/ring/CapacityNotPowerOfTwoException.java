@@ -16,4 +16,9 @@ public final class CapacityNotPowerOfTwoException extends RingException {
     public long capacity() {
         return capacity;
     }
+
+    @Override
+    public String kind() {
+        return "bad-capacity";
+    }
 }

@@ -16,4 +16,9 @@ public final class CorruptRecordException extends RingException {
     public long position() {
         return position;
     }
+
+    @Override
+    public String kind() {
+        return "corrupt-record";
+    }
 }

@@ -7,4 +7,9 @@ public final class InvalidTypeIdException extends RingException {
     public InvalidTypeIdException(int typeId) {
         super("message type id " + typeId + " is invalid: type ids must be >= 1 (-1 marks padding)");
     }
+
+    @Override
+    public String kind() {
+        return "invalid-type-id";
+    }
 }

@@ -8,4 +8,9 @@ public final class MessageTooLongException extends RingException {
         super("message of " + length + " bytes does not fit: this ring takes payloads of 0.."
                 + maxMessageLength + " bytes (capacity / 8); use a larger ring or split the message");
     }
+
+    @Override
+    public String kind() {
+        return "message-too-long";
+    }
 }

@@ -7,4 +7,9 @@ public final class NotARingFileException extends RingException {
     public NotARingFileException(String path, String why) {
         super(path + ": not a sympathy ring file: " + why + " (create one with `create PATH --capacity BYTES`)");
     }
+
+    @Override
+    public String kind() {
+        return "not-a-ring-file";
+    }
 }

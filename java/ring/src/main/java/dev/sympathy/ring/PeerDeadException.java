@@ -15,4 +15,9 @@ public final class PeerDeadException extends RingException {
     public int pid() {
         return pid;
     }
+
+    @Override
+    public String kind() {
+        return "peer-dead";
+    }
 }

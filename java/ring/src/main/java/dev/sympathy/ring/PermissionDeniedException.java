@@ -7,4 +7,9 @@ public final class PermissionDeniedException extends RingException {
     public PermissionDeniedException(String path, Throwable cause) {
         super(path + ": permission denied: the ring file must be readable and writable by this user", cause);
     }
+
+    @Override
+    public String kind() {
+        return "permission-denied";
+    }
 }

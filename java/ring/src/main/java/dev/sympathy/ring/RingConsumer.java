@@ -40,10 +40,11 @@ public final class RingConsumer implements AutoCloseable {
         ring.claimConsumer();
         long loaded = (long) LONG.getVolatile(buffer, headOffset);
         long tail = (long) LONG.getVolatile(buffer, (long) capacity + TAIL_POSITION_OFFSET);
-        if (tail - loaded < 0 || tail - loaded > capacity || ((loaded | tail) & (RECORD_ALIGNMENT - 1)) != 0) {
+        try {
+            RingFile.checkPositions(loaded, tail, capacity);
+        } catch (CorruptRecordException e) {
             ring.releaseConsumer();
-            throw new CorruptRecordException(loaded, "head position " + loaded + " is impossible with tail "
-                    + tail + " and capacity " + capacity);
+            throw e;
         }
         this.head = loaded;
     }

@@ -107,6 +107,14 @@ public final class RingDescriptor {
     /** Largest record area: positions are masked as Java ints, as in Agrona. */
     public static final long MAX_CAPACITY = 1L << 30;
 
+    /**
+     * Largest head or tail position a file may hold: 2^62 bytes ever written. A position past it
+     * is refused as corrupt, so a hostile file cannot bring the positions near
+     * {@code Long.MAX_VALUE}, where the next record would overflow them (a producer writing
+     * 10 GB/s would need 14 years to get here).
+     */
+    public static final long MAX_POSITION = 1L << 62;
+
     /** Total file length for a record area of {@code capacity} bytes. */
     public static long fileLength(long capacity) {
         return HEADER_LENGTH + capacity + TRAILER_LENGTH;
@@ -165,6 +173,7 @@ public final class RingDescriptor {
         m.put("LENGTH_OFFSET", (long) LENGTH_OFFSET);
         m.put("TYPE_OFFSET", (long) TYPE_OFFSET);
         m.put("PADDING_MSG_TYPE_ID", (long) PADDING_MSG_TYPE_ID);
+        m.put("MAX_POSITION", MAX_POSITION);
         return m;
     }
 }

@@ -15,4 +15,16 @@ public abstract class RingException extends RuntimeException {
     protected RingException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * The kind of error as a stable lower-kebab name, the same one the Rust ring's
+     * {@code RingError::kind} gives for the same failure ({@code not-a-ring-file},
+     * {@code file-length}, {@code corrupt-record}, ...). The conformance suite in
+     * {@code crates/ring/tests/conformance/} checks both languages against one manifest.
+     *
+     * <pre>{@code
+     * catch (RingException e) { if (e.kind().equals("timeout")) retry(); else throw e; }
+     * }</pre>
+     */
+    public abstract String kind();
 }

@@ -10,9 +10,11 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 
 /**
@@ -39,6 +41,8 @@ public final class RingFile implements AutoCloseable {
     private final MemorySegment file;
     private final MemorySegment ringRegion;
     private final int capacity;
+    /** Opened by {@link #openReadOnly}: no producer, consumer or claims. */
+    private final boolean readOnly;
 
     /**
      * A ring in this process's memory only, no file: for threads of one process and tests (the
@@ -65,6 +69,11 @@ public final class RingFile implements AutoCloseable {
     }
 
     private RingFile(Path path, Arena arena, MemorySegment file, int capacity) {
+        this(path, arena, file, capacity, false);
+    }
+
+    private RingFile(Path path, Arena arena, MemorySegment file, int capacity, boolean readOnly) {
+        this.readOnly = readOnly;
         this.path = path;
         this.arena = arena;
         this.file = file;
@@ -108,22 +117,79 @@ public final class RingFile implements AutoCloseable {
 
     /**
      * Opens an existing ring file, waiting up to {@code timeout} for it to exist and for its
-     * creator to set {@code ready}; then checks magic, version, capacity and length.
+     * creator to set {@code ready}; then checks magic, version, capacity, file length, the derived
+     * header fields and the positions: the rules of docs/ring-layout.md ("Opening"), the same as
+     * the Rust ring's {@code Ring::open} (the conformance suite checks both).
      *
+     * @throws NotARegularFileException if the path is a directory, FIFO, device or socket (also
+     *     through a symbolic link): refused before opening, so a FIFO never blocks
      * @throws RingTimeoutException if the file does not appear or get ready in time
-     * @throws NotARingFileException if the magic or a header field is wrong
+     * @throws NotARingFileException if the magic is wrong
      * @throws UnsupportedVersionException if the layout version is not 1
      * @throws CapacityNotPowerOfTwoException if the header's capacity is impossible
-     * @throws TruncatedFileException if the file length does not match the header
+     * @throws TruncatedFileException if the file length does not match the header, or the file is
+     *     still shorter than the header page when the timeout ends
+     * @throws CorruptHeaderException if {@code ready} is neither 0 nor 1, or
+     *     {@code max_message_length} or {@code header_length} is not what the capacity implies
+     * @throws CorruptRecordException if the head and tail positions are impossible
      * @throws PermissionDeniedException if the file cannot be opened for reading and writing
+     * @throws RingIoException for any other error of the operating system
      */
     public static RingFile open(Path path, Duration timeout) throws IOException {
+        RingFile ring = open(path, timeout, false);
+        try {
+            checkPositions(ring.headPosition(), ring.tailPosition(), ring.capacity());
+            return ring;
+        } catch (RuntimeException e) {
+            ring.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens a ring file for looking only (the sidecar's {@code inspect}): the file is opened
+     * read-only and mapped read-only, so it needs only read permission and nothing can be
+     * written through it. The checks of {@link #open} but the positions, which a tool shows as
+     * they are ({@link #checkPositions} says what is wrong with them). {@link #producer()},
+     * {@link #consumer()} and the claims throw {@link IllegalStateException}.
+     *
+     * @throws RingException as {@link #open}, but never {@link CorruptRecordException}
+     */
+    public static RingFile openReadOnly(Path path, Duration timeout) throws IOException {
+        return open(path, timeout, true);
+    }
+
+    /**
+     * Checks a head/tail pair: non-negative, 8-aligned, at most {@link RingDescriptor#MAX_POSITION},
+     * {@code 0 <= tail - head <= capacity} (the Rust ring's {@code check_positions}).
+     *
+     * @throws CorruptRecordException at the head's position when they are impossible
+     */
+    public static void checkPositions(long head, long tail, long capacity) {
+        long gap = tail - head;
+        if (!possiblePosition(head) || !possiblePosition(tail) || gap < 0 || gap > capacity) {
+            throw new CorruptRecordException(head, "head " + head + " / tail " + tail
+                    + " are negative, misaligned (not multiples of 8), past 2^62, or not 0 to a capacity ("
+                    + capacity + ") apart (tail - head)");
+        }
+    }
+
+    private static boolean possiblePosition(long position) {
+        return position >= 0 && position <= MAX_POSITION && (position & (RECORD_ALIGNMENT - 1)) == 0;
+    }
+
+    private static RingFile open(Path path, Duration timeout, boolean readOnly) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         String where = path.toString();
         while (true) {
             FileChannel channel;
             try {
-                channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                // Before opening: opening a FIFO waits for its other end, and a device such as
+                // /dev/zero would pass for a file of endless zeros.
+                checkRegularFile(path);
+                channel = readOnly
+                        ? FileChannel.open(path, StandardOpenOption.READ)
+                        : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
             } catch (NoSuchFileException e) {
                 if (System.nanoTime() - deadline >= 0) {
                     throw new RingTimeoutException(where + " to be created", timeout.toMillis());
@@ -132,15 +198,49 @@ public final class RingFile implements AutoCloseable {
                 continue;
             } catch (AccessDeniedException e) {
                 throw new PermissionDeniedException(where, e);
+            } catch (IOException e) {
+                throw new RingIoException(where, "open the ring file", e);
             }
             try (channel) {
-                return openReady(path, channel, deadline, timeout);
+                return openReady(path, channel, deadline, timeout, readOnly);
+            } catch (AccessDeniedException e) {
+                throw new PermissionDeniedException(where, e);
+            } catch (IOException e) {
+                throw new RingIoException(where, "map the ring file", e);
             }
         }
     }
 
-    private static RingFile openReady(Path path, FileChannel channel, long deadline, Duration timeout)
-            throws IOException {
+    /** Refuses anything but a regular file (symbolic links followed), naming what it is. */
+    private static void checkRegularFile(Path path) throws IOException {
+        String what;
+        try {
+            int mode = (int) Files.getAttribute(path, "unix:mode");
+            what = switch (mode & 0170000) {
+                case 0100000 -> null;
+                case 0040000 -> "a directory";
+                case 0010000 -> "a FIFO (named pipe)";
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                case 0140000 -> "a socket";
+                default -> "not a file";
+            };
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            // No "unix" attribute view on this platform: the basic attributes tell less.
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            what = attributes.isRegularFile() ? null
+                    : attributes.isDirectory() ? "a directory" : "a device, FIFO or socket";
+        }
+        if (what != null) {
+            if (Files.isSymbolicLink(path)) {
+                what += ", through a symbolic link to " + Files.readSymbolicLink(path);
+            }
+            throw new NotARegularFileException(path.toString(), what);
+        }
+    }
+
+    private static RingFile openReady(Path path, FileChannel channel, long deadline, Duration timeout,
+            boolean readOnly) throws IOException {
         String where = path.toString();
         long size;
         while (true) {
@@ -162,44 +262,47 @@ public final class RingFile implements AutoCloseable {
                         break;
                     }
                     if (ready != 0) {
-                        throw new NotARingFileException(where, "ready flag is " + ready + ", expected 0 or 1");
+                        // A creator only ever stores 0 (the zero-filled file) or 1.
+                        throw new CorruptHeaderException(where, "ready is " + Integer.toUnsignedString(ready)
+                                + ", expected 0 (being created) or 1");
                     }
                 }
             }
             if (System.nanoTime() - deadline >= 0) {
-                if (size > 0 && size < HEADER_LENGTH) {
-                    throw new NotARingFileException(where, "the file is only " + size
-                            + " bytes, shorter than the 4096-byte header page");
+                if (size < HEADER_LENGTH) {
+                    throw TruncatedFileException.shorterThanTheHeader(where, size);
                 }
-                throw new RingTimeoutException(where + " to become ready (its creator has not finished)",
-                        timeout.toMillis());
+                throw new RingTimeoutException(where + " to become ready (an all-zero header means its "
+                        + "creator died or is still writing; recreate the ring)", timeout.toMillis());
             }
             pause();
         }
 
+        FileChannel.MapMode mode = readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE;
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment header = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_LENGTH, arena);
+            MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, HEADER_LENGTH, arena);
             int version = (int) INT.get(header, (long) LAYOUT_VERSION_OFFSET);
             if (version != LAYOUT_VERSION) {
                 throw new UnsupportedVersionException(where, version);
             }
             long capacity = (long) LONG.get(header, (long) CAPACITY_OFFSET);
             checkCapacity(capacity);
-            int headerLength = (int) INT.get(header, (long) HEADER_LENGTH_OFFSET);
-            if (headerLength != HEADER_LENGTH) {
-                throw new NotARingFileException(where, "header_length is " + headerLength + ", expected 4096");
-            }
-            int maxMessage = (int) INT.get(header, (long) MAX_MESSAGE_LENGTH_OFFSET);
-            if (maxMessage != RingDescriptor.maxMessageLength(capacity)) {
-                throw new NotARingFileException(where, "max_message_length is " + maxMessage
-                        + ", expected capacity / 8 = " + RingDescriptor.maxMessageLength(capacity));
-            }
             if (size != fileLength(capacity)) {
                 throw new TruncatedFileException(where, size, fileLength(capacity));
             }
-            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-            return new RingFile(path, arena, file, (int) capacity);
+            int maxMessage = (int) INT.get(header, (long) MAX_MESSAGE_LENGTH_OFFSET);
+            if (maxMessage != RingDescriptor.maxMessageLength(capacity)) {
+                throw new CorruptHeaderException(where, "max_message_length is " + maxMessage
+                        + ", expected capacity / 8 = " + RingDescriptor.maxMessageLength(capacity));
+            }
+            int headerLength = (int) INT.get(header, (long) HEADER_LENGTH_OFFSET);
+            if (headerLength != HEADER_LENGTH) {
+                throw new CorruptHeaderException(where, "header_length is " + Integer.toUnsignedString(headerLength)
+                        + ", expected 4096");
+            }
+            MemorySegment file = channel.map(mode, 0, size, arena);
+            return new RingFile(path, arena, file, (int) capacity, readOnly);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
@@ -365,6 +468,10 @@ public final class RingFile implements AutoCloseable {
     }
 
     private void claimPid(long pidOffset, String side, Runnable heartbeat) {
+        if (readOnly) {
+            throw new IllegalStateException(path + " was opened read-only (openReadOnly): open it with "
+                    + "RingFile.open to attach a " + side);
+        }
         int me = (int) ProcessHandle.current().pid();
         while (true) {
             int current = (int) INT.getVolatile(file, pidOffset);

@@ -398,15 +398,11 @@ public final class RingProducer implements AutoCloseable {
         LONG.set(buffer, headCacheOffset, head);
     }
 
-    /** Reads the consumer's head and checks it is a possible value (hostile files). */
+    /** Reads the consumer's head and checks it is a possible value with our tail (hostile files). */
     private long loadHead() {
         // SYNC POINT head: acquire pairs with RingConsumer's release of the head position.
         long head = (long) LONG.getAcquire(buffer, headOffset);
-        long used = tail - head;
-        if (used < 0 || used > capacity || ((head | tail) & (RECORD_ALIGNMENT - 1)) != 0) {
-            throw new CorruptRecordException(head, "head position " + head + " is impossible with tail "
-                    + tail + " and capacity " + capacity);
-        }
+        RingFile.checkPositions(head, tail, capacity);
         return head;
     }
 

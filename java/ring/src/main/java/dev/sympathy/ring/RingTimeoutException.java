@@ -7,4 +7,9 @@ public final class RingTimeoutException extends RingException {
     public RingTimeoutException(String what, long waitedMs) {
         super("timed out after " + waitedMs + " ms waiting for " + what);
     }
+
+    @Override
+    public String kind() {
+        return "timeout";
+    }
 }

@@ -16,4 +16,9 @@ public final class UnsupportedVersionException extends RingException {
     public int version() {
         return version;
     }
+
+    @Override
+    public String kind() {
+        return "unsupported-version";
+    }
 }

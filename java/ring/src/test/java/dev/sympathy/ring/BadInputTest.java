@@ -60,8 +60,8 @@ class BadInputTest {
     void shouldRejectAFileShorterThanTheHeaderPage() throws IOException {
         Path path = dir.resolve("short");
         Files.writeString(path, "hello");
-        var e = assertThrows(NotARingFileException.class, () -> RingFile.open(path, SHORT));
-        assertTrue(e.getMessage().contains("5 bytes"), e.getMessage());
+        var e = assertThrows(TruncatedFileException.class, () -> RingFile.open(path, SHORT));
+        assertTrue(e.getMessage().contains("5 bytes, shorter than the 4096-byte header page"), e.getMessage());
     }
 
     @Test
@@ -123,8 +123,12 @@ class BadInputTest {
     @Test
     void shouldRejectAnImpossibleHeadPosition() throws IOException {
         Path path = newRing();
-        patch(path, RingDescriptor.HEADER_LENGTH + CAPACITY + RingDescriptor.HEAD_POSITION_OFFSET, 1 << 20, 8);
+        long head = RingDescriptor.HEADER_LENGTH + CAPACITY + RingDescriptor.HEAD_POSITION_OFFSET;
+        patch(path, head, 1 << 20, 8);
+        assertThrows(CorruptRecordException.class, () -> RingFile.open(path, SHORT));
+        patch(path, head, 0, 8);
         try (RingFile ring = RingFile.open(path, SHORT)) {
+            patch(path, head, 1 << 20, 8); // after the open's check: each attach checks again
             assertThrows(CorruptRecordException.class, ring::consumer);
             assertThrows(CorruptRecordException.class, ring::producer);
             assertEquals(0, ring.consumerPid(), "a failed attach gives the pid slot back");
@@ -135,8 +139,13 @@ class BadInputTest {
     @Test
     void shouldRejectAMisalignedTailPosition() throws IOException {
         Path path = newRing();
-        patch(path, RingDescriptor.HEADER_LENGTH + CAPACITY + RingDescriptor.TAIL_POSITION_OFFSET, 3, 8);
+        long tail = RingDescriptor.HEADER_LENGTH + CAPACITY + RingDescriptor.TAIL_POSITION_OFFSET;
+        patch(path, tail, 3, 8);
+        var open = assertThrows(CorruptRecordException.class, () -> RingFile.open(path, SHORT));
+        assertTrue(open.getMessage().contains("tail 3"), open.getMessage());
+        patch(path, tail, 0, 8);
         try (RingFile ring = RingFile.open(path, SHORT)) {
+            patch(path, tail, 3, 8); // after the open's check: each attach checks again
             var e = assertThrows(CorruptRecordException.class, ring::producer);
             assertTrue(e.getMessage().contains("tail 3"), e.getMessage());
             assertThrows(CorruptRecordException.class, ring::consumer);

@@ -1,0 +1,18 @@
+package dev.sympathy.ring;
+
+/**
+ * A header field other than magic, version and capacity is impossible: {@code ready} neither 0
+ * nor 1, or {@code max_message_length} / {@code header_length} not what the capacity implies.
+ */
+public final class CorruptHeaderException extends RingException {
+    private static final long serialVersionUID = 1L;
+
+    public CorruptHeaderException(String path, String what) {
+        super(path + ": corrupt header: " + what + "; recreate the ring");
+    }
+
+    @Override
+    public String kind() {
+        return "corrupt-header";
+    }
+}

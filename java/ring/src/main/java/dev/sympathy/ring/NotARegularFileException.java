@@ -1,0 +1,23 @@
+package dev.sympathy.ring;
+
+/**
+ * The path names something other than a regular file (a directory, a FIFO, a device such as
+ * {@code /dev/zero}, a socket), perhaps through a symbolic link. Refused before the file is
+ * opened: a FIFO would block the open and a device would map as endless zeros.
+ */
+public final class NotARegularFileException extends RingException {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param what what it is, e.g. {@code a character device, through a symbolic link to /dev/zero}
+     */
+    public NotARegularFileException(String path, String what) {
+        super(path + ": not a regular file (" + what + "); a ring is a regular file made by "
+                + "`create`: check the path");
+    }
+
+    @Override
+    public String kind() {
+        return "not-a-regular-file";
+    }
+}

@@ -1,0 +1,20 @@
+package dev.sympathy.ring;
+
+import java.io.IOException;
+
+/** The operating system refused an operation on the ring file for a reason other than permissions. */
+public final class RingIoException extends RingException {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param operation what was attempted, e.g. {@code "open the ring file"}
+     */
+    public RingIoException(String path, String operation, IOException cause) {
+        super(path + ": could not " + operation + ": " + cause, cause);
+    }
+
+    @Override
+    public String kind() {
+        return "io";
+    }
+}
