@@ -60,3 +60,8 @@ pub use producer::DetachedClaim;
 pub use producer::{Batch, Claim, Producer};
 pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
 pub use wait::{Strategy, Wait};
+
+/// The crate README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
