@@ -224,7 +224,7 @@ pub enum RingError {
     /// The ring has no room for the record now: back pressure, retry after the consumer reads.
     #[error(
         "ring full: {required} bytes needed, {available} free; retry once the consumer has \
-         read (back pressure, nothing was written)"
+         read (back pressure: the message was not written)"
     )]
     Full {
         /// Bytes the record needs (aligned record plus the next header).

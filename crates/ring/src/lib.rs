@@ -24,8 +24,9 @@
 //! The public items:
 //! - [`Ring`]: `create`, `open`, `anonymous`; hands out the one [`Producer`] and [`Consumer`].
 //! - [`Producer`]: `try_write`, `try_claim` → [`Claim`] (`commit`/`abort`, dropping aborts),
-//!   `try_claim_detached` → [`DetachedClaim`] (a claim that outlives a call, for bindings),
-//!   `batch` → [`Batch`], `write` (waiting), heartbeat and `peer_alive`.
+//!   `batch` → [`Batch`], `try_write_batch`, `write` (waiting), heartbeat and `peer_alive`.
+//!   With the `detached-claim` feature (for bindings such as the JNI library), also
+//!   `try_claim_detached` → `DetachedClaim`, a claim that outlives the call that made it.
 //! - [`Consumer`]: `read(handler, limit)` (zero-copy, one head release per batch),
 //!   `try_read_one`, `read_wait`, heartbeat and `peer_alive`.
 //! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, with a timeout.
@@ -54,6 +55,13 @@ mod wait;
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
 pub use consumer::Consumer;
 pub use error::{Corruption, RingError, Role};
-pub use producer::{Batch, Claim, DetachedClaim, Producer};
+#[cfg(feature = "detached-claim")]
+pub use producer::DetachedClaim;
+pub use producer::{Batch, Claim, Producer};
 pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
 pub use wait::{Strategy, Wait};
+
+/// The crate README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -8,6 +8,11 @@ use crate::ring::check_positions;
 use crate::short_bytes;
 use crate::wait::Wait;
 
+#[cfg(feature = "detached-claim")]
+mod detached;
+#[cfg(feature = "detached-claim")]
+pub use detached::DetachedClaim;
+
 /// The one producer of a ring. Obtained from [`crate::Ring::producer`]; detaches on drop.
 pub struct Producer {
     attachment: Attachment,
@@ -19,6 +24,8 @@ pub struct Producer {
     capacity: usize,
     /// Largest payload: `capacity / 8`.
     max_message_length: usize,
+    /// Set by a reservation refused at the wrap, taken by its caller (see [`WrapPadding`]).
+    wrap_padding: Option<WrapPadding>,
 }
 
 /// Where a claimed record lives.
@@ -31,6 +38,26 @@ struct Reserved {
     /// Stream position of the record (after the padding, if any).
     position: i64,
     /// Stream position just past the record: the producer's tail once it is written.
+    end: i64,
+}
+
+/// The padding record that a batch's reservation, refused at the wrap, leaves for the batch to
+/// publish.
+///
+/// When a record fits neither before the end of the area nor before the head at index 0,
+/// Agrona's `claimCapacity` (and Aeron's) still pads the end and moves the tail past the
+/// padding, then reports the ring full. [`Producer::reserve_slow`] does the same: it zeroes the
+/// header at 0 and returns [`RingError::Full`], having published the padding and the tail for
+/// a single write or claim, or left this in `Producer::wrap_padding` for a batch, which holds
+/// it back with its records. Kept out of the returned `Result` so that the inlined fast path
+/// stays as it is (a larger error type costs it stores on every write).
+#[derive(Clone, Copy)]
+struct WrapPadding {
+    /// Index of the padding record: the record's index, at the end of the area.
+    at: usize,
+    /// Its length: the bytes to the end of the area.
+    length: i32,
+    /// Stream position just past it (index 0 of the next lap): the new tail.
     end: i64,
 }
 
@@ -47,6 +74,7 @@ impl Producer {
             cached_head: head,
             capacity,
             max_message_length: max_message_length(capacity),
+            wrap_padding: None,
             attachment,
         })
     }
@@ -64,7 +92,8 @@ impl Producer {
     /// Copies `payload` into the ring as one message of type `type_id`.
     ///
     /// # Errors
-    /// [`RingError::Full`] (back pressure: nothing was written, retry later),
+    /// [`RingError::Full`] (back pressure: the message was not written, retry later; a ring
+    /// full at the wrap has the end of its area padded first, as Agrona's),
     /// [`RingError::MessageTooLong`], [`RingError::InvalidTypeId`], [`RingError::CorruptRecord`]
     /// if the consumer's head in the trailer is invalid.
     ///
@@ -157,98 +186,6 @@ impl Producer {
             type_id,
             done: false,
         })
-    }
-
-    /// Claims like [`Producer::try_claim`], but hands back a [`DetachedClaim`] that does not
-    /// borrow the producer: for bindings whose claims outlive the call that made them (the JNI
-    /// library keeps one between Java's `tryClaim` and `commit`). Fill it through
-    /// [`Producer::detached_payload`], then [`Producer::commit_detached`] or
-    /// [`Producer::abort_detached`]; until then the consumer waits at it. Dropping it finishes
-    /// nothing.
-    ///
-    /// # Errors
-    /// As [`Producer::try_write`].
-    ///
-    /// # Examples
-    /// ```
-    /// let ring = sympathy_ring::Ring::anonymous(1024)?;
-    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
-    /// let claim = producer.try_claim_detached(3, 4)?;
-    /// producer.detached_payload(&claim).copy_from_slice(b"abcd");
-    /// assert_eq!(consumer.read(|_, _| {}, 8)?, 0); // not yet visible
-    /// producer.commit_detached(claim);
-    /// assert_eq!(consumer.read(|t, b| assert_eq!((t, b), (3, &b"abcd"[..])), 8)?, 1);
-    /// # Ok::<(), sympathy_ring::RingError>(())
-    /// ```
-    pub fn try_claim_detached(
-        &mut self,
-        type_id: i32,
-        len: usize,
-    ) -> Result<DetachedClaim, RingError> {
-        let mut claim = self.try_claim(type_id, len)?;
-        claim.done = true; // held by the caller: dropping the borrowing claim must not abort it
-        let (index, len) = (claim.index, claim.len);
-        drop(claim);
-        Ok(DetachedClaim {
-            index,
-            len,
-            type_id,
-            area: self.record_area().0 as usize,
-        })
-    }
-
-    /// The payload bytes of a detached claim, to be filled in place.
-    ///
-    /// # Panics
-    /// If `claim` was made by another producer (a programming error, like an index out of
-    /// bounds).
-    pub fn detached_payload(&mut self, claim: &DetachedClaim) -> &mut [u8] {
-        self.check_own(claim);
-        // SAFETY: the claim was reserved by this producer (checked above), so index + 8 + len
-        // <= capacity, and the producer owns the bytes until the claim is finished; &mut self
-        // makes this the only view through the producer.
-        unsafe {
-            std::slice::from_raw_parts_mut(
-                self.attachment.region.payload(claim.index, claim.len),
-                claim.len,
-            )
-        }
-    }
-
-    /// Publishes a detached claim.
-    ///
-    /// # Panics
-    /// As [`Producer::detached_payload`].
-    pub fn commit_detached(&mut self, claim: DetachedClaim) {
-        self.check_own(&claim);
-        self.finish_claim(claim.index, claim.len, claim.type_id);
-    }
-
-    /// Withdraws a detached claim: it stays in the ring as padding that the consumer skips.
-    ///
-    /// # Panics
-    /// As [`Producer::detached_payload`].
-    pub fn abort_detached(&mut self, claim: DetachedClaim) {
-        self.check_own(&claim);
-        self.finish_claim(claim.index, claim.len, PADDING_MSG_TYPE_ID);
-    }
-
-    /// The record area: its first byte and its length (the capacity). For bindings that let
-    /// another runtime fill a detached claim in place (the JNI library hands it to Java as a
-    /// `MemorySegment` scoped to the producer); writing through the pointer is allowed only
-    /// into the payload of a claim of this producer that is not yet finished, while the
-    /// producer lives.
-    pub fn record_area(&self) -> (*mut u8, usize) {
-        let region = &self.attachment.region;
-        (region.record_area_ptr(), region.capacity())
-    }
-
-    fn check_own(&self, claim: &DetachedClaim) {
-        assert_eq!(
-            claim.area,
-            self.record_area().0 as usize,
-            "a DetachedClaim must be finished by the producer that made it"
-        );
     }
 
     /// Publishes the header of a claimed record (`type_id` -1 turns it into padding) and the
@@ -347,7 +284,7 @@ impl Producer {
             let fit = room.saturating_sub(RECORD_HEADER_LENGTH) / aligned;
             if fit == 0 {
                 // At the wrap or possibly full: the one-record path pads and refreshes the head.
-                match self.reserve_at::<true>(tail, type_id, len) {
+                match self.reserve_at::<false>(tail, type_id, len) {
                     Ok(reserved) => {
                         let region = &self.attachment.region;
                         if let Some((at, length)) = reserved.padding {
@@ -364,7 +301,15 @@ impl Producer {
                         tail = reserved.end;
                         written += 1;
                     }
-                    Err(e) if e.is_full() => break,
+                    Err(e) if e.is_full() => {
+                        if let Some(padding) = self.wrap_padding.take() {
+                            // Full at the wrap: padded as one-by-one writes would be.
+                            let header = pack_header(padding.length, PADDING_MSG_TYPE_ID);
+                            hold_or_store(&self.attachment.region, &mut first, padding.at, header);
+                            tail = padding.end;
+                        }
+                        break;
+                    }
                     Err(e) => {
                         outcome = Err(e);
                         break;
@@ -434,26 +379,19 @@ impl Producer {
         Ok(reserved)
     }
 
-    /// [`Producer::reserve`] for a record of a [`Batch`], which pre-zeroes only the header
-    /// after its last record, when it publishes: the headers in between are overwritten by the
-    /// next record's before the consumer may reach them (it stops at the held-back first one).
-    #[inline]
-    fn reserve_in_batch(&mut self, type_id: i32, len: usize) -> Result<Reserved, RingError> {
-        let reserved = self.reserve_at::<false>(self.tail, type_id, len)?;
-        self.tail = reserved.end;
-        Ok(reserved)
-    }
-
     /// [`Producer::reserve`] for a record at position `tail`, leaving `self.tail` alone (a
     /// batch moves it only when it publishes): the new tail is [`Reserved::end`].
     ///
     /// The common case, inlined into every write: a valid message whose record and next header
     /// fit before the end of the area and before the cached head. Everything else (errors,
     /// the wrap, a head to refresh) is [`Producer::reserve_slow`], out of line.
-    /// `PRE_ZERO` false leaves the next header to the caller on the fast path (see
-    /// [`Producer::reserve_in_batch`]).
+    ///
+    /// `SINGLE` is true for a single write or claim, false for a record of a batch
+    /// ([`Batch`], [`Producer::try_write_batch`]), which pre-zeroes only the header after its
+    /// last record when it publishes (the fast path leaves the next header to it), and which
+    /// publishes the padding of a ring full at the wrap with itself (see [`WrapPadding`]).
     #[inline(always)]
-    fn reserve_at<const PRE_ZERO: bool>(
+    fn reserve_at<const SINGLE: bool>(
         &mut self,
         tail: i64,
         type_id: i32,
@@ -468,10 +406,10 @@ impl Producer {
             && required <= capacity - (tail - self.cached_head) as usize
             && required <= capacity - index;
         if !fits {
-            return self.reserve_slow(tail, type_id, len);
+            return self.reserve_slow::<SINGLE>(tail, type_id, len);
         }
         self.prefetch_ahead(tail, aligned);
-        if PRE_ZERO {
+        if SINGLE {
             // Pre-zero the next header (see reserve_slow): index + aligned + 8 <= capacity.
             self.attachment.region.sp_record(index + aligned, 0);
         }
@@ -484,10 +422,16 @@ impl Producer {
     }
 
     /// [`Producer::reserve_at`] in full: checks the type and length, refreshes the cached head
-    /// only when the ring looks full, pads at the wrap and pre-zeroes the next header.
+    /// only when the ring looks full, pads at the wrap and pre-zeroes the next header. A ring
+    /// full at the wrap is padded as Agrona pads it (see [`WrapPadding`]).
     #[cold]
     #[inline(never)]
-    fn reserve_slow(&mut self, tail: i64, type_id: i32, len: usize) -> Result<Reserved, RingError> {
+    fn reserve_slow<const SINGLE: bool>(
+        &mut self,
+        tail: i64,
+        type_id: i32,
+        len: usize,
+    ) -> Result<Reserved, RingError> {
         if type_id < 1 {
             return Err(RingError::InvalidTypeId { type_id });
         }
@@ -519,18 +463,37 @@ impl Producer {
         if required > to_end && aligned != to_end {
             // The record does not fit before the end: pad to the end and start at 0, which
             // needs `required` bytes free before the head's index.
+            let mut full = None;
             if required > self.cached_head as usize & mask {
                 let head = self.refresh_head(tail)?;
                 let head_index = head as usize & mask;
                 if required > head_index {
-                    return Err(RingError::Full {
-                        required: required + to_end,
-                        available: capacity - (tail - head) as usize,
+                    // Full at the wrap. Agrona (and Aeron) still pad the end and move the tail
+                    // past the padding, then report the ring full: the record will start at 0
+                    // once the consumer has left `required` bytes there.
+                    full = Some(RingError::Full {
+                        required,
+                        available: head_index,
                     });
                 }
             }
-            // The consumer will follow the padding to index 0: zero it first.
+            // The consumer will follow the padding to index 0: zero it first (a header it has
+            // consumed: the room check above left the head's index past it).
             self.attachment.region.sp_record(0, 0);
+            if let Some(full) = full {
+                let (length, end) = (to_end as i32, tail + to_end as i64);
+                if SINGLE {
+                    self.tail = end;
+                    self.store_padding((index, length), end);
+                } else {
+                    self.wrap_padding = Some(WrapPadding {
+                        at: index,
+                        length,
+                        end,
+                    });
+                }
+                return Err(full);
+            }
             padding = Some((index, to_end as i32));
             index = 0;
         }
@@ -555,12 +518,17 @@ impl Producer {
     /// behind the consumer's head (found by the crash tests, see docs/verification.md).
     #[inline]
     fn publish_padding(&mut self, reserved: Reserved) {
-        if let Some((at, length)) = reserved.padding {
-            let region = &self.attachment.region;
-            // SYNC POINT: record (the zeroed header at 0 is visible before the padding)
-            region.so_record(at, pack_header(length, PADDING_MSG_TYPE_ID));
-            region.so_tail(reserved.position); // SYNC POINT: tail
+        if let Some(padding) = reserved.padding {
+            self.store_padding(padding, reserved.position);
         }
+    }
+
+    /// Publishes the padding record `(at, length)` and stores `tail`, the position past it.
+    fn store_padding(&self, (at, length): (usize, i32), tail: i64) {
+        let region = &self.attachment.region;
+        // SYNC POINT: record (the zeroed header at 0 is visible before the padding)
+        region.so_record(at, pack_header(length, PADDING_MSG_TYPE_ID));
+        region.so_tail(tail); // SYNC POINT: tail
     }
 
     /// Asks for the lines of the `len` bytes from position `tail`, [`PREFETCH_AHEAD`] bytes
@@ -755,43 +723,6 @@ impl Drop for Claim<'_> {
     }
 }
 
-/// A claim held by value instead of borrowing its producer: see
-/// [`Producer::try_claim_detached`]. It names its record; only the producer that made it can
-/// fill and finish it.
-#[must_use = "a detached claim blocks the consumer until it is committed or aborted"]
-#[derive(Debug, PartialEq, Eq)]
-pub struct DetachedClaim {
-    /// Index of the record in the record area.
-    index: usize,
-    len: usize,
-    type_id: i32,
-    /// The record area of the producer that made it (its address, for the ownership check).
-    area: usize,
-}
-
-impl DetachedClaim {
-    /// Where the payload starts in the record area (the record's index + 8), as Agrona's
-    /// `tryClaim` returns it.
-    pub fn payload_index(&self) -> usize {
-        self.index + RECORD_HEADER_LENGTH
-    }
-
-    /// Payload bytes claimed.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the claim has an empty payload.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The message type the claim will publish.
-    pub fn type_id(&self) -> i32 {
-        self.type_id
-    }
-}
-
 /// Records written together: the header of the batch's first record is held back and published
 /// last, so the consumer (which stops at the first header that is not positive) sees the whole
 /// batch at once. Finishing or dropping the batch publishes it.
@@ -810,7 +741,16 @@ impl Batch<'_> {
     #[inline]
     pub fn try_write(&mut self, type_id: i32, payload: &[u8]) -> Result<(), RingError> {
         let p = &mut *self.producer;
-        let reserved = p.reserve_in_batch(type_id, payload.len())?;
+        // Only the header after the batch's last record is pre-zeroed, when it is published:
+        // the ones in between are overwritten by the next record's before the consumer may
+        // reach them (it stops at the held-back first one).
+        let reserved = match p.reserve_at::<false>(p.tail, type_id, payload.len()) {
+            Ok(reserved) => {
+                p.tail = reserved.end;
+                reserved
+            }
+            Err(e) => return Err(self.refused(e)),
+        };
         if let Some((at, length)) = reserved.padding {
             self.put(at, pack_header(length, PADDING_MSG_TYPE_ID));
         }
@@ -842,6 +782,18 @@ impl Batch<'_> {
         self.count
     }
 
+    /// The error of a refused record; the padding of a ring full at the wrap joins the batch
+    /// and the producer's position moves past it, as one-by-one writes would leave them.
+    #[cold]
+    #[inline(never)]
+    fn refused(&mut self, e: RingError) -> RingError {
+        if let Some(padding) = self.producer.wrap_padding.take() {
+            self.producer.tail = padding.end;
+            self.put(padding.at, pack_header(padding.length, PADDING_MSG_TYPE_ID));
+        }
+        e
+    }
+
     #[inline]
     fn put(&mut self, index: usize, header: i64) {
         if self.first.is_none() {
@@ -855,7 +807,7 @@ impl Batch<'_> {
     fn publish(&mut self) {
         if let Some((index, header)) = self.first.take() {
             let p = &mut *self.producer;
-            // Pre-zero the header after the last record (reserve_in_batch left it), so that the
+            // Pre-zero the header after the last record (try_write left it), so that the
             // consumer stops there: it was given 8 bytes more than it took.
             p.attachment.region.sp_record(p.tail as usize, 0);
             p.attachment.region.so_record(index, header); // SYNC POINT: record

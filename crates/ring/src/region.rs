@@ -421,6 +421,7 @@ impl Region {
 
     /// The first byte of the record area (for bindings that fill claims in place; see
     /// `Producer::record_area`).
+    #[cfg(feature = "detached-claim")]
     pub(crate) fn record_area_ptr(&self) -> *mut u8 {
         self.records
     }

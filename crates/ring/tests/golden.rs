@@ -11,8 +11,8 @@
 mod common;
 
 use common::TempPath;
-use sympathy_ring::Ring;
 use sympathy_ring::layout::*;
+use sympathy_ring::{Ring, RingError};
 
 const CAPACITY: usize = 64;
 
@@ -172,5 +172,151 @@ fn a_record_that_exactly_fills_the_end_takes_it_without_padding() {
             .unwrap();
     }
     assert_eq!(seen, [(7, vec![0x11; 8]), (8, vec![0x22; 8])]);
+    assert_eq!(consumer.position(), 80);
+}
+
+/// The area after the full-at-the-wrap story of [`full_at_the_wrap`]: records of type 9 at 0,
+/// 16, 32 (8-byte payloads of 0xEE) and 48 (empty), the one at 0 consumed (head 16). A
+/// 16-byte record does not fit the 8 bytes before the end, and index 0 has only the 16 bytes
+/// before the head: Agrona's `claimCapacity` still pads the end (length 8, type -1 at 56),
+/// zeroes the header at 0 and moves the tail past the padding (64), then reports the ring full.
+fn full_at_the_wrap_region() -> Vec<u8> {
+    let mut r = vec![0u8; CAPACITY + TRAILER_LENGTH];
+    #[rustfmt::skip]
+    let area: [u8; CAPACITY] = [
+        // index 0: the consumed record's header, zeroed for the record that will start here
+        0x00, 0x00, 0x00, 0x00,  0x00, 0x00, 0x00, 0x00,
+        0xee, 0xee, 0xee, 0xee,  0xee, 0xee, 0xee, 0xee,
+        // index 16 and 32: unread records, length 16, type 9
+        0x10, 0x00, 0x00, 0x00,  0x09, 0x00, 0x00, 0x00,
+        0xee, 0xee, 0xee, 0xee,  0xee, 0xee, 0xee, 0xee,
+        0x10, 0x00, 0x00, 0x00,  0x09, 0x00, 0x00, 0x00,
+        0xee, 0xee, 0xee, 0xee,  0xee, 0xee, 0xee, 0xee,
+        // index 48: the unread empty message: length 8, type 9
+        0x08, 0x00, 0x00, 0x00,  0x09, 0x00, 0x00, 0x00,
+        // index 56: padding to the end: length 8, type -1
+        0x08, 0x00, 0x00, 0x00,  0xff, 0xff, 0xff, 0xff,
+    ];
+    r[..CAPACITY].copy_from_slice(&area);
+    let trailer = CAPACITY;
+    // tail 64 = 56 + 8 (padding); head 16; the head cache refreshed to 16 by the refused write.
+    r[trailer + 128..trailer + 136].copy_from_slice(&64i64.to_le_bytes());
+    r[trailer + 256..trailer + 264].copy_from_slice(&16i64.to_le_bytes());
+    r[trailer + 384..trailer + 392].copy_from_slice(&16i64.to_le_bytes());
+    r
+}
+
+/// How a producer is asked to write the record that is refused at the wrap.
+#[derive(Debug, Clone, Copy)]
+enum Refused {
+    Write,
+    Claim,
+    Batch,
+    WriteBatch,
+}
+
+/// Runs the story of [`full_at_the_wrap_region`] with the refused record written by `how`, and
+/// returns the ring region (the consumer's heartbeat blanked) and the producer's position.
+fn full_at_the_wrap(how: Refused) -> (Vec<u8>, i64) {
+    let path = TempPath::new("golden-full-wrap");
+    let ring = Ring::create(&path.0, CAPACITY).unwrap();
+    let position;
+    {
+        let mut producer = ring.producer().unwrap();
+        let mut consumer = ring.consumer().unwrap();
+        for _ in 0..3 {
+            producer.try_write(9, &[0xee; 8]).unwrap();
+        }
+        producer.try_write(9, &[]).unwrap();
+        assert_eq!(consumer.read(|_, _| {}, 1).unwrap(), 1);
+        let refused = match how {
+            Refused::Write => producer.try_write(7, &[0x11; 8]).unwrap_err(),
+            Refused::Claim => producer.try_claim(7, 8).map(|_| ()).unwrap_err(),
+            Refused::Batch => {
+                let mut batch = producer.batch();
+                let e = batch.try_write(7, &[0x11; 8]).unwrap_err();
+                assert_eq!(batch.finish(), 0);
+                e
+            }
+            Refused::WriteBatch => {
+                let n = producer
+                    .try_write_batch(7, 8, 3, |_, p| p.fill(0x11))
+                    .unwrap();
+                assert_eq!(n, 0, "nothing fits at index 0");
+                RingError::Full {
+                    required: 24,
+                    available: 16,
+                }
+            }
+        };
+        assert!(refused.is_full(), "{how:?}: {refused}");
+        position = producer.position();
+    }
+    let file = std::fs::read(&path.0).unwrap();
+    let mut region = file[HEADER_LENGTH..].to_vec();
+    let hb = CAPACITY + CONSUMER_HEARTBEAT_OFFSET;
+    region[hb..hb + 8].fill(0);
+    (region, position)
+}
+
+/// Full at the wrap, Agrona's way (`OneToOneRingBuffer.claimCapacity` in 2.x, Aeron's
+/// `aeron_spsc_rb_claim_capacity`): the padding is written and the tail moved past it before
+/// the write is refused, whichever way the record was asked for. The consumer skips the
+/// padding, and the next write starts at index 0.
+#[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
+fn full_at_the_wrap_pads_the_end_and_moves_the_tail_as_agrona() {
+    for how in [
+        Refused::Write,
+        Refused::Claim,
+        Refused::Batch,
+        Refused::WriteBatch,
+    ] {
+        let (region, position) = full_at_the_wrap(how);
+        assert_eq!(position, 64, "{how:?}: the producer moved past the padding");
+        assert!(
+            region == full_at_the_wrap_region(),
+            "{how:?}: the ring region differs from Agrona's:\n{:02x?}\nwanted\n{:02x?}",
+            &region[..CAPACITY + 400],
+            &full_at_the_wrap_region()[..CAPACITY + 400]
+        );
+    }
+}
+
+/// After the padding a full-at-the-wrap write left, the stream goes on at index 0 once the
+/// consumer has read past it, and every message arrives once.
+#[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
+fn the_write_after_a_full_wrap_starts_at_index_0() {
+    let ring = Ring::anonymous(CAPACITY).unwrap();
+    let (mut producer, mut consumer) = (ring.producer().unwrap(), ring.consumer().unwrap());
+    for k in 0..3 {
+        producer.try_write(9, &[k; 8]).unwrap();
+    }
+    producer.try_write(9, &[]).unwrap();
+    let mut seen = Vec::new();
+    consumer.read(|t, b| seen.push((t, b.to_vec())), 1).unwrap();
+    assert!(producer.try_write(7, &[0x11; 8]).unwrap_err().is_full());
+    assert_eq!(producer.position(), 64);
+    for _ in 0..2 {
+        consumer
+            .read(|t, b| seen.push((t, b.to_vec())), 10)
+            .unwrap();
+    }
+    assert_eq!(consumer.position(), 64, "read past the padding");
+    producer.try_write(7, &[0x11; 8]).unwrap();
+    consumer
+        .read(|t, b| seen.push((t, b.to_vec())), 10)
+        .unwrap();
+    assert_eq!(
+        seen,
+        [
+            (9, vec![0; 8]),
+            (9, vec![1; 8]),
+            (9, vec![2; 8]),
+            (9, vec![]),
+            (7, vec![0x11; 8])
+        ]
+    );
     assert_eq!(consumer.position(), 80);
 }

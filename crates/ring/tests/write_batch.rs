@@ -1,7 +1,8 @@
 //! `Producer::try_write_batch` leaves the ring exactly as the same messages written one by one
-//! through a `Batch` would: record area, tail, head and the producer's head cache, byte for
-//! byte, after every step of random batches and reads on rings small enough to wrap often. (The
-//! one-by-one writer is the Agrona-compatible path that `golden.rs` checks against a fixture.)
+//! through a `Batch`, and one by one with `try_write`, would: record area, tail, head and the
+//! producer's head cache, byte for byte, after every step of random batches and reads on rings
+//! small enough to wrap often, a ring full at the wrap included (padded, as Agrona pads it). (The
+//! one-by-one writer is the Agrona-compatible path that `golden.rs` checks against fixtures.)
 //! Also: a panic inside `fill` publishes nothing and leaves the ring usable.
 
 mod common;
@@ -45,12 +46,18 @@ fn read(consumer: &mut Consumer, limit: usize) -> Vec<(i32, Vec<u8>)> {
 
 fn run(capacity: usize, steps: Vec<Step>) {
     let (one_path, batch_path) = (TempPath::new("one-by-one"), TempPath::new("write-batch"));
+    let single_path = TempPath::new("try-write");
     let one_ring = Ring::create(&one_path.0, capacity).unwrap();
     let batch_ring = Ring::create(&batch_path.0, capacity).unwrap();
+    let single_ring = Ring::create(&single_path.0, capacity).unwrap();
     let (mut one, mut one_consumer) = (one_ring.producer().unwrap(), one_ring.consumer().unwrap());
     let (mut batch, mut batch_consumer) = (
         batch_ring.producer().unwrap(),
         batch_ring.consumer().unwrap(),
+    );
+    let (mut single, mut single_consumer) = (
+        single_ring.producer().unwrap(),
+        single_ring.consumer().unwrap(),
     );
     let mut seq = 0u64;
     for step in steps {
@@ -74,19 +81,36 @@ fn run(capacity: usize, steps: Vec<Step>) {
                     .try_write_batch(3, size, max, |k, p| pattern.fill(seq + k as u64, p))
                     .unwrap();
                 assert_eq!(written, expected, "messages written of {max}");
+                let mut buf = vec![0; size];
+                for k in 0..max {
+                    pattern.fill(seq + k as u64, &mut buf);
+                    match single.try_write(3, &buf) {
+                        Ok(()) => assert!(k < written, "try_write wrote more"),
+                        Err(RingError::Full { .. }) => {
+                            assert_eq!(k, written, "try_write wrote fewer");
+                            break;
+                        }
+                        Err(e) => panic!("unexpected {e}"),
+                    }
+                }
                 seq += written as u64;
             }
             Step::Read { limit } => {
-                assert_eq!(
-                    read(&mut one_consumer, limit),
-                    read(&mut batch_consumer, limit)
-                );
+                let got = read(&mut one_consumer, limit);
+                assert_eq!(got, read(&mut batch_consumer, limit));
+                assert_eq!(got, read(&mut single_consumer, limit));
             }
         }
         assert_eq!(batch.position(), one.position());
+        assert_eq!(single.position(), one.position());
+        let one_bytes = ring_bytes(&one_path.0, capacity);
         assert!(
-            ring_bytes(&batch_path.0, capacity) == ring_bytes(&one_path.0, capacity),
+            ring_bytes(&batch_path.0, capacity) == one_bytes,
             "ring bytes differ"
+        );
+        assert!(
+            ring_bytes(&single_path.0, capacity) == one_bytes,
+            "ring bytes differ from try_write's"
         );
     }
 }
@@ -103,6 +127,26 @@ proptest! {
     ) {
         run(capacity, steps);
     }
+}
+
+/// Full at the wrap: 8 bytes left before the end, 16 free before the head at index 0, and a
+/// record that needs 24. All three ways pad the end and move the tail past it, then stop.
+#[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
+fn a_ring_full_at_the_wrap_is_padded_the_same_by_all_writers() {
+    run(
+        64,
+        vec![
+            Step::Write { size: 8, max: 3 },
+            Step::Write { size: 0, max: 1 },
+            Step::Read { limit: 1 },
+            Step::Write { size: 8, max: 2 },
+            Step::Read { limit: 10 },
+            Step::Read { limit: 10 },
+            Step::Write { size: 8, max: 5 },
+            Step::Read { limit: 10 },
+        ],
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
 @FunctionalInterface
 public interface MessageHandler {
     /**
-     * @param typeId the message type (>= 1)
+     * @param typeId the message type ({@code >= 1})
      * @param buffer the ring region of the mapped file
      * @param offset where the payload starts in {@code buffer}
      * @param length payload bytes

@@ -151,7 +151,7 @@ public final class RingProducer implements AutoCloseable {
      * Writes one message copied from {@code src[offset, offset + length)}.
      *
      * @return {@code false} when the ring is full (back pressure: try again later)
-     * @throws InvalidTypeIdException if typeId < 1
+     * @throws InvalidTypeIdException if {@code typeId < 1}
      * @throws MessageTooLongException if length is negative or above {@link #maxMessageLength()}
      * @throws IndexOutOfBoundsException if the range lies outside {@code src} (nothing is claimed)
      */
