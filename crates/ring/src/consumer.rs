@@ -4,7 +4,7 @@
 use crate::attach::{Attachment, PeerState};
 use crate::error::{Corruption, RingError, Role};
 use crate::layout::*;
-use crate::ring::check_positions;
+use crate::ring::check_trailer;
 use crate::wait::Wait;
 
 /// The one consumer of a ring. Obtained from [`crate::Ring::consumer`]; detaches on drop.
@@ -39,7 +39,7 @@ impl Consumer {
         let region = &attachment.region;
         // SYNC POINT: head, SYNC POINT: tail (the positions the previous holder left)
         let (head, tail) = (region.lv_head(), region.lv_tail());
-        check_positions(region, head, tail)?;
+        check_trailer(region, head, tail)?;
         let capacity = region.capacity();
         Ok(Consumer {
             head,

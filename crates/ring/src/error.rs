@@ -77,7 +77,7 @@ impl std::fmt::Display for Corruption {
             Corruption::BadPositions { head, tail } => write!(
                 f,
                 "head {head} / tail {tail} are negative, misaligned (not multiples of 8), \
-                 past 2^62, or not 0 to a capacity apart (tail - head)"
+                 past 2^62, or further apart than the capacity allows"
             ),
         }
     }

@@ -24,7 +24,7 @@ use std::time::Duration;
 use crate::error::{RingError, Role};
 use crate::layout::*;
 use crate::region::Region;
-use crate::ring::{Access, Ring, check_positions, open_region};
+use crate::ring::{Access, Ring, check_trailer, open_region};
 use crate::{DEFAULT_OPEN_TIMEOUT, PeerState, attach};
 
 /// A ring file opened for looking only: read-only descriptor, private mapping, no attach.
@@ -80,7 +80,7 @@ impl RingView {
     /// give), or `None` when they are valid.
     pub fn positions_error(&self) -> Option<RingError> {
         // SYNC POINT: head, SYNC POINT: tail
-        check_positions(&self.region, self.region.lv_head(), self.region.lv_tail()).err()
+        check_trailer(&self.region, self.region.lv_head(), self.region.lv_tail()).err()
     }
 
     /// Bytes in the record area.

@@ -160,18 +160,39 @@ public final class RingFile implements AutoCloseable {
     }
 
     /**
-     * Checks a head/tail pair: non-negative, 8-aligned, at most {@link RingDescriptor#MAX_POSITION},
-     * {@code 0 <= tail - head <= capacity} (the Rust ring's {@code check_positions}).
+     * Checks a head/tail pair read from the trailer, at open and attach: both non-negative,
+     * 8-aligned and at most {@link RingDescriptor#MAX_POSITION}, and at most a capacity apart
+     * either way (the Rust ring's {@code check_trailer}). The head may be ahead of the trailer's
+     * tail: the Rust producer stores its tail after it publishes, so a consumer can read records
+     * the tail does not count yet, and a producer killed then leaves the head past the tail; the
+     * next producer resumes after those records.
      *
      * @throws CorruptRecordException at the head's position when they are impossible
      */
     public static void checkPositions(long head, long tail, long capacity) {
         long gap = tail - head;
-        if (!possiblePosition(head) || !possiblePosition(tail) || gap < 0 || gap > capacity) {
-            throw new CorruptRecordException(head, "head " + head + " / tail " + tail
-                    + " are negative, misaligned (not multiples of 8), past 2^62, or not 0 to a capacity ("
-                    + capacity + ") apart (tail - head)");
+        if (!possiblePosition(head) || !possiblePosition(tail) || gap < -capacity || gap > capacity) {
+            throw badPositions(head, tail);
         }
+    }
+
+    /**
+     * Checks a producer's own position {@code tail} against the consumer's {@code head}:
+     * possible positions and {@code 0 <= tail - head <= capacity} (the Rust ring's
+     * {@code check_positions}).
+     *
+     * @throws CorruptRecordException at the head's position when they are impossible
+     */
+    static void checkProducerPositions(long head, long tail, long capacity) {
+        long gap = tail - head;
+        if (!possiblePosition(head) || !possiblePosition(tail) || gap < 0 || gap > capacity) {
+            throw badPositions(head, tail);
+        }
+    }
+
+    private static CorruptRecordException badPositions(long head, long tail) {
+        return new CorruptRecordException(head, "head " + head + " / tail " + tail
+                + " are negative, misaligned (not multiples of 8), past 2^62, or further apart than the capacity allows");
     }
 
     private static boolean possiblePosition(long position) {

@@ -402,7 +402,7 @@ public final class RingProducer implements AutoCloseable {
     private long loadHead() {
         // SYNC POINT head: acquire pairs with RingConsumer's release of the head position.
         long head = (long) LONG.getAcquire(buffer, headOffset);
-        RingFile.checkPositions(head, tail, capacity);
+        RingFile.checkProducerPositions(head, tail, capacity);
         return head;
     }
 
