@@ -66,6 +66,29 @@ fn index_matches(i: u64, msg: &[u8]) -> bool {
     }
 }
 
+/// The index message `msg` says it is: its first `min(8, len)` bytes, little-endian; `None`
+/// under [`MIN_MESSAGE_SIZE`] bytes. A message of 4 to 7 bytes holds only the low 32 to 56 bits
+/// of its index. A consumer that joins a stream part-way takes its first index from here.
+///
+/// # Examples
+/// ```
+/// use sympathy_ring::pattern::{Pattern, index_of};
+/// let mut msg = vec![0; 12];
+/// Pattern::new(12).fill(300, &mut msg);
+/// assert_eq!(index_of(&msg), Some(300));
+/// assert_eq!(index_of(&msg[..4]), Some(300));
+/// assert_eq!(index_of(&msg[..3]), None);
+/// ```
+pub fn index_of(msg: &[u8]) -> Option<u64> {
+    if msg.len() < MIN_MESSAGE_SIZE {
+        return None;
+    }
+    let mut word = [0u8; 8];
+    let n = msg.len().min(8);
+    word[..n].copy_from_slice(&msg[..n]);
+    Some(u64::from_le_bytes(word))
+}
+
 /// Where a message differs from the pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mismatch {

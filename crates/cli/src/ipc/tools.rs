@@ -8,8 +8,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use sympathy_lab::machine::Env;
 use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
-use sympathy_ring::pattern::Pattern;
-use sympathy_ring::{PeerState, Ring, RingError, Wait, layout};
+use sympathy_ring::pattern::{self, Pattern};
+use sympathy_ring::{Action, PeerState, Ring, RingError, Wait, layout};
 
 /// `ipc create PATH --capacity BYTES`
 #[derive(Args, Debug)]
@@ -104,14 +104,21 @@ impl SizeDraw {
     }
 }
 
-/// `ipc consume PATH --count N [--until-detached] [--timeout-ms M] [--json [--producer LABEL]]`
+/// `ipc consume PATH --count N [--first I|auto] [--until-detached] [--timeout-ms M]
+/// [--json [--producer LABEL]]`
 #[derive(Args, Debug)]
 pub struct ConsumeArgs {
     /// The ring file.
     path: PathBuf,
-    /// Messages to read and verify (with --until-detached: at most this many).
+    /// Messages to read and verify (with --until-detached: at most this many). Exactly these
+    /// are consumed: the head is never released past the last one verified.
     #[arg(long, required_unless_present = "until_detached")]
     count: Option<u64>,
+    /// The pattern index of the first message: I, or `auto` to take it from the first
+    /// message's own bytes (its first min(8, size) bytes are its index). A consumer restarted
+    /// on a ring that holds the rest of a stream resumes there.
+    #[arg(long, default_value = "0", value_parser = parse_first)]
+    first: First,
     /// Read until the producer detaches (a clean exit) and the ring is drained, however many
     /// messages that is (a soak: `ipc produce --seconds`). A producer that dies is still an
     /// error.
@@ -127,6 +134,24 @@ pub struct ConsumeArgs {
     /// The `producer` param of the --json result: who wrote the messages (e.g. `java-ffm`).
     #[arg(long, default_value = "unknown")]
     producer: String,
+}
+
+/// `consume --first`: where the pattern indexes start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum First {
+    /// The first message carries this index.
+    Index(u64),
+    /// The first message's own bytes say its index.
+    Auto,
+}
+
+fn parse_first(text: &str) -> Result<First, String> {
+    if text == "auto" {
+        return Ok(First::Auto);
+    }
+    text.parse()
+        .map(First::Index)
+        .map_err(|_| format!("expected a message index (0 or more) or 'auto', got '{text}'"))
 }
 
 /// `ipc inspect PATH`
@@ -213,32 +238,46 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
     let wait = Wait::backoff().timeout(Duration::from_millis(args.timeout_ms));
     let mut v = Verifier {
         count: args.count.unwrap_or(u64::MAX),
-        next: 0,
+        first: match args.first {
+            First::Index(i) => Some(i),
+            First::Auto => None,
+        },
+        verified: 0,
         pattern: Pattern::new(ring.max_message_length()),
         mismatch: None,
         first_at: None,
-        bytes_read: 0,
+        bytes_verified: 0,
     };
-    while v.next < v.count && v.mismatch.is_none() {
-        let outcome = consumer.read_wait(|type_id, bytes| v.accept(type_id, bytes), 1024, &wait);
+    while !v.done() {
+        let limit = v.limit();
+        let outcome = consumer.read_controlled_wait(|t, b| v.accept(t, b), limit, &wait);
         match outcome {
             Ok(_) => {}
             Err(RingError::PeerDead { pid: 0, .. }) if args.until_detached => {
                 // Detached cleanly and drained; a padding record at the wrap reads as empty
-                // once, so look twice more for records at the start of the area.
-                for _ in 0..2 {
-                    consumer.read(|type_id, bytes| v.accept(type_id, bytes), usize::MAX)?;
+                // once, so read until two reads in a row find nothing.
+                let mut empty = 0;
+                while empty < 2 && !v.done() {
+                    let limit = v.limit();
+                    let n = consumer.read_controlled(|t, b| v.accept(t, b), limit)?;
+                    empty = if n == 0 { empty + 1 } else { 0 };
                 }
                 break;
             }
             Err(e @ RingError::PeerDead { .. }) => bail!(
                 "{e}: the producer is gone after {} of {} messages",
-                v.next,
+                v.verified,
                 describe_count(args.count)
             ),
             Err(e @ RingError::Timeout { .. }) => {
                 let why = match consumer.peer() {
-                    PeerState::NeverAttached => "no producer has attached yet (no messages yet)",
+                    PeerState::NeverAttached if v.verified == 0 => {
+                        "no producer has attached yet (no messages yet)"
+                    }
+                    PeerState::NeverAttached => {
+                        "no producer is attached (the messages came from one that does not \
+                         register in the ring's header)"
+                    }
                     PeerState::Alive { .. } => {
                         "the producer is attached and alive but sent nothing"
                     }
@@ -249,67 +288,99 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
                 };
                 bail!(
                     "{e}; received {} of {} messages; {why}",
-                    v.next,
+                    v.verified,
                     describe_count(args.count)
                 )
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => {
+                return Err(e).with_context(|| format!("after {} verified messages", v.verified));
+            }
         }
     }
     let elapsed = v.first_at.map(|t| t.elapsed().as_secs_f64());
     if let Some(m) = v.mismatch {
-        bail!("verification failed at {m}");
+        bail!(
+            "verification failed at {m}; {} messages before it were verified and consumed, \
+             it is left unconsumed at the ring's head (position {}: see `sympathy ipc inspect`)",
+            v.verified,
+            consumer.position()
+        );
     }
     if !args.json {
         println!(
             "consumed and verified {} messages ({} bytes)",
-            v.next, v.bytes_read
+            v.verified, v.bytes_verified
         );
         return Ok(());
     }
+    let count = v.verified;
     let seconds = elapsed
-        .filter(|s| *s > 0.0 && v.next >= 2)
+        .filter(|s| *s > 0.0 && count >= 2)
         .context("--json needs at least two messages to time (use a larger --count)")?;
-    let msgs = Stats::from_samples(&[(v.next - 1) as f64 / seconds]).context("no sample")?;
+    let msgs = Stats::from_samples(&[(count - 1) as f64 / seconds]).context("no sample")?;
     let mut reporter = Reporter::stdout(true);
     reporter.env(&Env::collect())?;
     let base = Measurement::new("ipc", "ring")
         .param("producer", args.producer.as_str())
         .param("consumer", "rust")
-        .param("size_bytes", v.bytes_read / v.next)
-        .param("count", v.next)
+        .param("size_bytes", v.bytes_verified / count)
+        .param("count", count)
         .param("capacity", ring.capacity() as u64)
         .param("placement", "processes")
         .check(Check::Ok);
     reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
-    let size = (v.bytes_read / v.next) as f64;
+    let size = (v.bytes_verified / count) as f64;
     reporter.result(base.stats(Metric::BytesPerSec, msgs.map(|m| m * size)))?;
     Ok(())
 }
 
-/// Checks each message against the pattern, in order, and counts what was verified.
+/// Messages asked of the ring per read: a batch releases the head once.
+const READ_BATCH: u64 = 1024;
+
+/// Checks each message against the pattern, in order, and counts what was verified. Its
+/// handler consumes exactly the messages it verified: it never sees more than are still
+/// wanted (see [`Verifier::limit`]) and aborts the read at a mismatch, which stays in the ring.
 struct Verifier {
+    /// Messages wanted.
     count: u64,
-    next: u64,
+    /// The index of the first message; `None` until the first message says it (`--first auto`).
+    first: Option<u64>,
+    /// Messages verified (and consumed).
+    verified: u64,
     /// One pattern of the ring's largest message checks every size (a template per size
     /// would grow memory with each new size of a random-size stream).
     pattern: Pattern,
     mismatch: Option<String>,
     first_at: Option<Instant>,
-    bytes_read: u64,
+    bytes_verified: u64,
 }
 
 impl Verifier {
-    fn accept(&mut self, type_id: i32, bytes: &[u8]) {
-        if self.mismatch.is_some() || self.next >= self.count {
-            return;
-        }
+    /// Whether every wanted message is verified, or one failed.
+    fn done(&self) -> bool {
+        self.verified >= self.count || self.mismatch.is_some()
+    }
+
+    /// How many messages the next read may hand out: never more than are still wanted.
+    fn limit(&self) -> usize {
+        (self.count - self.verified).min(READ_BATCH) as usize
+    }
+
+    fn accept(&mut self, type_id: i32, bytes: &[u8]) -> Action {
         self.first_at.get_or_insert_with(Instant::now);
-        self.bytes_read += bytes.len() as u64;
-        match self.pattern.check_len(self.next, bytes) {
-            Ok(()) => self.next += 1,
+        let first = *self
+            .first
+            .get_or_insert_with(|| pattern::index_of(bytes).unwrap_or(0));
+        let index = first.wrapping_add(self.verified);
+        match self.pattern.check_len(index, bytes) {
+            Ok(()) => {
+                self.verified += 1;
+                self.bytes_verified += bytes.len() as u64;
+                Action::Continue
+            }
             Err(m) => {
-                self.mismatch = Some(format!("message {} (type {type_id}): {m}", self.next));
+                self.mismatch = Some(format!("message {index} (type {type_id}): {m}"));
+                Action::Abort
             }
         }
     }
