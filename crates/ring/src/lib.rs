@@ -51,6 +51,7 @@ mod producer;
 mod region;
 mod ring;
 mod short_bytes;
+mod space;
 mod wait;
 
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
