@@ -3,6 +3,7 @@
 
 mod bench;
 mod latency;
+mod sigbus;
 mod tools;
 
 use anyhow::Result;
@@ -41,6 +42,9 @@ enum IpcCommand {
 
 /// Runs an `ipc` command.
 pub fn run(args: IpcArgs) -> Result<()> {
+    // Every command maps a ring: a SIGBUS there is a truncated file or a full filesystem, said
+    // as such (the tools name their file when they open it).
+    sigbus::report_on_sigbus(None);
     match args.command {
         IpcCommand::Create(a) => tools::create(a),
         IpcCommand::Produce(a) => tools::produce(a),

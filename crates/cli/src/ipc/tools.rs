@@ -1,7 +1,7 @@
 //! `create`, `produce`, `consume`, `inspect`, `layout`: the tools for reading and exercising
 //! the binary format, also used by the Java interop tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -164,7 +164,32 @@ pub struct InspectArgs {
     records: usize,
 }
 
+/// Opens the ring a producer or consumer will write, naming it in the `SIGBUS` report, and
+/// reserves any blocks its file lacks (a sparse file from an older create), so a full
+/// filesystem is an error now rather than a `SIGBUS` at the first write to a hole.
+fn open_for_use(path: &Path) -> Result<Ring> {
+    super::sigbus::report_on_sigbus(Some(path));
+    let ring = Ring::open(path).map_err(|e| with_hint(e, path))?;
+    ring.reserve_space()?;
+    Ok(ring)
+}
+
+/// A missing ring file gets the command that makes one.
+fn with_hint(e: RingError, path: &Path) -> anyhow::Error {
+    match &e {
+        RingError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::Error::new(e).context(format!(
+                "no ring file at {}; create it first with `sympathy ipc create {}`",
+                path.display(),
+                path.display()
+            ))
+        }
+        _ => e.into(),
+    }
+}
+
 pub fn create(args: CreateArgs) -> Result<()> {
+    super::sigbus::report_on_sigbus(Some(&args.path));
     let ring = Ring::create(&args.path, args.capacity)?;
     println!(
         "created {} (capacity {} bytes, max message {} bytes, file {} bytes)",
@@ -177,7 +202,7 @@ pub fn create(args: CreateArgs) -> Result<()> {
 }
 
 pub fn produce(args: ProduceArgs) -> Result<()> {
-    let ring = Ring::open(&args.path)?;
+    let ring = open_for_use(&args.path)?;
     super::check_size(args.size.min, ring.max_message_length())?;
     super::check_size(args.size.max, ring.max_message_length())?;
     let mut producer = ring.producer()?;
@@ -233,7 +258,7 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
 }
 
 pub fn consume(args: ConsumeArgs) -> Result<()> {
-    let ring = Ring::open(&args.path)?;
+    let ring = open_for_use(&args.path)?;
     let mut consumer = ring.consumer()?;
     let wait = Wait::backoff().timeout(Duration::from_millis(args.timeout_ms));
     let mut v = Verifier {
@@ -391,7 +416,8 @@ fn describe_count(count: Option<u64>) -> String {
 }
 
 pub fn inspect(args: InspectArgs) -> Result<()> {
-    let ring = Ring::open(&args.path)?;
+    super::sigbus::report_on_sigbus(Some(&args.path));
+    let ring = Ring::open(&args.path).map_err(|e| with_hint(e, &args.path))?;
     let s = ring.snapshot();
     let now = sympathy_ring::now_ms();
     println!("file                {}", args.path.display());
