@@ -5,6 +5,7 @@ import dev.sympathy.ring.CapacityNotPowerOfTwoException;
 import dev.sympathy.ring.CorruptRecordException;
 import dev.sympathy.ring.InvalidTypeIdException;
 import dev.sympathy.ring.MessageTooLongException;
+import dev.sympathy.ring.NoSpaceException;
 import dev.sympathy.ring.NotARingFileException;
 import dev.sympathy.ring.PeerDeadException;
 import dev.sympathy.ring.PermissionDeniedException;
@@ -36,6 +37,7 @@ final class NativeErrors {
             case 13 -> new RingTimeoutException(detail, a);
             case 14 -> new PeerDeadException(detail, (int) a, message);
             case 15 -> new IllegalArgumentException(message);
+            case 16 -> new NoSpaceException(path, detail, a, b);
             default -> new IllegalStateException("native ring: " + message);
         };
     }
