@@ -322,6 +322,13 @@ fn consume_first_auto_takes_the_index_from_the_first_message() {
     ]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(head_of(p), 30 * 16);
+    // A restarted producer continues the stream, a restarted consumer follows it.
+    let out = sympathy(&[
+        "ipc", "produce", p, "--first", "30", "--count", "5", "--size", "8",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = sympathy(&["ipc", "consume", p, "--first", "30", "--count", "5"]);
+    assert!(out.status.success(), "{}", text(&out));
     let bad = sympathy(&["ipc", "consume", p, "--first", "soon", "--count", "1"]);
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     assert!(text(&bad).contains("or 'auto'"), "{}", text(&bad));

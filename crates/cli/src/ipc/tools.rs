@@ -21,7 +21,7 @@ pub struct CreateArgs {
     capacity: usize,
 }
 
-/// `ipc produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T]`
+/// `ipc produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T] [--first I]`
 #[derive(Args, Debug)]
 pub struct ProduceArgs {
     /// The ring file.
@@ -43,6 +43,9 @@ pub struct ProduceArgs {
     /// Message type id (>= 1).
     #[arg(long = "type", default_value_t = 1)]
     type_id: i32,
+    /// The pattern index of the first message: a restarted producer continues a stream.
+    #[arg(long, default_value_t = 0)]
+    first: u64,
     /// Give up when the ring stays full this long. A full ring is back pressure: the producer
     /// waits for a consumer that is late to attach (a JVM takes a second or more to start) or
     /// slow to read, and fails naming which when this runs out.
@@ -224,7 +227,7 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
         if written.is_multiple_of(256) && deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let i = written;
+        let i = args.first.wrapping_add(written);
         let size = draw.next();
         let message = &mut buf[..size];
         pattern.fill_len(i, message);
@@ -240,7 +243,7 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
                     PeerState::Detached | PeerState::Dead { .. } => "the consumer is gone",
                 };
                 bail!(
-                    "{e}: the ring is full after {i} messages and {why}; start the consumer \
+                    "{e}: the ring is full after {written} messages and {why}; start the consumer \
                      first or give it longer (--timeout-ms {})",
                     args.timeout_ms
                 )
