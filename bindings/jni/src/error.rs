@@ -112,6 +112,20 @@ fn describe(error: &NativeError) -> Described {
         RingError::PermissionDenied { path, .. } => (d.kind, d.path) = (9, path_of(path)),
         RingError::Io { path, .. } => (d.kind, d.path) = (10, path_of(path)),
         RingError::NotARegularFile { path, .. } => (d.kind, d.path) = (16, path_of(path)),
+        RingError::NoSpace {
+            path,
+            filesystem,
+            available,
+            needed,
+        } => {
+            (d.kind, d.path, d.detail, d.a, d.b) = (
+                17,
+                path_of(path),
+                filesystem.clone(),
+                *available as i64,
+                *needed as i64,
+            )
+        }
         RingError::AlreadyAttached { role, pid } => {
             (d.kind, d.detail, d.a) = (11, role_name(*role), i64::from(*pid))
         }

@@ -252,3 +252,131 @@ fn produce_names_a_consumer_that_never_came_when_the_ring_stays_full() {
     assert!(s.contains("--timeout-ms 300"), "{s}");
     let _ = std::fs::remove_file(&path);
 }
+
+/// The head position `ipc inspect` shows (bytes consumed so far).
+fn head_of(p: &str) -> i64 {
+    let out = sympathy(&["ipc", "inspect", p]);
+    let s = text(&out);
+    let trailer = s.lines().find(|l| l.starts_with("trailer")).expect(&s);
+    let words: Vec<&str> = trailer.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "head").expect(trailer);
+    words[at + 1].parse().expect(trailer)
+}
+
+/// A 4096-byte ring holding `count` 8-byte pattern messages (16-byte records).
+fn ring_with_messages(tag: &str, count: u64) -> PathBuf {
+    let path = temp(tag);
+    let p = path.to_str().unwrap();
+    let out = sympathy(&["ipc", "create", p, "--capacity", "4096"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let n = count.to_string();
+    let out = sympathy(&["ipc", "produce", p, "--count", &n, "--size", "8"]);
+    assert!(out.status.success(), "{}", text(&out));
+    path
+}
+
+#[test]
+fn consume_takes_exactly_its_count_and_a_second_one_resumes_with_first() {
+    let path = ring_with_messages("exact", 100);
+    let p = path.to_str().unwrap();
+    let out = sympathy(&["ipc", "consume", p, "--count", "10", "--timeout-ms", "5000"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        head_of(p),
+        10 * 16,
+        "the head passes exactly the 10 verified"
+    );
+    let out = sympathy(&[
+        "ipc",
+        "consume",
+        p,
+        "--first",
+        "10",
+        "--count",
+        "90",
+        "--timeout-ms",
+        "5000",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("consumed and verified 90 messages"));
+    assert_eq!(head_of(p), 100 * 16);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn consume_first_auto_takes_the_index_from_the_first_message() {
+    let path = ring_with_messages("auto", 30);
+    let p = path.to_str().unwrap();
+    let out = sympathy(&["ipc", "consume", p, "--count", "12", "--timeout-ms", "5000"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = sympathy(&[
+        "ipc",
+        "consume",
+        p,
+        "--first",
+        "auto",
+        "--count",
+        "18",
+        "--timeout-ms",
+        "5000",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(head_of(p), 30 * 16);
+    // A restarted producer continues the stream, a restarted consumer follows it.
+    let out = sympathy(&[
+        "ipc", "produce", p, "--first", "30", "--count", "5", "--size", "8",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = sympathy(&["ipc", "consume", p, "--first", "30", "--count", "5"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let bad = sympathy(&["ipc", "consume", p, "--first", "soon", "--count", "1"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    assert!(text(&bad).contains("or 'auto'"), "{}", text(&bad));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_mismatch_stays_unconsumed_at_the_head() {
+    let path = ring_with_messages("mismatch", 20);
+    let p = path.to_str().unwrap();
+    // Message 5's record is at index 80, its payload (the index, little-endian) from 88.
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.write_all_at(&[0x55], 4096 + 80 + 8).unwrap();
+    let out = sympathy(&["ipc", "consume", p, "--count", "20", "--timeout-ms", "5000"]);
+    assert!(!out.status.success());
+    let s = text(&out);
+    assert!(s.contains("message 5 (type 1): byte 0"), "{s}");
+    assert!(s.contains("5 messages before it were verified"), "{s}");
+    assert!(s.contains("position 80"), "{s}");
+    assert_eq!(head_of(p), 5 * 16, "the head stops at the bad message");
+    // A wrong --first is a mismatch too, and consumes nothing.
+    let out = sympathy(&["ipc", "consume", p, "--first", "7", "--count", "1"]);
+    assert!(text(&out).contains("message 7 (type 1)"), "{}", text(&out));
+    assert_eq!(head_of(p), 5 * 16);
+    // Repaired, the rest of the stream verifies from where it stopped.
+    file.write_all_at(&[5], 4096 + 80 + 8).unwrap();
+    let out = sympathy(&["ipc", "consume", p, "--first", "auto", "--count", "15"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(head_of(p), 20 * 16);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn consume_refuses_a_message_under_four_bytes() {
+    let path = temp("short");
+    let p = path.to_str().unwrap();
+    assert!(sympathy(&["ipc", "create", p]).status.success());
+    {
+        let ring = sympathy_ring::Ring::open(&path).unwrap();
+        let mut producer = ring.producer().unwrap();
+        producer.try_write(1, &[0, 0, 0]).unwrap();
+    }
+    let out = sympathy(&["ipc", "consume", p, "--count", "1", "--timeout-ms", "5000"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    let s = text(&out);
+    assert!(
+        s.contains("message 0 (type 1): 3 bytes, test messages have at least 4"),
+        "{s}"
+    );
+    let _ = std::fs::remove_file(&path);
+}

@@ -7,6 +7,18 @@ use crate::layout::*;
 use crate::ring::check_trailer;
 use crate::wait::Wait;
 
+/// What a [`Consumer::read_controlled`] handler asks for after each message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// The message is consumed; go on with the next.
+    Continue,
+    /// The message is consumed; end this read after it.
+    Break,
+    /// The message is not consumed: end this read before it, so the head stays at it and the
+    /// next read hands it out again.
+    Abort,
+}
+
 /// The one consumer of a ring. Obtained from [`crate::Ring::consumer`]; detaches on drop.
 pub struct Consumer {
     attachment: Attachment,
@@ -82,6 +94,57 @@ impl Consumer {
         mut handler: F,
         limit: usize,
     ) -> Result<usize, RingError> {
+        self.read_controlled(
+            |type_id, payload| {
+                handler(type_id, payload);
+                Action::Continue
+            },
+            limit,
+        )
+    }
+
+    /// Reads like [`Consumer::read`], but the handler decides after each message whether the
+    /// read goes on ([`Action::Continue`]), stops after it ([`Action::Break`]) or stops before
+    /// it, leaving it unconsumed ([`Action::Abort`]: the head is released up to the message
+    /// before, and the next read hands the same message out again). Agrona's
+    /// `ControlledMessageHandler` without `COMMIT`. Zero-copy, and still one store of the head
+    /// per call. Returns the number of messages consumed (an aborted one is not counted).
+    ///
+    /// # Errors
+    /// As [`Consumer::read`].
+    ///
+    /// # Examples
+    /// A reader that takes messages only while they pass a check, and leaves the first bad one
+    /// in the ring:
+    /// ```
+    /// use sympathy_ring::{Action, Ring};
+    /// let ring = Ring::anonymous(1024)?;
+    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
+    /// for byte in [1u8, 2, 0, 3] {
+    ///     producer.try_write(1, &[byte])?;
+    /// }
+    /// let mut sum = 0;
+    /// let check = |_: i32, bytes: &[u8], sum: &mut u32| match bytes[0] {
+    ///     0 => Action::Abort,
+    ///     b => {
+    ///         *sum += u32::from(b);
+    ///         Action::Continue
+    ///     }
+    /// };
+    /// assert_eq!(consumer.read_controlled(|t, b| check(t, b, &mut sum), 10)?, 2);
+    /// assert_eq!(sum, 3);
+    /// // The bad message is still there, at the head.
+    /// assert_eq!(consumer.position(), 2 * 16);
+    /// assert_eq!(consumer.read_controlled(|t, b| check(t, b, &mut sum), 10)?, 0);
+    /// assert_eq!(consumer.read(|_, b| assert_eq!(b, [0]), 1)?, 1);
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    #[inline]
+    pub fn read_controlled<F: FnMut(i32, &[u8]) -> Action>(
+        &mut self,
+        mut handler: F,
+        limit: usize,
+    ) -> Result<usize, RingError> {
         let capacity = self.capacity;
         let max_record = self.max_message_length + RECORD_HEADER_LENGTH;
         let head = self.head;
@@ -139,7 +202,16 @@ impl Consumer {
             // SAFETY: index + record <= capacity (aligned <= room checked above), and the bytes
             // are ours until the head is released after the handler returns (Release::drop).
             let payload = unsafe { std::slice::from_raw_parts(region.payload(index, len), len) };
-            handler(type_id, payload);
+            match handler(type_id, payload) {
+                Action::Continue => {}
+                Action::Break => break,
+                Action::Abort => {
+                    // The message stays in the ring: release only the records before it.
+                    release.bytes_read -= aligned;
+                    messages -= 1;
+                    break;
+                }
+            }
         }
         drop(release);
         self.attachment.tick();
@@ -184,10 +256,55 @@ impl Consumer {
         limit: usize,
         wait: &Wait,
     ) -> Result<usize, RingError> {
+        self.read_controlled_wait(
+            |type_id, payload| {
+                handler(type_id, payload);
+                Action::Continue
+            },
+            limit,
+            wait,
+        )
+    }
+
+    /// Reads like [`Consumer::read_controlled`], waiting with `wait` until at least one message
+    /// is consumed or the handler stops the read: returns `Ok(0)` when the handler aborted the
+    /// first message it saw (which stays at the head).
+    ///
+    /// # Errors
+    /// As [`Consumer::read_wait`].
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use sympathy_ring::{Action, Ring, Wait};
+    /// let ring = Ring::anonymous(1024)?;
+    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
+    /// producer.try_write(1, b"not yet")?;
+    /// let wait = Wait::backoff().timeout(Duration::from_secs(5));
+    /// assert_eq!(consumer.read_controlled_wait(|_, _| Action::Abort, 10, &wait)?, 0);
+    /// assert_eq!(consumer.position(), 0);
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    pub fn read_controlled_wait<F: FnMut(i32, &[u8]) -> Action>(
+        &mut self,
+        mut handler: F,
+        limit: usize,
+        wait: &Wait,
+    ) -> Result<usize, RingError> {
         let mut idle: u32 = 0;
+        // Whether the handler ended a read with Break or Abort (then the wait is over, even
+        // when nothing was consumed).
+        let stopped = std::cell::Cell::new(false);
+        let mut handler = |type_id: i32, payload: &[u8]| {
+            let action = handler(type_id, payload);
+            if action != Action::Continue {
+                stopped.set(true);
+            }
+            action
+        };
         wait.until("a message", || {
-            let n = self.read(&mut handler, limit)?;
-            if n > 0 {
+            let n = self.read_controlled(&mut handler, limit)?;
+            if n > 0 || stopped.get() {
                 return Ok(Some(n));
             }
             // Looking at the peer costs a syscall: only every 1024 empty polls.
@@ -202,8 +319,8 @@ impl Consumer {
             let peer = self.peer();
             if peer.is_gone() {
                 // It may have written its last records just before leaving: drain them.
-                let n = self.read(&mut handler, limit)?;
-                if n > 0 {
+                let n = self.read_controlled(&mut handler, limit)?;
+                if n > 0 || stopped.get() {
                     return Ok(Some(n));
                 }
                 if let Some(e) = peer.to_error(Role::Producer) {

@@ -200,6 +200,24 @@ pub enum RingError {
         /// What it is, e.g. `a character device, through a symbolic link to /dev/zero`.
         what: String,
     },
+    /// The filesystem cannot hold the ring file (kind `no-space`): found when the file's blocks
+    /// are reserved, at create (or `reserve_space`), instead of as a `SIGBUS` at the first write.
+    #[error(
+        "{path}: not enough space for the ring file: it needs {needed} bytes and {filesystem} \
+         has {available} bytes free; create the ring on a filesystem with room for it (`df` \
+         lists them; a container's /dev/shm grows with `docker run --shm-size`) or with a \
+         smaller capacity (the file is 4096 + capacity + 768 bytes)"
+    )]
+    NoSpace {
+        /// The file.
+        path: PathBuf,
+        /// The filesystem: its mount point and type, or the directory.
+        filesystem: String,
+        /// Bytes free on it (for unprivileged users).
+        available: u64,
+        /// Bytes the file needs.
+        needed: u64,
+    },
     /// Another I/O error.
     #[error("{path}: could not {operation}: {source}")]
     Io {
@@ -290,6 +308,7 @@ impl RingError {
             RingError::InvalidTypeId { .. } => "invalid-type-id",
             RingError::PermissionDenied { .. } => "permission-denied",
             RingError::NotARegularFile { .. } => "not-a-regular-file",
+            RingError::NoSpace { .. } => "no-space",
             RingError::Io { .. } => "io",
             RingError::AlreadyAttached { .. } => "already-attached",
             RingError::Full { .. } => "full",
@@ -382,6 +401,12 @@ mod tests {
             RingError::NotARegularFile {
                 path: path(),
                 what: String::new(),
+            },
+            RingError::NoSpace {
+                path: path(),
+                filesystem: String::new(),
+                available: 0,
+                needed: 0,
             },
             RingError::Io {
                 path: path(),

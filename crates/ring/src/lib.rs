@@ -28,7 +28,9 @@
 //!   With the `detached-claim` feature (for bindings such as the JNI library), also
 //!   `try_claim_detached` → `DetachedClaim`, a claim that outlives the call that made it.
 //! - [`Consumer`]: `read(handler, limit)` (zero-copy, one head release per batch),
-//!   `try_read_one`, `read_wait`, heartbeat and `peer_alive`.
+//!   `read_controlled` (a handler that returns an [`Action`]: continue, break, or abort and leave
+//!   the message at the head), `try_read_one`, `read_wait`, `read_controlled_wait`, heartbeat
+//!   and `peer_alive`.
 //! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, with a timeout.
 //! - [`RingError`]: every failure, typed; [`PeerState`]: what a side knows of its peer.
 //! - [`layout`]: the descriptor of every offset; [`pattern`]: the cross-language test messages;
@@ -50,10 +52,11 @@ mod producer;
 mod region;
 mod ring;
 mod short_bytes;
+mod space;
 mod wait;
 
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
-pub use consumer::Consumer;
+pub use consumer::{Action, Consumer};
 pub use error::{Corruption, RingError, Role};
 #[cfg(feature = "detached-claim")]
 pub use producer::DetachedClaim;

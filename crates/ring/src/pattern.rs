@@ -7,6 +7,11 @@
 
 use crate::short_bytes;
 
+/// The smallest test message: 4 bytes, room for the low 4 bytes of its index. A shorter one
+/// cannot tell messages apart (a 0-byte message would match every index), so the checks refuse
+/// it ([`Mismatch::TooShort`]).
+pub const MIN_MESSAGE_SIZE: usize = 4;
+
 /// The expected byte `k` of message `i`.
 ///
 /// # Examples
@@ -61,9 +66,37 @@ fn index_matches(i: u64, msg: &[u8]) -> bool {
     }
 }
 
+/// The index message `msg` says it is: its first `min(8, len)` bytes, little-endian; `None`
+/// under [`MIN_MESSAGE_SIZE`] bytes. A message of 4 to 7 bytes holds only the low 32 to 56 bits
+/// of its index. A consumer that joins a stream part-way takes its first index from here.
+///
+/// # Examples
+/// ```
+/// use sympathy_ring::pattern::{Pattern, index_of};
+/// let mut msg = vec![0; 12];
+/// Pattern::new(12).fill(300, &mut msg);
+/// assert_eq!(index_of(&msg), Some(300));
+/// assert_eq!(index_of(&msg[..4]), Some(300));
+/// assert_eq!(index_of(&msg[..3]), None);
+/// ```
+pub fn index_of(msg: &[u8]) -> Option<u64> {
+    if msg.len() < MIN_MESSAGE_SIZE {
+        return None;
+    }
+    let mut word = [0u8; 8];
+    let n = msg.len().min(8);
+    word[..n].copy_from_slice(&msg[..n]);
+    Some(u64::from_le_bytes(word))
+}
+
 /// Where a message differs from the pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mismatch {
+    /// The message is shorter than [`MIN_MESSAGE_SIZE`]: not a test message.
+    TooShort {
+        /// Bytes received.
+        found: usize,
+    },
     /// The message has the wrong size.
     Size {
         /// Bytes received.
@@ -85,6 +118,10 @@ pub enum Mismatch {
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
+            Mismatch::TooShort { found } => write!(
+                f,
+                "{found} bytes, test messages have at least {MIN_MESSAGE_SIZE}"
+            ),
             Mismatch::Size { found, expected } => {
                 write!(f, "size {found} bytes, expected {expected}")
             }
@@ -184,7 +221,7 @@ impl Pattern {
     /// Checks that `msg` is message `i`, naming the first difference.
     ///
     /// # Errors
-    /// The first [`Mismatch`].
+    /// The first [`Mismatch`]; `TooShort` for a message under [`MIN_MESSAGE_SIZE`] bytes.
     #[inline(always)]
     pub fn check(&self, i: u64, msg: &[u8]) -> Result<(), Mismatch> {
         if msg.len() != self.size {
@@ -200,9 +237,24 @@ impl Pattern {
     /// (see [`Pattern::fill_len`]).
     ///
     /// # Errors
-    /// The first [`Mismatch`]; `Size` when `msg` is longer than the pattern.
+    /// The first [`Mismatch`]; `Size` when `msg` is longer than the pattern, `TooShort` when it
+    /// is under [`MIN_MESSAGE_SIZE`] bytes.
+    ///
+    /// # Examples
+    /// ```
+    /// use sympathy_ring::pattern::{Mismatch, Pattern};
+    /// let p = Pattern::new(64);
+    /// assert_eq!(p.check_len(0, &[0, 0, 0]), Err(Mismatch::TooShort { found: 3 }));
+    /// assert_eq!(
+    ///     Mismatch::TooShort { found: 3 }.to_string(),
+    ///     "3 bytes, test messages have at least 4"
+    /// );
+    /// ```
     #[inline(always)]
     pub fn check_len(&self, i: u64, msg: &[u8]) -> Result<(), Mismatch> {
+        if msg.len() < MIN_MESSAGE_SIZE {
+            return Err(Mismatch::TooShort { found: msg.len() });
+        }
         if msg.len() > self.size {
             return Err(Mismatch::Size {
                 found: msg.len(),
@@ -261,7 +313,9 @@ mod tests {
                 big.fill_len(i, &mut a);
                 exact.fill(i, &mut b);
                 assert_eq!(a, b, "size {size} i {i}");
-                assert_eq!(big.check_len(i, &a), Ok(()));
+                if size >= MIN_MESSAGE_SIZE {
+                    assert_eq!(big.check_len(i, &a), Ok(()));
+                }
             }
         }
         assert!(matches!(
@@ -281,6 +335,9 @@ mod tests {
                 p.fill_len(i, &mut msg);
                 let expected: Vec<u8> = (0..size).map(|k| pattern_byte(i, k)).collect();
                 assert_eq!(msg, expected, "size {size} i {i:#x}");
+                if size < MIN_MESSAGE_SIZE {
+                    continue; // refused whatever the bytes: short_messages_are_refused
+                }
                 assert_eq!(p.check_len(i, &msg), Ok(()));
                 for k in 0..size {
                     let mut bad = msg.clone();
@@ -297,6 +354,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A message under 4 bytes cannot carry its index (a 0-byte one would match any), so it is
+    /// refused even when its bytes follow the rule, as the Java side's check does.
+    #[test]
+    fn short_messages_are_refused() {
+        for size in 0..MIN_MESSAGE_SIZE {
+            let exact = Pattern::new(size);
+            let mut msg = vec![0; size];
+            for i in [0u64, 1, 255] {
+                exact.fill(i, &mut msg);
+                let refused = Err(Mismatch::TooShort { found: size });
+                assert_eq!(exact.check(i, &msg), refused, "size {size} i {i}");
+                assert_eq!(Pattern::new(64).check_len(i, &msg), refused);
+            }
+        }
+        assert_eq!(
+            Mismatch::TooShort { found: 0 }.to_string(),
+            "0 bytes, test messages have at least 4"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::error::{Corruption, RingError, Role};
 use crate::layout::*;
 use crate::producer::Producer;
 use crate::region::Region;
+use crate::space;
 
 /// How long [`Ring::open`] waits for the creator's `ready` word.
 pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -49,11 +50,15 @@ fn check_capacity(capacity: u64) -> Result<usize, RingError> {
 
 impl Ring {
     /// Creates a new ring file of `file_length(capacity)` bytes at `path` (which must not
-    /// exist), writes the header and stores `ready` last.
+    /// exist), reserves its blocks, writes the header and stores `ready` last.
+    ///
+    /// The blocks are allocated up front (`posix_fallocate`), so a filesystem without room for
+    /// the file fails here, and the file is removed, rather than the first write to the
+    /// mapping killing its writer with `SIGBUS`.
     ///
     /// # Errors
-    /// [`RingError::BadCapacity`], [`RingError::PermissionDenied`], [`RingError::Io`] (also when
-    /// the file exists).
+    /// [`RingError::BadCapacity`], [`RingError::NoSpace`] (naming the filesystem and its free
+    /// space), [`RingError::PermissionDenied`], [`RingError::Io`] (also when the file exists).
     pub fn create(path: impl AsRef<Path>, capacity: usize) -> Result<Ring, RingError> {
         let path = path.as_ref();
         let capacity = check_capacity(capacity as u64)?;
@@ -63,13 +68,48 @@ impl Ring {
             .create_new(true)
             .open(path)
             .map_err(|e| RingError::io(path, "create the ring file", e))?;
-        file.set_len(file_length(capacity) as u64)
-            .map_err(|e| RingError::io(path, "size the ring file", e))?;
-        // SAFETY: the file was just created by us; peers only write it through the ring
-        // protocol, and every shared word is accessed atomically.
-        let map = unsafe { MmapMut::map_mut(&file) }
-            .map_err(|e| RingError::io(path, "map the ring file", e))?;
-        Ok(Ring::publish(map, capacity, Some(path.to_path_buf())))
+        let sized = space::allocate_new(&file, path, file_length(capacity) as u64).and_then(|()| {
+            // SAFETY: the file was just created by us; peers only write it through the ring
+            // protocol, and every shared word is accessed atomically.
+            unsafe { MmapMut::map_mut(&file) }
+                .map_err(|e| RingError::io(path, "map the ring file", e))
+        });
+        match sized {
+            Ok(map) => Ok(Ring::publish(map, capacity, Some(path.to_path_buf()))),
+            Err(e) => {
+                // Never leave a half-made file: without `ready` every opener would wait on it.
+                drop(file);
+                let _ = std::fs::remove_file(path);
+                Err(e)
+            }
+        }
+    }
+
+    /// Allocates the blocks of this ring's file that are not yet allocated (the holes of a
+    /// sparse file, such as one made by a `create` that did not reserve its space), so that a
+    /// full filesystem is an error now instead of a `SIGBUS` in whichever peer first writes
+    /// there. Safe while peers use the ring: it allocates holes only (the `fallocate` system
+    /// call, never a write of zeros); a file already allocated costs one cheap call. Does
+    /// nothing for anonymous rings, or where the filesystem cannot allocate ahead.
+    ///
+    /// # Errors
+    /// [`RingError::NoSpace`] naming the filesystem and its free space; [`RingError::Io`].
+    ///
+    /// # Examples
+    /// ```
+    /// let path = std::env::temp_dir().join(format!("doc-reserve-{}", std::process::id()));
+    /// # let _ = std::fs::remove_file(&path);
+    /// sympathy_ring::Ring::create(&path, 4096)?;
+    /// let ring = sympathy_ring::Ring::open(&path)?;
+    /// ring.reserve_space()?; // already reserved by create: nothing to do
+    /// # std::fs::remove_file(&path).unwrap();
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    pub fn reserve_space(&self) -> Result<(), RingError> {
+        match self.region.path() {
+            Some(path) => space::allocate_holes(path, file_length(self.capacity()) as u64),
+            None => Ok(()),
+        }
     }
 
     /// A ring in anonymous memory, for one process (threads) and tests.

@@ -3,6 +3,7 @@
 
 mod bench;
 mod latency;
+mod sigbus;
 mod tools;
 
 use anyhow::Result;
@@ -41,6 +42,9 @@ enum IpcCommand {
 
 /// Runs an `ipc` command.
 pub fn run(args: IpcArgs) -> Result<()> {
+    // Every command maps a ring: a SIGBUS there is a truncated file or a full filesystem, said
+    // as such (the tools name their file when they open it).
+    sigbus::report_on_sigbus(None);
     match args.command {
         IpcCommand::Create(a) => tools::create(a),
         IpcCommand::Produce(a) => tools::produce(a),
@@ -100,10 +104,11 @@ fn pick_cores(cores: &Option<String>) -> Result<(usize, usize)> {
 
 /// Checks that a payload size fits the pattern (>= 4) and the ring.
 fn check_size(size: usize, max: usize) -> Result<()> {
-    if size < 4 || size > max {
+    let min = sympathy_ring::pattern::MIN_MESSAGE_SIZE;
+    if size < min || size > max {
         anyhow::bail!(
-            "--size {size} is outside 4..={max} (the pattern needs 4 bytes; the ring takes \
-             capacity / 8); pick a size in that range or a larger --capacity"
+            "--size {size} is outside {min}..={max} (the pattern needs {min} bytes; the ring \
+             takes capacity / 8); pick a size in that range or a larger --capacity"
         );
     }
     Ok(())

@@ -1,15 +1,15 @@
 //! `create`, `produce`, `consume`, `inspect`, `layout`: the tools for reading and exercising
 //! the binary format, also used by the Java interop tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use sympathy_lab::machine::Env;
 use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
-use sympathy_ring::pattern::Pattern;
-use sympathy_ring::{PeerState, Ring, RingError, Wait, layout};
+use sympathy_ring::pattern::{self, Pattern};
+use sympathy_ring::{Action, PeerState, Ring, RingError, Wait, layout};
 
 /// `ipc create PATH --capacity BYTES`
 #[derive(Args, Debug)]
@@ -21,7 +21,7 @@ pub struct CreateArgs {
     capacity: usize,
 }
 
-/// `ipc produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T]`
+/// `ipc produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T] [--first I]`
 #[derive(Args, Debug)]
 pub struct ProduceArgs {
     /// The ring file.
@@ -43,6 +43,9 @@ pub struct ProduceArgs {
     /// Message type id (>= 1).
     #[arg(long = "type", default_value_t = 1)]
     type_id: i32,
+    /// The pattern index of the first message: a restarted producer continues a stream.
+    #[arg(long, default_value_t = 0)]
+    first: u64,
     /// Give up when the ring stays full this long. A full ring is back pressure: the producer
     /// waits for a consumer that is late to attach (a JVM takes a second or more to start) or
     /// slow to read, and fails naming which when this runs out.
@@ -104,14 +107,21 @@ impl SizeDraw {
     }
 }
 
-/// `ipc consume PATH --count N [--until-detached] [--timeout-ms M] [--json [--producer LABEL]]`
+/// `ipc consume PATH --count N [--first I|auto] [--until-detached] [--timeout-ms M]
+/// [--json [--producer LABEL]]`
 #[derive(Args, Debug)]
 pub struct ConsumeArgs {
     /// The ring file.
     path: PathBuf,
-    /// Messages to read and verify (with --until-detached: at most this many).
+    /// Messages to read and verify (with --until-detached: at most this many). Exactly these
+    /// are consumed: the head is never released past the last one verified.
     #[arg(long, required_unless_present = "until_detached")]
     count: Option<u64>,
+    /// The pattern index of the first message: I, or `auto` to take it from the first
+    /// message's own bytes (its first min(8, size) bytes are its index). A consumer restarted
+    /// on a ring that holds the rest of a stream resumes there.
+    #[arg(long, default_value = "0", value_parser = parse_first)]
+    first: First,
     /// Read until the producer detaches (a clean exit) and the ring is drained, however many
     /// messages that is (a soak: `ipc produce --seconds`). A producer that dies is still an
     /// error.
@@ -129,6 +139,24 @@ pub struct ConsumeArgs {
     producer: String,
 }
 
+/// `consume --first`: where the pattern indexes start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum First {
+    /// The first message carries this index.
+    Index(u64),
+    /// The first message's own bytes say its index.
+    Auto,
+}
+
+fn parse_first(text: &str) -> Result<First, String> {
+    if text == "auto" {
+        return Ok(First::Auto);
+    }
+    text.parse()
+        .map(First::Index)
+        .map_err(|_| format!("expected a message index (0 or more) or 'auto', got '{text}'"))
+}
+
 /// `ipc inspect PATH`
 #[derive(Args, Debug)]
 pub struct InspectArgs {
@@ -139,7 +167,32 @@ pub struct InspectArgs {
     records: usize,
 }
 
+/// Opens the ring a producer or consumer will write, naming it in the `SIGBUS` report, and
+/// reserves any blocks its file lacks (a sparse file from an older create), so a full
+/// filesystem is an error now rather than a `SIGBUS` at the first write to a hole.
+fn open_for_use(path: &Path) -> Result<Ring> {
+    super::sigbus::report_on_sigbus(Some(path));
+    let ring = Ring::open(path).map_err(|e| with_hint(e, path))?;
+    ring.reserve_space()?;
+    Ok(ring)
+}
+
+/// A missing ring file gets the command that makes one.
+fn with_hint(e: RingError, path: &Path) -> anyhow::Error {
+    match &e {
+        RingError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::Error::new(e).context(format!(
+                "no ring file at {}; create it first with `sympathy ipc create {}`",
+                path.display(),
+                path.display()
+            ))
+        }
+        _ => e.into(),
+    }
+}
+
 pub fn create(args: CreateArgs) -> Result<()> {
+    super::sigbus::report_on_sigbus(Some(&args.path));
     let ring = Ring::create(&args.path, args.capacity)?;
     println!(
         "created {} (capacity {} bytes, max message {} bytes, file {} bytes)",
@@ -152,7 +205,7 @@ pub fn create(args: CreateArgs) -> Result<()> {
 }
 
 pub fn produce(args: ProduceArgs) -> Result<()> {
-    let ring = Ring::open(&args.path)?;
+    let ring = open_for_use(&args.path)?;
     super::check_size(args.size.min, ring.max_message_length())?;
     super::check_size(args.size.max, ring.max_message_length())?;
     let mut producer = ring.producer()?;
@@ -174,7 +227,7 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
         if written.is_multiple_of(256) && deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let i = written;
+        let i = args.first.wrapping_add(written);
         let size = draw.next();
         let message = &mut buf[..size];
         pattern.fill_len(i, message);
@@ -190,7 +243,7 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
                     PeerState::Detached | PeerState::Dead { .. } => "the consumer is gone",
                 };
                 bail!(
-                    "{e}: the ring is full after {i} messages and {why}; start the consumer \
+                    "{e}: the ring is full after {written} messages and {why}; start the consumer \
                      first or give it longer (--timeout-ms {})",
                     args.timeout_ms
                 )
@@ -208,37 +261,51 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
 }
 
 pub fn consume(args: ConsumeArgs) -> Result<()> {
-    let ring = Ring::open(&args.path)?;
+    let ring = open_for_use(&args.path)?;
     let mut consumer = ring.consumer()?;
     let wait = Wait::backoff().timeout(Duration::from_millis(args.timeout_ms));
     let mut v = Verifier {
         count: args.count.unwrap_or(u64::MAX),
-        next: 0,
+        first: match args.first {
+            First::Index(i) => Some(i),
+            First::Auto => None,
+        },
+        verified: 0,
         pattern: Pattern::new(ring.max_message_length()),
         mismatch: None,
         first_at: None,
-        bytes_read: 0,
+        bytes_verified: 0,
     };
-    while v.next < v.count && v.mismatch.is_none() {
-        let outcome = consumer.read_wait(|type_id, bytes| v.accept(type_id, bytes), 1024, &wait);
+    while !v.done() {
+        let limit = v.limit();
+        let outcome = consumer.read_controlled_wait(|t, b| v.accept(t, b), limit, &wait);
         match outcome {
             Ok(_) => {}
             Err(RingError::PeerDead { pid: 0, .. }) if args.until_detached => {
                 // Detached cleanly and drained; a padding record at the wrap reads as empty
-                // once, so look twice more for records at the start of the area.
-                for _ in 0..2 {
-                    consumer.read(|type_id, bytes| v.accept(type_id, bytes), usize::MAX)?;
+                // once, so read until two reads in a row find nothing.
+                let mut empty = 0;
+                while empty < 2 && !v.done() {
+                    let limit = v.limit();
+                    let n = consumer.read_controlled(|t, b| v.accept(t, b), limit)?;
+                    empty = if n == 0 { empty + 1 } else { 0 };
                 }
                 break;
             }
             Err(e @ RingError::PeerDead { .. }) => bail!(
                 "{e}: the producer is gone after {} of {} messages",
-                v.next,
+                v.verified,
                 describe_count(args.count)
             ),
             Err(e @ RingError::Timeout { .. }) => {
                 let why = match consumer.peer() {
-                    PeerState::NeverAttached => "no producer has attached yet (no messages yet)",
+                    PeerState::NeverAttached if v.verified == 0 => {
+                        "no producer has attached yet (no messages yet)"
+                    }
+                    PeerState::NeverAttached => {
+                        "no producer is attached (the messages came from one that does not \
+                         register in the ring's header)"
+                    }
                     PeerState::Alive { .. } => {
                         "the producer is attached and alive but sent nothing"
                     }
@@ -249,67 +316,99 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
                 };
                 bail!(
                     "{e}; received {} of {} messages; {why}",
-                    v.next,
+                    v.verified,
                     describe_count(args.count)
                 )
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => {
+                return Err(e).with_context(|| format!("after {} verified messages", v.verified));
+            }
         }
     }
     let elapsed = v.first_at.map(|t| t.elapsed().as_secs_f64());
     if let Some(m) = v.mismatch {
-        bail!("verification failed at {m}");
+        bail!(
+            "verification failed at {m}; {} messages before it were verified and consumed, \
+             it is left unconsumed at the ring's head (position {}: see `sympathy ipc inspect`)",
+            v.verified,
+            consumer.position()
+        );
     }
     if !args.json {
         println!(
             "consumed and verified {} messages ({} bytes)",
-            v.next, v.bytes_read
+            v.verified, v.bytes_verified
         );
         return Ok(());
     }
+    let count = v.verified;
     let seconds = elapsed
-        .filter(|s| *s > 0.0 && v.next >= 2)
+        .filter(|s| *s > 0.0 && count >= 2)
         .context("--json needs at least two messages to time (use a larger --count)")?;
-    let msgs = Stats::from_samples(&[(v.next - 1) as f64 / seconds]).context("no sample")?;
+    let msgs = Stats::from_samples(&[(count - 1) as f64 / seconds]).context("no sample")?;
     let mut reporter = Reporter::stdout(true);
     reporter.env(&Env::collect())?;
     let base = Measurement::new("ipc", "ring")
         .param("producer", args.producer.as_str())
         .param("consumer", "rust")
-        .param("size_bytes", v.bytes_read / v.next)
-        .param("count", v.next)
+        .param("size_bytes", v.bytes_verified / count)
+        .param("count", count)
         .param("capacity", ring.capacity() as u64)
         .param("placement", "processes")
         .check(Check::Ok);
     reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
-    let size = (v.bytes_read / v.next) as f64;
+    let size = (v.bytes_verified / count) as f64;
     reporter.result(base.stats(Metric::BytesPerSec, msgs.map(|m| m * size)))?;
     Ok(())
 }
 
-/// Checks each message against the pattern, in order, and counts what was verified.
+/// Messages asked of the ring per read: a batch releases the head once.
+const READ_BATCH: u64 = 1024;
+
+/// Checks each message against the pattern, in order, and counts what was verified. Its
+/// handler consumes exactly the messages it verified: it never sees more than are still
+/// wanted (see [`Verifier::limit`]) and aborts the read at a mismatch, which stays in the ring.
 struct Verifier {
+    /// Messages wanted.
     count: u64,
-    next: u64,
+    /// The index of the first message; `None` until the first message says it (`--first auto`).
+    first: Option<u64>,
+    /// Messages verified (and consumed).
+    verified: u64,
     /// One pattern of the ring's largest message checks every size (a template per size
     /// would grow memory with each new size of a random-size stream).
     pattern: Pattern,
     mismatch: Option<String>,
     first_at: Option<Instant>,
-    bytes_read: u64,
+    bytes_verified: u64,
 }
 
 impl Verifier {
-    fn accept(&mut self, type_id: i32, bytes: &[u8]) {
-        if self.mismatch.is_some() || self.next >= self.count {
-            return;
-        }
+    /// Whether every wanted message is verified, or one failed.
+    fn done(&self) -> bool {
+        self.verified >= self.count || self.mismatch.is_some()
+    }
+
+    /// How many messages the next read may hand out: never more than are still wanted.
+    fn limit(&self) -> usize {
+        (self.count - self.verified).min(READ_BATCH) as usize
+    }
+
+    fn accept(&mut self, type_id: i32, bytes: &[u8]) -> Action {
         self.first_at.get_or_insert_with(Instant::now);
-        self.bytes_read += bytes.len() as u64;
-        match self.pattern.check_len(self.next, bytes) {
-            Ok(()) => self.next += 1,
+        let first = *self
+            .first
+            .get_or_insert_with(|| pattern::index_of(bytes).unwrap_or(0));
+        let index = first.wrapping_add(self.verified);
+        match self.pattern.check_len(index, bytes) {
+            Ok(()) => {
+                self.verified += 1;
+                self.bytes_verified += bytes.len() as u64;
+                Action::Continue
+            }
             Err(m) => {
-                self.mismatch = Some(format!("message {} (type {type_id}): {m}", self.next));
+                self.mismatch = Some(format!("message {index} (type {type_id}): {m}"));
+                Action::Abort
             }
         }
     }
@@ -323,7 +422,9 @@ fn describe_count(count: Option<u64>) -> String {
 /// `O_RDONLY` and never attached or written, so it works on a ring this user may only read, and
 /// shows impossible positions instead of refusing the file.
 pub fn inspect(args: InspectArgs) -> Result<()> {
-    let ring = sympathy_ring::inspect::RingView::open(&args.path)?;
+    super::sigbus::report_on_sigbus(Some(&args.path));
+    let ring =
+        sympathy_ring::inspect::RingView::open(&args.path).map_err(|e| with_hint(e, &args.path))?;
     let s = ring.snapshot();
     let now = sympathy_ring::now_ms();
     println!("file                {}", args.path.display());

@@ -12,6 +12,8 @@ import dev.sympathy.ring.RingFile;
 final class ConsumeLoop {
     long count;
     int expectedType;
+    /** The pattern index of the first message, or {@link MessageCheck#FIRST_FROM_MESSAGE}. */
+    long first;
     long timeoutMs = 10_000;
     long staleMs = 5_000;
     /**
@@ -33,7 +35,7 @@ final class ConsumeLoop {
     }
 
     MessageCheck run(RingFile ring, RingImpl impl) {
-        MessageCheck check = new MessageCheck(expectedType);
+        MessageCheck check = new MessageCheck(expectedType, first);
         try (RingImpl.ConsumerEnd consumer = impl.consumer(ring, check)) {
             long start = System.currentTimeMillis();
             long lastProgressMs = start;
@@ -71,8 +73,12 @@ final class ConsumeLoop {
                             + " messages (" + check.bytes() + " bytes)");
                 }
                 if (now - lastProgressMs > timeoutMs) {
-                    throw new Incomplete(producer == PeerState.NEVER_ATTACHED
+                    throw new Incomplete(producer == PeerState.NEVER_ATTACHED && check.received() == 0
                             ? "no messages yet: no producer attached within " + timeoutMs + " ms"
+                            : producer == PeerState.NEVER_ATTACHED
+                            ? "no message for " + timeoutMs + " ms and no producer is attached (the messages came"
+                                    + " from one that does not register in the ring's header): received and verified "
+                                    + check.received() + " of " + count + " messages"
                             : "producer (pid " + ring.producerPid() + ") is alive but sent nothing for " + timeoutMs
                                     + " ms: received and verified " + check.received() + " of " + count + " messages");
                 }

@@ -6,16 +6,32 @@ package dev.sympathy.app;
  * {@link #tailMismatch}; the first difference throws {@link PatternMismatchException}.
  */
 final class MessageCheck {
+    /** {@code first} value meaning: take the first index from the first message's own bytes. */
+    static final long FIRST_FROM_MESSAGE = -1;
+
     private final int expectedType;
+    /** The index of the first message, or {@link #FIRST_FROM_MESSAGE} until it is seen. */
+    private long first;
     private long received;
     private long bytes;
 
     /** @param expectedType the type every message must carry, or 0 for any type >= 1 */
     MessageCheck(int expectedType) {
-        this.expectedType = expectedType;
+        this(expectedType, 0);
     }
 
-    /** Messages verified so far (also the index the next message must carry). */
+    /**
+     * @param expectedType the type every message must carry, or 0 for any type >= 1
+     * @param first the index the first message carries (a consumer resuming a stream), or
+     *     {@link #FIRST_FROM_MESSAGE} to take it from the first message's first min(8, size)
+     *     bytes
+     */
+    MessageCheck(int expectedType, long first) {
+        this.expectedType = expectedType;
+        this.first = first;
+    }
+
+    /** Messages verified so far. */
     long received() {
         return received;
     }
@@ -31,7 +47,10 @@ final class MessageCheck {
      * @return the index the message carries (the caller checks the tail bytes with it)
      */
     long checkHead(int typeId, int size, long headValue) {
-        long index = received;
+        if (first == FIRST_FROM_MESSAGE && size >= TestPattern.MIN_SIZE) {
+            first = headValue;
+        }
+        long index = (first == FIRST_FROM_MESSAGE ? 0 : first) + received;
         if (expectedType != 0 && typeId != expectedType) {
             throw new PatternMismatchException("message #" + index + ": type " + typeId + ", expected " + expectedType);
         }

@@ -54,7 +54,8 @@ final class RingCommands {
     }
 
     static void consume(String[] argv) throws IOException {
-        Args args = new Args("consume", argv, 1, Set.of("count", "type", "impl", "timeout-ms", "stale-ms", "producer", "core"),
+        Args args = new Args("consume", argv, 1, Set.of("count", "first", "type", "impl", "timeout-ms", "stale-ms",
+                "producer", "core"),
                 Set.of("report-elapsed", "json", "until-detached"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
@@ -63,6 +64,7 @@ final class RingCommands {
         loop.count = loop.untilDetached && !args.flag("count") ? Long.MAX_VALUE
                 : args.requiredLong("count", 0, Long.MAX_VALUE);
         loop.expectedType = (int) args.longOption("type", 1, Integer.MAX_VALUE, 0);
+        loop.first = firstIndex(args.string("first", "0"));
         loop.timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
         loop.staleMs = args.longOption("stale-ms", 1, Long.MAX_VALUE, 5_000);
         RingImpl impl = Impls.byName("consume", args.string("impl", "ffm"));
@@ -172,6 +174,22 @@ final class RingCommands {
                 }
             }
         }
+    }
+
+    /** {@code consume --first I|auto}: a message index, or auto (the first message says its own). */
+    private static long firstIndex(String text) {
+        if (text.equals("auto")) {
+            return MessageCheck.FIRST_FROM_MESSAGE;
+        }
+        try {
+            long first = Long.parseLong(text);
+            if (first >= 0) {
+                return first;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new UsageException("consume: --first expects a message index (0 or more) or 'auto', got '" + text + "'");
     }
 
     /** {@code --core C}: pins this (the only working) thread, as bench and latency ask of their child. */

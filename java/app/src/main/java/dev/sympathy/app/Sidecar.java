@@ -3,6 +3,7 @@ package dev.sympathy.app;
 import dev.sympathy.ring.RingException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,10 +21,15 @@ import java.util.Map;
  * java/sidecar COMMAND --help
  * </pre>
  *
- * Exit status: 0 success, 1 a failure (ring error, bad message, dead peer), 2 a bad command line.
+ * Exit status: 0 success, 1 a failure (ring error, bad message, dead peer), 2 a bad command line,
+ * 3 the ring's mapped memory failed under it (SIGBUS: the file truncated while mapped, or its
+ * filesystem out of space), as {@code sympathy ipc} exits.
  */
 public final class Sidecar {
     private Sidecar() {}
+
+    /** The exit status after a fault in a mapped ring access (the Rust CLI's SIGBUS status). */
+    static final int MAPPED_FAULT_EXIT = 3;
 
     /** Each command's usage, in the order help lists them (echo is internal to latency). */
     static final Map<String, String> COMMANDS = commands();
@@ -43,6 +49,8 @@ public final class Sidecar {
         c.put("consume", """
                   consume PATH --count N                   read and verify N test messages
                           [--type T] [--impl ffm|jni|agrona] [--timeout-ms M]
+                          [--first I|auto]  pattern index of the first message (a restarted consumer);
+                                            auto: the first message's own index (its first 8 bytes)
                           [--until-detached]  read until the producer detaches (then --count is optional)
                           [--core C]        pin the reading thread to core C
                           [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
@@ -66,7 +74,8 @@ public final class Sidecar {
     private static final String FOOTER = """
             implementations: ffm (pure Java, FFM), jni (the Rust ring through JNI),
                              agrona (Agrona's OneToOneRingBuffer)
-            exit status: 0 ok, 1 failure, 2 bad command line""";
+            exit status: 0 ok, 1 failure, 2 bad command line, 3 the ring file failed under its mapping
+                         (truncated, or its filesystem full: SIGBUS)""";
 
     static final String USAGE = "usage: sidecar <command> [options]   (sidecar <command> --help for one)\n"
             + String.join("\n", COMMANDS.values().stream().map(Sidecar::indent).toList()) + "\n" + FOOTER;
@@ -82,6 +91,15 @@ public final class Sidecar {
 
     public static void main(String[] argv) {
         System.exit(run(argv));
+    }
+
+    /**
+     * Whether {@code e} is how the JVM reports a {@code SIGBUS} in an access to a mapped file
+     * (a page past a truncated end, or one its full filesystem could not allocate).
+     */
+    static boolean isMappedAccessFault(InternalError e) {
+        String message = e.getMessage();
+        return message != null && message.contains("fault occurred") && message.contains("memory access");
     }
 
     /** Runs one command; returns the exit status. */
@@ -115,12 +133,27 @@ public final class Sidecar {
         } catch (RingException | PatternMismatchException | ConsumeLoop.Incomplete | IllegalStateException e) {
             System.err.println("sidecar " + command + ": " + e.getMessage());
             return 1;
+        } catch (InternalError e) {
+            if (!isMappedAccessFault(e)) {
+                throw e;
+            }
+            String ring = argv.length > 1 && !argv[1].startsWith("--") ? argv[1] : "the ring file";
+            System.err.println("sidecar " + command + ": " + ring + ": the ring's memory became inaccessible"
+                    + " (a fault in a mapped access, SIGBUS): the file was truncated or resized while mapped, or"
+                    + " its filesystem ran out of space for a page being written. Stop the peers, recreate the"
+                    + " ring (`sidecar create`) on a filesystem with room for it (`df`; a container's /dev/shm:"
+                    + " `docker run --shm-size`), and never truncate or resize a ring file in use");
+            return MAPPED_FAULT_EXIT;
+        } catch (NoSuchFileException e) {
+            System.err.println("sidecar " + command + ": " + e.getFile() + ": no such file or directory"
+                    + " (check the path; the directory of a new ring must exist)");
+            return 1;
         } catch (FileAlreadyExistsException e) {
             System.err.println("sidecar " + command + ": " + e.getFile() + " already exists; remove it first"
                     + " (a ring file is never overwritten: a peer may have it mapped)");
             return 1;
         } catch (IOException e) {
-            System.err.println("sidecar " + command + ": " + e);
+            System.err.println("sidecar " + command + ": " + (e.getMessage() != null ? e.getMessage() : e));
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.sympathy.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -159,5 +160,72 @@ class SidecarTest {
         assertTrue(java.util.Arrays.equals(before, java.nio.file.Files.readAllBytes(ring)), "inspect wrote to the file");
         assertEquals(1, run(new String[] {"consume", ring.toString(), "--count", "1", "--timeout-ms", "100"}));
         assertTrue(stderr.contains("corrupt ring at position -64"), stderr);
+    }
+
+    @Test
+    void shouldConsumeExactlyTheCountAndResumeFromFirst() {
+        String ring = dir.resolve("resume").toString();
+        assertEquals(0, run(new String[] {"create", ring, "--capacity", "64k"}));
+        assertEquals(0, run(new String[] {"produce", ring, "--count", "100", "--size", "8"}));
+        assertEquals(0, run(new String[] {"consume", ring, "--count", "10"}));
+        // A restarted consumer resumes where the first stopped: by index, or from the message itself.
+        assertEquals(0, run(new String[] {"consume", ring, "--first", "10", "--count", "40"}));
+        assertTrue(stdout.contains("consumed 40 messages"), stdout);
+        assertEquals(0, run(new String[] {"consume", ring, "--first", "auto", "--count", "50"}));
+        assertEquals(2, run(new String[] {"consume", ring, "--first", "soon", "--count", "1"}));
+        assertTrue(stderr.contains("--first expects a message index (0 or more) or 'auto'"), stderr);
+    }
+
+    @Test
+    void shouldSayHowManyArrivedWhenAProducerThatNeverRegisteredGoesQuiet() throws Exception {
+        java.nio.file.Path path = dir.resolve("foreign");
+        assertEquals(0, run(new String[] {"create", path.toString(), "--capacity", "64k"}));
+        // Three messages from a peer that writes Agrona's records but never takes producer_pid.
+        try (dev.sympathy.ring.RingFile file = dev.sympathy.ring.RingFile.open(path, java.time.Duration.ofSeconds(5))) {
+            var region = file.ringRegion();
+            var rb = new org.agrona.concurrent.ringbuffer.OneToOneRingBuffer(
+                    new org.agrona.concurrent.UnsafeBuffer(region.address(), (int) region.byteSize()));
+            byte[] message = new byte[8];
+            for (int i = 0; i < 3; i++) {
+                TestPattern.fill(message, i, 8);
+                assertTrue(rb.write(1, new org.agrona.concurrent.UnsafeBuffer(message), 0, 8));
+            }
+        }
+        assertEquals(1, run(new String[] {"consume", path.toString(), "--count", "5", "--timeout-ms", "300"}));
+        assertTrue(stderr.contains("received and verified 3 of 5"), stderr);
+        assertFalse(stderr.contains("no messages yet"), stderr);
+    }
+
+    @Test
+    void shouldSayTheRingWasTruncatedWhenItsMappingFaults() throws Exception {
+        java.nio.file.Path path = dir.resolve("truncated");
+        assertEquals(0, run(new String[] {"create", path.toString(), "--capacity", "4096"}));
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Sidecar.class.getName(),
+                "produce", path.toString(), "--count", "1000000", "--size", "8", "--timeout-ms", "60000"));
+        Process producer = new ProcessBuilder(command).redirectErrorStream(true).start();
+        // No consumer: the producer fills the ring and then waits on it, reading the head.
+        long tailAt = dev.sympathy.ring.RingDescriptor.HEADER_LENGTH + 4096
+                + dev.sympathy.ring.RingDescriptor.TAIL_POSITION_OFFSET;
+        for (int i = 0; i < 60_000 && producer.isAlive() && tail(path, tailAt) == 0; i++) {
+            Thread.sleep(1);
+        }
+        try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        String output = new String(producer.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(Sidecar.MAPPED_FAULT_EXIT, producer.waitFor(), output);
+        assertTrue(output.contains("SIGBUS") && output.contains("truncated"), output);
+        assertTrue(output.contains(path.toString()), output);
+        assertFalse(output.contains("\tat "), "no stack trace: " + output);
+    }
+
+    private static long tail(java.nio.file.Path path, long at) throws java.io.IOException {
+        try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ)) {
+            var word = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            return channel.read(word, at) == 8 ? word.getLong(0) : 0;
+        }
     }
 }

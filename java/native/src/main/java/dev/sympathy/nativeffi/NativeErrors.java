@@ -7,6 +7,7 @@ import dev.sympathy.ring.CorruptRecordException;
 import dev.sympathy.ring.InvalidTypeIdException;
 import dev.sympathy.ring.MessageTooLongException;
 import dev.sympathy.ring.NotARegularFileException;
+import dev.sympathy.ring.NoSpaceException;
 import dev.sympathy.ring.NotARingFileException;
 import dev.sympathy.ring.PeerDeadException;
 import dev.sympathy.ring.PermissionDeniedException;
@@ -40,6 +41,7 @@ final class NativeErrors {
             case 14 -> new PeerDeadException(detail, (int) a, message);
             case 15 -> new IllegalArgumentException(message);
             case 16 -> new NotARegularFileException(path, message);
+            case 17 -> new NoSpaceException(path, detail, a, b);
             default -> new IllegalStateException("native ring: " + message);
         };
     }

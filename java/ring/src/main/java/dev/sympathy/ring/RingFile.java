@@ -82,9 +82,13 @@ public final class RingFile implements AutoCloseable {
     }
 
     /**
-     * Creates a new ring file of {@code capacity} bytes of record area and maps it.
+     * Creates a new ring file of {@code capacity} bytes of record area, reserves its blocks
+     * ({@code posix_fallocate}) and maps it. A filesystem without room for the file fails here,
+     * and the file is removed, rather than the first write to the mapping killing its writer
+     * with {@code SIGBUS}.
      *
      * @throws CapacityNotPowerOfTwoException if capacity is not a power of two in range
+     * @throws NoSpaceException if the filesystem cannot hold the file (naming it and its free space)
      * @throws PermissionDeniedException if the file cannot be created for reading and writing
      * @throws java.nio.file.FileAlreadyExistsException if the path exists (never overwritten:
      *     a live peer may have it mapped)
@@ -92,10 +96,19 @@ public final class RingFile implements AutoCloseable {
     public static RingFile create(Path path, long capacity) throws IOException {
         checkCapacity(capacity);
         long length = fileLength(capacity);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        } catch (AccessDeniedException e) {
+            throw new PermissionDeniedException(path.toString(), e);
+        }
+        // From here the file is ours: any failure removes it (without `ready`, every opener
+        // would wait on it).
         Arena arena = Arena.ofShared();
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(1), length - 1); // the file is zero-filled
+        try (channel) {
+            FileSpace.reserve(path, length);
+            channel.write(ByteBuffer.allocate(1), length - 1); // sized; zero-filled
             MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
             LONG.set(file, (long) MAGIC_OFFSET, MAGIC);
             INT.set(file, (long) LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
@@ -106,11 +119,9 @@ public final class RingFile implements AutoCloseable {
             // SYNC POINT ready: every header field and the zeroed ring region before `ready`.
             INT.setRelease(file, (long) READY_OFFSET, 1);
             return new RingFile(path, arena, file, (int) capacity);
-        } catch (AccessDeniedException e) {
-            arena.close();
-            throw new PermissionDeniedException(path.toString(), e);
         } catch (IOException | RuntimeException e) {
             arena.close();
+            java.nio.file.Files.deleteIfExists(path);
             throw e;
         }
     }

@@ -1,0 +1,37 @@
+package dev.sympathy.ring;
+
+/**
+ * The filesystem cannot hold the ring file (kind {@code no-space}): found when {@link
+ * RingFile#create} reserves the file's blocks, rather than as a {@code SIGBUS} at the first
+ * write. The half-made file is removed.
+ */
+public final class NoSpaceException extends RingException {
+    private static final long serialVersionUID = 1L;
+
+    private final long available;
+    private final long needed;
+
+    public NoSpaceException(String path, String filesystem, long available, long needed) {
+        super(path + ": not enough space for the ring file: it needs " + needed + " bytes and " + filesystem
+                + " has " + available + " bytes free; create the ring on a filesystem with room for it"
+                + " (`df` lists them; a container's /dev/shm grows with `docker run --shm-size`) or with a"
+                + " smaller capacity (the file is 4096 + capacity + 768 bytes)");
+        this.available = available;
+        this.needed = needed;
+    }
+
+    @Override
+    public String kind() {
+        return "no-space";
+    }
+
+    /** Bytes free on the filesystem (for unprivileged users). */
+    public long available() {
+        return available;
+    }
+
+    /** Bytes the file needs. */
+    public long needed() {
+        return needed;
+    }
+}
