@@ -176,6 +176,49 @@ class SidecarTest {
         assertTrue(stderr.contains("--first expects a message index (0 or more) or 'auto'"), stderr);
     }
 
+    /**
+     * A corrupted message mid-stream stays at the ring's head: consume takes exactly the messages
+     * it verified, and says so in the words of the Rust CLI's {@code ipc consume}.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"ffm", "agrona"})
+    void shouldLeaveAMismatchingMessageAtTheHead(String impl) throws Exception {
+        Path ring = dir.resolve("mismatch-" + impl);
+        assertEquals(0, run(new String[] {"create", ring.toString(), "--capacity", "4096"}));
+        assertEquals(0, run(new String[] {"produce", ring.toString(), "--count", "20", "--size", "8"}));
+        // Message 5's record is at index 80, its payload (the index, little-endian) from 88.
+        long payload = dev.sympathy.ring.RingDescriptor.HEADER_LENGTH + 80 + 8;
+        writeByte(ring, payload, 0x55);
+        assertEquals(1, run(new String[] {"consume", ring.toString(), "--count", "20", "--impl", impl}));
+        assertTrue(stderr.contains("verification failed at message 5 (type 1): byte 0 is 0x55, expected 0x05"), stderr);
+        assertTrue(stderr.contains("5 messages before it were verified and consumed"), stderr);
+        assertTrue(stderr.contains("left unconsumed at the ring's head (position 80"), stderr);
+        assertEquals(5 * 16, head(ring), "the head stops at the bad message");
+        // A wrong --first is a mismatch too, and consumes nothing.
+        assertEquals(1, run(new String[] {"consume", ring.toString(), "--first", "7", "--count", "1", "--impl", impl}));
+        assertTrue(stderr.contains("message 7 (type 1)"), stderr);
+        assertTrue(stderr.contains("0 messages before it were verified"), stderr);
+        assertEquals(5 * 16, head(ring));
+        // Repaired, the rest of the stream verifies from where it stopped.
+        writeByte(ring, payload, 5);
+        assertEquals(0, run(new String[] {"consume", ring.toString(), "--first", "auto", "--count", "15", "--impl", impl}),
+                stderr);
+        assertEquals(20 * 16, head(ring));
+    }
+
+    private static void writeByte(Path path, long at, int value) throws java.io.IOException {
+        try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(new byte[] {(byte) value}), at);
+        }
+    }
+
+    /** The ring's head position (bytes consumed so far), read without attaching. */
+    private static long head(Path path) throws java.io.IOException {
+        try (var ring = dev.sympathy.ring.RingFile.openReadOnly(path, java.time.Duration.ofSeconds(5))) {
+            return ring.headPosition();
+        }
+    }
+
     @Test
     void shouldSayHowManyArrivedWhenAProducerThatNeverRegisteredGoesQuiet() throws Exception {
         java.nio.file.Path path = dir.resolve("foreign");
