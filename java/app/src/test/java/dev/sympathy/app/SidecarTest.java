@@ -206,6 +206,61 @@ class SidecarTest {
         assertEquals(20 * 16, head(ring));
     }
 
+    /**
+     * A sparse ring file on a full filesystem (a create that only set the length): produce and
+     * consume reserve its blocks after opening and refuse it with the no-space error before
+     * writing anything, instead of a SIGBUS at the first write to a hole. Mounts a 64 KiB tmpfs,
+     * which needs root (the development VM and ci run as root); elsewhere the test is skipped.
+     */
+    @Test
+    void shouldRefuseASparseRingOnAFullFilesystemBeforeWriting() throws Exception {
+        Path fs = java.nio.file.Files.createDirectory(dir.resolve("small"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", fs.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(mount.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0,
+                "cannot mount a 64k tmpfs (needs root): " + output.strip());
+        try {
+            Path model = dir.resolve("model");
+            assertEquals(0, run(new String[] {"create", model.toString(), "--capacity", "4096"}));
+            Path ring = fs.resolve("ring");
+            try (var file = new java.io.RandomAccessFile(ring.toFile(), "rw")) {
+                file.write(java.nio.file.Files.readAllBytes(model), 0, dev.sympathy.ring.RingDescriptor.HEADER_LENGTH);
+                fill(fs.resolve("filler"));
+                file.setLength(dev.sympathy.ring.RingDescriptor.fileLength(4096));
+            }
+            byte[] before = java.nio.file.Files.readAllBytes(ring);
+            assertEquals(1, run(new String[] {"produce", ring.toString(), "--count", "10", "--size", "8"}), stderr);
+            assertTrue(stderr.contains("sidecar produce: " + ring + ": not enough space for the ring file"), stderr);
+            assertTrue(stderr.contains(fs + " (tmpfs)"), stderr);
+            assertEquals(1, run(new String[] {"consume", ring.toString(), "--count", "1", "--timeout-ms", "100"}));
+            assertTrue(stderr.contains("not enough space for the ring file"), stderr);
+            assertTrue(java.util.Arrays.equals(before, java.nio.file.Files.readAllBytes(ring)), "wrote to the file");
+            // Room made, the same file is reserved and used.
+            java.nio.file.Files.delete(fs.resolve("filler"));
+            assertEquals(0, run(new String[] {"produce", ring.toString(), "--count", "10", "--size", "8"}), stderr);
+            assertEquals(0, run(new String[] {"consume", ring.toString(), "--count", "10"}), stderr);
+        } finally {
+            new ProcessBuilder("umount", "-l", fs.toString()).inheritIO().start().waitFor();
+        }
+    }
+
+    /** Writes {@code path} until its filesystem is full. */
+    private static void fill(Path path) throws java.io.IOException {
+        try (var out = java.nio.file.Files.newOutputStream(path)) {
+            byte[] page = new byte[4096];
+            for (int i = 0; i < 1 << 20; i++) {
+                out.write(page);
+                out.flush();
+            }
+            throw new AssertionError("the filesystem never filled up");
+        } catch (java.io.IOException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("space")) {
+                throw e;
+            }
+        }
+    }
+
     private static void writeByte(Path path, long at, int value) throws java.io.IOException {
         try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.WRITE)) {
             channel.write(java.nio.ByteBuffer.wrap(new byte[] {(byte) value}), at);
