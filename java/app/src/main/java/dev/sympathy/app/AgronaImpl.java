@@ -4,6 +4,7 @@ import dev.sympathy.ring.RingDescriptor;
 import dev.sympathy.ring.RingFile;
 import java.nio.ByteOrder;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -69,12 +70,25 @@ final class AgronaImpl implements RingImpl {
     public ConsumerEnd consumer(RingFile ring, MessageCheck check) {
         OneToOneRingBuffer rb = wrap(ring);
         ring.claimConsumer();
-        MessageHandler verifier = (typeId, buffer, index, length) -> verify(check, typeId, buffer, index, length);
+        // Agrona's controlled read: a message that fails is left at the head.
+        ControlledMessageHandler verifier = (typeId, buffer, index, length) -> {
+            try {
+                verify(check, typeId, buffer, index, length);
+                return ControlledMessageHandler.Action.CONTINUE;
+            } catch (PatternMismatchException e) {
+                check.reject(e);
+                return ControlledMessageHandler.Action.ABORT;
+            }
+        };
         Echo echo = new Echo();
         return new ConsumerEnd() {
             @Override
             public int poll(int limit) {
-                return rb.read(verifier, limit);
+                int n = rb.controlledRead(verifier, limit);
+                if (check.failed()) {
+                    throw check.failure(rb.consumerPosition());
+                }
+                return n;
             }
 
             @Override

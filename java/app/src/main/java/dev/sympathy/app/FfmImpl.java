@@ -1,5 +1,7 @@
 package dev.sympathy.app;
 
+import dev.sympathy.ring.ControlledMessageHandler;
+import dev.sympathy.ring.ControlledMessageHandler.Action;
 import dev.sympathy.ring.MessageHandler;
 import dev.sympathy.ring.RingConsumer;
 import dev.sympathy.ring.RingFile;
@@ -55,12 +57,25 @@ final class FfmImpl implements RingImpl {
     @Override
     public ConsumerEnd consumer(RingFile ring, MessageCheck check) {
         RingConsumer consumer = ring.consumer();
-        MessageHandler verifier = (typeId, buffer, offset, length) -> verify(check, typeId, buffer, offset, length);
+        // A message that fails is left at the head: the read ends before it.
+        ControlledMessageHandler verifier = (typeId, buffer, offset, length) -> {
+            try {
+                verify(check, typeId, buffer, offset, length);
+                return Action.CONTINUE;
+            } catch (PatternMismatchException e) {
+                check.reject(e);
+                return Action.ABORT;
+            }
+        };
         Echo echo = new Echo();
         return new ConsumerEnd() {
             @Override
             public int poll(int limit) {
-                return consumer.read(verifier, limit);
+                int n = consumer.controlledRead(verifier, limit);
+                if (check.failed()) {
+                    throw check.failure(consumer.position());
+                }
+                return n;
             }
 
             @Override

@@ -11,6 +11,11 @@ import java.time.Duration;
  * {@code --impl jni}: the Rust ring through the native module. The Rust side maps the same file
  * and claims the producer/consumer slot itself; the Java {@link RingFile} is used only for its
  * path and the peer checks of the loops.
+ *
+ * <p>The binding has no controlled read: its consumer copies a batch out of the ring and
+ * releases it before Java sees it, so a consume that finds a bad message has consumed it, and
+ * the rest of its batch, already (the error says how many); {@code --impl ffm} and
+ * {@code agrona} leave it at the head.
  */
 final class JniImpl implements RingImpl {
     private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(5);
@@ -81,12 +86,20 @@ final class JniImpl implements RingImpl {
 
             @Override
             public int poll(int limit) {
+                // The binding copies the batch out and releases it before it is verified (it
+                // has no controlled read): a message that fails is consumed, with the rest of
+                // its batch, and the error says so.
                 int n = consumer.read(limit);
                 int at = 0;
                 for (int k = 0; k < n; k++) {
                     int typeId = buffer.getInt(at);
                     int length = buffer.getInt(at + 4);
-                    FfmImpl.verify(check, typeId, records, at + 8, length);
+                    try {
+                        FfmImpl.verify(check, typeId, records, at + 8, length);
+                    } catch (PatternMismatchException e) {
+                        check.rejectConsumed(e, n - k - 1);
+                        throw check.failure(ring.headPosition());
+                    }
                     at += 8 + ((length + 7) & ~7);
                 }
                 return n;

@@ -47,7 +47,8 @@ public final class Sidecar {
                           [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
                           [--halt-in-claim-after K]  (test hook: exit abruptly inside the claim of message K)""");
         c.put("consume", """
-                  consume PATH --count N                   read and verify N test messages
+                  consume PATH --count N                   read and verify N test messages; consumes exactly
+                                                           those verified (a bad one stays at the head)
                           [--type T] [--impl ffm|jni|agrona] [--timeout-ms M]
                           [--first I|auto]  pattern index of the first message (a restarted consumer);
                                             auto: the first message's own index (its first 8 bytes)

@@ -176,6 +176,104 @@ class SidecarTest {
         assertTrue(stderr.contains("--first expects a message index (0 or more) or 'auto'"), stderr);
     }
 
+    /**
+     * A corrupted message mid-stream stays at the ring's head: consume takes exactly the messages
+     * it verified, and says so in the words of the Rust CLI's {@code ipc consume}.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"ffm", "agrona"})
+    void shouldLeaveAMismatchingMessageAtTheHead(String impl) throws Exception {
+        Path ring = dir.resolve("mismatch-" + impl);
+        assertEquals(0, run(new String[] {"create", ring.toString(), "--capacity", "4096"}));
+        assertEquals(0, run(new String[] {"produce", ring.toString(), "--count", "20", "--size", "8"}));
+        // Message 5's record is at index 80, its payload (the index, little-endian) from 88.
+        long payload = dev.sympathy.ring.RingDescriptor.HEADER_LENGTH + 80 + 8;
+        writeByte(ring, payload, 0x55);
+        assertEquals(1, run(new String[] {"consume", ring.toString(), "--count", "20", "--impl", impl}));
+        assertTrue(stderr.contains("verification failed at message 5 (type 1): byte 0 is 0x55, expected 0x05"), stderr);
+        assertTrue(stderr.contains("5 messages before it were verified and consumed"), stderr);
+        assertTrue(stderr.contains("left unconsumed at the ring's head (position 80"), stderr);
+        assertEquals(5 * 16, head(ring), "the head stops at the bad message");
+        // A wrong --first is a mismatch too, and consumes nothing.
+        assertEquals(1, run(new String[] {"consume", ring.toString(), "--first", "7", "--count", "1", "--impl", impl}));
+        assertTrue(stderr.contains("message 7 (type 1)"), stderr);
+        assertTrue(stderr.contains("0 messages before it were verified"), stderr);
+        assertEquals(5 * 16, head(ring));
+        // Repaired, the rest of the stream verifies from where it stopped.
+        writeByte(ring, payload, 5);
+        assertEquals(0, run(new String[] {"consume", ring.toString(), "--first", "auto", "--count", "15", "--impl", impl}),
+                stderr);
+        assertEquals(20 * 16, head(ring));
+    }
+
+    /**
+     * A sparse ring file on a full filesystem (a create that only set the length): produce and
+     * consume reserve its blocks after opening and refuse it with the no-space error before
+     * writing anything, instead of a SIGBUS at the first write to a hole. Mounts a 64 KiB tmpfs,
+     * which needs root (the development VM and ci run as root); elsewhere the test is skipped.
+     */
+    @Test
+    void shouldRefuseASparseRingOnAFullFilesystemBeforeWriting() throws Exception {
+        Path fs = java.nio.file.Files.createDirectory(dir.resolve("small"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", fs.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(mount.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0,
+                "cannot mount a 64k tmpfs (needs root): " + output.strip());
+        try {
+            Path model = dir.resolve("model");
+            assertEquals(0, run(new String[] {"create", model.toString(), "--capacity", "4096"}));
+            Path ring = fs.resolve("ring");
+            try (var file = new java.io.RandomAccessFile(ring.toFile(), "rw")) {
+                file.write(java.nio.file.Files.readAllBytes(model), 0, dev.sympathy.ring.RingDescriptor.HEADER_LENGTH);
+                fill(fs.resolve("filler"));
+                file.setLength(dev.sympathy.ring.RingDescriptor.fileLength(4096));
+            }
+            byte[] before = java.nio.file.Files.readAllBytes(ring);
+            assertEquals(1, run(new String[] {"produce", ring.toString(), "--count", "10", "--size", "8"}), stderr);
+            assertTrue(stderr.contains("sidecar produce: " + ring + ": not enough space for the ring file"), stderr);
+            assertTrue(stderr.contains(fs + " (tmpfs)"), stderr);
+            assertEquals(1, run(new String[] {"consume", ring.toString(), "--count", "1", "--timeout-ms", "100"}));
+            assertTrue(stderr.contains("not enough space for the ring file"), stderr);
+            assertTrue(java.util.Arrays.equals(before, java.nio.file.Files.readAllBytes(ring)), "wrote to the file");
+            // Room made, the same file is reserved and used.
+            java.nio.file.Files.delete(fs.resolve("filler"));
+            assertEquals(0, run(new String[] {"produce", ring.toString(), "--count", "10", "--size", "8"}), stderr);
+            assertEquals(0, run(new String[] {"consume", ring.toString(), "--count", "10"}), stderr);
+        } finally {
+            new ProcessBuilder("umount", "-l", fs.toString()).inheritIO().start().waitFor();
+        }
+    }
+
+    /** Writes {@code path} until its filesystem is full. */
+    private static void fill(Path path) throws java.io.IOException {
+        try (var out = java.nio.file.Files.newOutputStream(path)) {
+            byte[] page = new byte[4096];
+            for (int i = 0; i < 1 << 20; i++) {
+                out.write(page);
+                out.flush();
+            }
+            throw new AssertionError("the filesystem never filled up");
+        } catch (java.io.IOException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("space")) {
+                throw e;
+            }
+        }
+    }
+
+    private static void writeByte(Path path, long at, int value) throws java.io.IOException {
+        try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(new byte[] {(byte) value}), at);
+        }
+    }
+
+    /** The ring's head position (bytes consumed so far), read without attaching. */
+    private static long head(Path path) throws java.io.IOException {
+        try (var ring = dev.sympathy.ring.RingFile.openReadOnly(path, java.time.Duration.ofSeconds(5))) {
+            return ring.headPosition();
+        }
+    }
+
     @Test
     void shouldSayHowManyArrivedWhenAProducerThatNeverRegisteredGoesQuiet() throws Exception {
         java.nio.file.Path path = dir.resolve("foreign");

@@ -36,12 +36,12 @@ class TestPatternTest {
         TestPattern.fill(bad, 5, 20);
         bad[13] ^= 1;
         var e = assertThrows(PatternMismatchException.class, () -> FfmImpl.verify(check, 3, MemorySegment.ofArray(bad), 0, 20));
-        assertTrue(e.getMessage().contains("message #5") && e.getMessage().contains("byte 13"), e.getMessage());
+        assertTrue(e.getMessage().contains("message 5 (type 3): byte 13 is "), e.getMessage());
         byte[] skipped = new byte[8];
         TestPattern.fill(skipped, 6, 8);
         var gap = assertThrows(PatternMismatchException.class,
                 () -> FfmImpl.verify(check, 3, MemorySegment.ofArray(skipped), 0, 8));
-        assertTrue(gap.getMessage().contains("message #5"), gap.getMessage());
+        assertTrue(gap.getMessage().contains("message 5 (type 3): byte 0 is 0x06, expected 0x05"), gap.getMessage());
         assertThrows(PatternMismatchException.class, () -> FfmImpl.verify(new MessageCheck(3), 4,
                 MemorySegment.ofArray(new byte[8]), 0, 8), "wrong type");
     }

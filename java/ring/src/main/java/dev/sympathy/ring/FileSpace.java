@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +21,8 @@ import java.util.Optional;
  * {@link Linker}, no JNI), so that a filesystem too small for it fails at create with
  * {@link NoSpaceException} instead of killing the first writer with {@code SIGBUS}: a file
  * only sized is sparse, and its pages get their blocks when first written, when a full
- * filesystem can only answer with a signal.
+ * filesystem can only answer with a signal. {@link #allocateHoles} does the same for an
+ * existing file that peers may use (the {@code fallocate} system call, which never writes).
  *
  * <pre>{@code
  * FileSpace.reserve(path, RingDescriptor.fileLength(capacity));   // NoSpaceException when it does not fit
@@ -28,13 +32,19 @@ final class FileSpace {
     private static final int O_WRONLY = 1;
     private static final int O_CLOEXEC = 0x80000;
     private static final int EINTR = 4;
+    private static final int ENODEV = 19;
     private static final int EINVAL = 22;
+    private static final int ESPIPE = 29;
+    private static final int ENOSYS = 38;
     private static final int EFBIG = 27;
     private static final int ENOSPC = 28;
     private static final int EOPNOTSUPP = 95;
     private static final int EDQUOT = 122;
 
-    /** {@code open}, {@code posix_fallocate} and {@code close} of the C library; empty where not found. */
+    /**
+     * {@code open}, {@code posix_fallocate}, {@code close} and {@code fallocate} (the last with
+     * {@code errno} captured) of the C library; empty where not found.
+     */
     private static final Optional<MethodHandle[]> CALLS = lookup();
 
     private FileSpace() {}
@@ -61,7 +71,12 @@ final class FileSpace {
                             ValueLayout.JAVA_LONG));
             MethodHandle close = linker.downcallHandle(libc.find("close").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-            return Optional.of(new MethodHandle[] {open, fallocate, close});
+            // glibc's fallocate is the bare system call: no fallback that writes zeros.
+            MethodHandle holes = linker.downcallHandle(libc.find("fallocate").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+                    Linker.Option.captureCallState("errno"));
+            return Optional.of(new MethodHandle[] {open, fallocate, close, holes});
         } catch (RuntimeException e) {
             return Optional.empty();
         }
@@ -110,6 +125,57 @@ final class FileSpace {
             throw noSpace(path, length);
         }
         throw new IOException(path + ": could not reserve the ring file's space (posix_fallocate error " + rc + ")");
+    }
+
+    /**
+     * Allocates the blocks of the holes in the first {@code length} bytes of an existing ring
+     * file that peers may have mapped (a sparse file left by a create that did not reserve):
+     * the {@code fallocate} system call, mode 0, allocates holes only and never touches written
+     * data. Where the filesystem or file cannot allocate ahead nothing is done: unlike
+     * {@code posix_fallocate}, this never falls back to writing zeros, which could overwrite a
+     * live peer's bytes. The Rust ring's {@code Ring::reserve_space}.
+     *
+     * @throws NoSpaceException if the filesystem has no room for the file's missing blocks
+     * @throws IOException for any other failure
+     */
+    static void allocateHoles(Path path, long length) throws IOException {
+        if (CALLS.isEmpty()) {
+            return;
+        }
+        MethodHandle[] calls = CALLS.get();
+        int errno;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment name = arena.allocateFrom(path.toString());
+            int fd = (int) calls[0].invokeExact(name, O_WRONLY | O_CLOEXEC, 0);
+            if (fd < 0) {
+                throw new IOException(path + ": could not open the ring file to reserve its space");
+            }
+            StructLayout stateLayout = Linker.Option.captureStateLayout();
+            VarHandle errnoHandle = stateLayout.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+            MemorySegment state = arena.allocate(stateLayout);
+            try {
+                int rc;
+                do {
+                    rc = (int) calls[3].invokeExact(state, fd, 0, 0L, length);
+                    errno = rc == 0 ? 0 : (int) errnoHandle.get(state, 0L);
+                } while (errno == EINTR);
+            } finally {
+                int ignored = (int) calls[2].invokeExact(fd);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IOException(path + ": could not reserve the ring file's space", e);
+        }
+        switch (errno) {
+            case 0, EOPNOTSUPP, ENOSYS, EINVAL, ENODEV, ESPIPE -> {
+                // Allocated, or not a file that can allocate ahead (a filesystem without
+                // fallocate, a device): it stays as it is.
+            }
+            case ENOSPC, EFBIG, EDQUOT -> throw noSpace(path, length);
+            default -> throw new IOException(path + ": could not reserve the ring file's space (fallocate errno "
+                    + errno + ")");
+        }
     }
 
     /** The error naming the filesystem ({@code df}-style: mount point and type) and its free space. */

@@ -2,8 +2,9 @@ package dev.sympathy.ring;
 
 /**
  * The filesystem cannot hold the ring file (kind {@code no-space}): found when {@link
- * RingFile#create} reserves the file's blocks, rather than as a {@code SIGBUS} at the first
- * write. The half-made file is removed.
+ * RingFile#create} reserves the file's blocks (the half-made file is removed), or when {@link
+ * RingFile#reserveSpace} allocates the holes of an existing sparse one, rather than as a
+ * {@code SIGBUS} at the first write.
  */
 public final class NoSpaceException extends RingException {
     private static final long serialVersionUID = 1L;

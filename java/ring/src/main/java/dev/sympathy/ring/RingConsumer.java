@@ -17,6 +17,9 @@ import java.lang.foreign.MemorySegment;
  * <pre>{@code
  * int n = consumer.read((type, buffer, offset, length) -> sum += buffer.get(JAVA_BYTE, offset), 256);
  * }</pre>
+ *
+ * <p>{@link #controlledRead} lets the handler stop the read after a message or before it,
+ * leaving that message at the head.
  */
 public final class RingConsumer implements AutoCloseable {
     private final RingFile ring;
@@ -93,6 +96,86 @@ public final class RingConsumer implements AutoCloseable {
                 bytesRead += alignedLength;
                 ++messagesRead;
                 handler.onMessage(typeId, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
+            }
+        } finally {
+            if (bytesRead != 0) {
+                this.head = head + bytesRead;
+                // SYNC POINT head: release pairs with RingProducer.loadHead's acquire.
+                LONG.setRelease(buffer, headOffset, head + bytesRead);
+            }
+        }
+        return messagesRead;
+    }
+
+    /**
+     * Reads like {@link #read}, but the handler decides after each message whether the read
+     * goes on ({@link ControlledMessageHandler.Action#CONTINUE CONTINUE}), stops after it
+     * ({@link ControlledMessageHandler.Action#BREAK BREAK}) or stops before it, leaving it
+     * unconsumed ({@link ControlledMessageHandler.Action#ABORT ABORT}: the head is released up
+     * to the message before, and the next read hands the same message out again). Agrona's
+     * {@code controlledRead} without {@code COMMIT}; the Rust ring's
+     * {@code Consumer::read_controlled}. Zero-copy, the same validation as {@link #read}, and
+     * still one release of the head per call.
+     *
+     * <pre>{@code
+     * // Take messages while their first byte is not 0; a 0 stays at the head.
+     * int taken = consumer.controlledRead((type, buffer, offset, length) ->
+     *         buffer.get(ValueLayout.JAVA_BYTE, offset) == 0 ? Action.ABORT : Action.CONTINUE, 100);
+     * }</pre>
+     *
+     * @return the number of messages consumed (an aborted one is not counted; padding is skipped
+     *     and not counted)
+     * @throws CorruptRecordException if a record header is impossible (the messages before it
+     *     were handed out and are released)
+     */
+    public int controlledRead(ControlledMessageHandler handler, int limit) {
+        final MemorySegment buffer = this.buffer;
+        final long head = this.head;
+        final int headIndex = (int) head & mask;
+        final int contiguousBlockLength = capacity - headIndex;
+        int bytesRead = 0;
+        int messagesRead = 0;
+        try {
+            while (bytesRead < contiguousBlockLength && messagesRead < limit) {
+                final int recordIndex = headIndex + bytesRead;
+                // SYNC POINT record-length: acquire pairs with RingProducer's publishing release.
+                // One load takes length and type (the type is written before the length's release).
+                final long header = (long) LONG.getAcquire(buffer, (long) recordIndex);
+                final int recordLength = (int) header;
+                if (recordLength <= 0) {
+                    break;
+                }
+                final int alignedLength = align(recordLength, RECORD_ALIGNMENT);
+                if (recordLength < RECORD_HEADER_LENGTH || alignedLength > contiguousBlockLength - bytesRead
+                        || alignedLength < 0) {
+                    throw new CorruptRecordException(head + bytesRead, "record length " + recordLength
+                            + " does not fit the " + (contiguousBlockLength - bytesRead) + " bytes to the end of the area");
+                }
+                final int typeId = (int) (header >>> 32);
+                if (typeId == PADDING_MSG_TYPE_ID) {
+                    bytesRead += alignedLength;
+                    continue;
+                }
+                final int length = recordLength - RECORD_HEADER_LENGTH;
+                if (typeId < 1 || length > maxMessageLength) {
+                    throw new CorruptRecordException(head + bytesRead, typeId < 1
+                            ? "record type " + typeId + " is neither a message type (>= 1) nor padding (-1)"
+                            : "payload of " + length + " bytes exceeds the maximum " + maxMessageLength);
+                }
+                // Counted before the call, as in read: a handler that throws consumes its message.
+                bytesRead += alignedLength;
+                ++messagesRead;
+                final ControlledMessageHandler.Action action =
+                        handler.onMessage(typeId, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
+                if (action == ControlledMessageHandler.Action.ABORT) {
+                    // The message stays in the ring: release only the records before it.
+                    bytesRead -= alignedLength;
+                    --messagesRead;
+                    break;
+                }
+                if (action == ControlledMessageHandler.Action.BREAK) {
+                    break;
+                }
             }
         } finally {
             if (bytesRead != 0) {

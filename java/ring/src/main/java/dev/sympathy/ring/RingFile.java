@@ -143,12 +143,17 @@ public final class RingFile implements AutoCloseable {
      * @throws CorruptHeaderException if {@code ready} is neither 0 nor 1, or
      *     {@code max_message_length} or {@code header_length} is not what the capacity implies
      * @throws CorruptRecordException if the head and tail positions are impossible
+     * @throws NoSpaceException if the file is sparse and its filesystem cannot hold it (see
+     *     {@link #reserveSpace}, which open calls before it reads the trailer)
      * @throws PermissionDeniedException if the file cannot be opened for reading and writing
      * @throws RingIoException for any other error of the operating system
      */
     public static RingFile open(Path path, Duration timeout) throws IOException {
         RingFile ring = open(path, timeout, false);
         try {
+            // Before the first look at the trailer: on tmpfs even reading a hole of the mapping
+            // allocates a page, and a full filesystem answers that with SIGBUS.
+            ring.reserveSpace();
             checkPositions(ring.headPosition(), ring.tailPosition(), ring.capacity());
             return ring;
         } catch (RuntimeException e) {
@@ -338,6 +343,37 @@ public final class RingFile implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
+        }
+    }
+
+    /**
+     * Allocates the blocks of this ring's file that are not yet allocated (the holes of a sparse
+     * file, such as one made by a create that did not reserve its space, or sized by another
+     * tool), so that a full filesystem is a {@link NoSpaceException} now instead of a
+     * {@code SIGBUS} in whichever peer first writes there. Safe while peers use the ring: it
+     * allocates holes only (the {@code fallocate} system call through FFM, never a write of
+     * zeros); a file already allocated costs one cheap call. Does nothing for
+     * {@link #inMemory} and read-only rings, or where the filesystem cannot allocate ahead.
+     * The Rust ring's {@code Ring::reserve_space}.
+     *
+     * <p>{@link #open} calls it before it first reads the trailer (on tmpfs, even a read of a
+     * hole through the mapping takes a page, so a full filesystem would fault there already),
+     * so an opened ring has its space; calling it again re-checks a file someone may have
+     * extended or punched since.
+     *
+     * <pre>{@code
+     * try (RingFile ring = RingFile.open(path, Duration.ofSeconds(5))) {   // reserves: NoSpaceException
+     *     ring.reserveSpace();            // already reserved: one cheap call
+     * }
+     * }</pre>
+     *
+     * @throws NoSpaceException if the filesystem cannot hold the file (naming it and its free
+     *     space, as {@link #create} does)
+     * @throws IOException for any other error of the operating system
+     */
+    public void reserveSpace() throws IOException {
+        if (path != null && !readOnly) {
+            FileSpace.allocateHoles(path, file.byteSize());
         }
     }
 

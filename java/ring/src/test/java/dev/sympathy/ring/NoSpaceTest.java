@@ -62,4 +62,48 @@ class NoSpaceTest {
             assertTrue(taken >= RingDescriptor.fileLength(4096), "took " + taken + " bytes");
         }
     }
+
+    /**
+     * A sparse ring file (sized with {@code setLength}) on a filesystem that cannot hold it: the
+     * first touch of a hole of its mapping would be a {@code SIGBUS} (on tmpfs even a read);
+     * {@link RingFile#open} reserves the holes first and says so, with create's message,
+     * having written nothing.
+     */
+    @Test
+    void shouldRefuseToOpenASparseRingTheFilesystemCannotHold() throws Exception {
+        Path fs = smallFilesystem("64k");
+        Path path = sparseRing(dir.resolve("model"), fs.resolve("ring"), 65536);
+        byte[] before = Files.readAllBytes(path);
+        NoSpaceException e = assertThrows(NoSpaceException.class,
+                () -> RingFile.open(path, java.time.Duration.ofSeconds(5)));
+        assertEquals(RingDescriptor.fileLength(65536), e.needed());
+        assertTrue(e.getMessage().contains(fs + " (tmpfs)"), e.getMessage());
+        assertTrue(e.getMessage().contains("smaller capacity"), e.getMessage());
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(path)), "open wrote to the file");
+        // One that fits gets its blocks; reserving again is a no-op.
+        Files.delete(path);
+        Path small = sparseRing(dir.resolve("model2"), fs.resolve("small"), 4096);
+        long freeBefore = Files.getFileStore(fs).getUsableSpace();
+        try (RingFile ring = RingFile.open(small, java.time.Duration.ofSeconds(5))) {
+            long taken = freeBefore - Files.getFileStore(fs).getUsableSpace();
+            assertTrue(taken >= RingDescriptor.fileLength(4096) - RingDescriptor.HEADER_LENGTH, "took " + taken);
+            ring.reserveSpace();
+            assertEquals(taken, freeBefore - Files.getFileStore(fs).getUsableSpace());
+        }
+    }
+
+    /**
+     * Writes at {@code path} a ring file of {@code capacity} whose header page is the only data
+     * and whose rest is a hole (a create that only set the length), from a model ring made at
+     * {@code model}.
+     */
+    static Path sparseRing(Path model, Path path, long capacity) throws IOException {
+        RingFile.create(model, capacity).close();
+        byte[] header = java.util.Arrays.copyOf(Files.readAllBytes(model), RingDescriptor.HEADER_LENGTH);
+        try (var file = new java.io.RandomAccessFile(path.toFile(), "rw")) {
+            file.write(header);
+            file.setLength(RingDescriptor.fileLength(capacity));
+        }
+        return path;
+    }
 }
