@@ -89,7 +89,8 @@ impl Ring {
     /// sparse file, such as one made by a `create` that did not reserve its space), so that a
     /// full filesystem is an error now instead of a `SIGBUS` in whichever peer first writes
     /// there. Safe while peers use the ring: it allocates holes only (the `fallocate` system
-    /// call, never a write of zeros); a file already allocated costs one cheap call. Does
+    /// call, never a write of zeros); a file already allocated costs one cheap call. A
+    /// read-write [`Ring::open`] already calls it. Does
     /// nothing for anonymous rings, or where the filesystem cannot allocate ahead.
     ///
     /// # Errors
@@ -351,6 +352,12 @@ pub(crate) fn open_region(
         });
     }
     drop(header);
+    if access == Access::ReadWrite {
+        // A sparse ring (left by an older create) gets its blocks now, before anything below
+        // touches the record area or the trailer: on tmpfs even a read of a hole allocates a
+        // page, so a full filesystem would answer the position check with SIGBUS.
+        space::allocate_holes(path, expected)?;
+    }
     // The file is exactly file_length(capacity) bytes (checked above; a peer that truncates it
     // later breaks the ring for everyone, as with any shared mapping).
     let whole =

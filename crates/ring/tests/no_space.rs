@@ -1,5 +1,5 @@
 //! A filesystem too small for the ring: `create` fails with `NoSpace` naming the filesystem
-//! and leaves no file; a sparse ring file left by an older create is caught by `reserve_space`
+//! and leaves no file; a sparse ring file left by an older create is caught by `open` (`reserve_space`)
 //! instead of a `SIGBUS` at the first write.
 
 mod small_filesystem;
@@ -41,7 +41,7 @@ fn create_on_a_filesystem_too_small_fails_names_it_and_leaves_no_file() {
 }
 
 #[test]
-fn reserve_space_catches_a_sparse_ring_on_a_full_filesystem() {
+fn open_catches_a_sparse_ring_on_a_full_filesystem() {
     let Some(fs) = SmallFilesystem::mount("64k") else {
         return;
     };
@@ -55,8 +55,9 @@ fn reserve_space_catches_a_sparse_ring_on_a_full_filesystem() {
     std::fs::write(&path, header).unwrap();
     let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     file.set_len(layout::file_length(65536) as u64).unwrap();
-    let ring = Ring::open(&path).unwrap();
-    let err = ring.reserve_space().unwrap_err();
+    // open reserves the holes before it reads the trailer (on tmpfs a read of a hole takes a
+    // page, so the check of the positions would fault on a full filesystem).
+    let err = Ring::open(&path).unwrap_err();
     assert!(matches!(err, RingError::NoSpace { .. }), "{err:?}");
     assert!(err.to_string().contains("tmpfs"), "{err}");
     // A ring that already has its blocks passes.

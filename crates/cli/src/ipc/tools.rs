@@ -167,14 +167,12 @@ pub struct InspectArgs {
     records: usize,
 }
 
-/// Opens the ring a producer or consumer will write, naming it in the `SIGBUS` report, and
-/// reserves any blocks its file lacks (a sparse file from an older create), so a full
+/// Opens the ring a producer or consumer will write, naming it in the `SIGBUS` report. `open`
+/// reserves any blocks the file lacks (a sparse file from an older create), so a full
 /// filesystem is an error now rather than a `SIGBUS` at the first write to a hole.
 fn open_for_use(path: &Path) -> Result<Ring> {
     super::sigbus::report_on_sigbus(Some(path));
-    let ring = Ring::open(path).map_err(|e| with_hint(e, path))?;
-    ring.reserve_space()?;
-    Ok(ring)
+    Ring::open(path).map_err(|e| with_hint(e, path))
 }
 
 /// A missing ring file gets the command that makes one.
