@@ -170,8 +170,9 @@ fn a_stopped_producer_is_stale_and_its_consumer_waits_until_it_resumes() {
         ring.peer_with_stale_limit(Role::Producer, STALE),
         PeerState::Stale { pid: p, .. } if p == pid
     ));
-    // A stopped producer is waited for, up to the consumer's own timeout.
-    let short = Wait::backoff().timeout(Duration::from_millis(300));
+    // A stopped producer is waited for, up to the consumer's own timeout (spinning: many polls,
+    // so the consumer looks at its producer well before it).
+    let short = Wait::spin_then_yield().timeout(Duration::from_millis(300));
     match consumer.read_wait(&mut take, 64, &short) {
         Err(RingError::Timeout { .. }) => {}
         other => panic!("a stale producer must be waited for, got {other:?}"),
@@ -440,7 +441,8 @@ fn a_consumer_on_a_reused_ring_waits_for_the_new_producer() {
         }
         after_ms(ring.snapshot().producer_detached_ms);
         let mut consumer = ring.consumer().unwrap();
-        let short = Wait::backoff().timeout(Duration::from_millis(100));
+        // Spinning: many polls, so the consumer looks at its producer well before the timeout.
+        let short = Wait::spin_then_yield().timeout(Duration::from_millis(100));
         match consumer.read_wait(|_, _| {}, 8, &short) {
             Err(RingError::Timeout { .. }) => {}
             other => panic!("{previous} before this consumer attached: {other:?}"),
