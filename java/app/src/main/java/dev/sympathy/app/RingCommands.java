@@ -151,16 +151,19 @@ final class RingCommands {
                 consumer.heartbeat();
                 producer.heartbeat();
             });
+            dev.sympathy.ring.PeerWatch pingerWatch = in.watchProducer();
             while (echoed < count) {
                 int n = consumer.echo(producer, (int) Math.min(count - echoed, 1 << 16));
                 echoed += n;
                 beat.tick();
                 if (n == 0 && (++idle & 0xFFFFF) == 0) {
-                    dev.sympathy.ring.PeerState pinger = in.producerState(5_000);
-                    if (pinger != dev.sympathy.ring.PeerState.ALIVE) {
+                    // A stalled pinger (stale) may resume: only one that has left ends the echo.
+                    dev.sympathy.ring.PeerState pinger = pingerWatch.look(5_000);
+                    if (pingerWatch.hasLeft(pinger)) {
                         throw new ConsumeLoop.Incomplete("echo: the pinging process (pid " + in.producerPid() + ", heartbeat "
-                                + (System.currentTimeMillis() - in.producerHeartbeatMs()) + " ms ago) is "
-                                + pinger.name().toLowerCase() + " after " + echoed + " messages");
+                                + (System.currentTimeMillis() - in.producerHeartbeatMs()) + " ms ago) has "
+                                + (pinger == dev.sympathy.ring.PeerState.DEAD ? "died" : "detached") + " after " + echoed
+                                + " messages");
                     }
                 }
             }
