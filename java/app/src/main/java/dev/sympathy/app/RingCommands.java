@@ -124,8 +124,10 @@ final class RingCommands {
             System.out.println("creation_time_ms=" + ring.creationTimeMs());
             System.out.println("producer_pid=" + ring.producerPid() + " (" + ring.producerState(5_000).name().toLowerCase() + ")");
             System.out.println("producer_heartbeat_ms=" + ring.producerHeartbeatMs());
+            System.out.println("producer_detached_ms=" + ring.producerDetachedMs());
             System.out.println("consumer_pid=" + ring.consumerPid() + " (" + ring.consumerState(5_000).name().toLowerCase() + ")");
             System.out.println("consumer_heartbeat_ms=" + ring.consumerHeartbeatMs());
+            System.out.println("consumer_detached_ms=" + ring.consumerDetachedMs());
             System.out.println("tail=" + tail);
             System.out.println("head=" + head);
             System.out.println("used_bytes=" + (tail - head));
