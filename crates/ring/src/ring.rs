@@ -293,7 +293,7 @@ impl Ring {
     }
 
     /// The state of the producer or consumer, as seen by an observer (stale after
-    /// [`attach::HEARTBEAT_STALE_MS`]). An observer keeps no memory between looks, so it does
+    /// [`crate::HEARTBEAT_STALE_MS`]). An observer keeps no memory between looks, so it does
     /// not see progress: a foreign producer (no heartbeat slot) reads as never attached or
     /// detached here, and alive to its consumer, which watches the tail.
     pub fn peer(&self, role: Role) -> PeerState {
