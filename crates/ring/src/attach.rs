@@ -1,7 +1,10 @@
 //! One producer and one consumer: attaching by compare-and-swap on the header pids, heartbeats,
-//! and telling a live peer from a dead one.
+//! and what a side can tell about its peer (docs/ring-layout.md, "Attaching, heartbeats and
+//! liveness"): alive, stale (paused, never dead), detached, dead (zombies included), or a
+//! foreign peer that speaks only Agrona's ring region.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering as Local};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::error::{RingError, Role};
@@ -11,10 +14,11 @@ use crate::region::Region;
 /// decrement and a branch, never a syscall per message.
 pub(crate) const HEARTBEAT_CHECK_EVERY: u32 = 4096;
 
-/// A heartbeat older than this means the peer is stalled.
+/// A heartbeat older than this means the peer is stalled (stale), not dead.
 pub const HEARTBEAT_STALE_MS: i64 = 5_000;
 
 /// Milliseconds since the Unix epoch.
+#[cfg(not(all(loom, test)))]
 pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -22,13 +26,32 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// Under loom a whole execution runs within one millisecond, so every heartbeat and detach
+/// record would carry the same time and the models could not tell an old one from a new one: a
+/// logical clock that ticks on every reading stands in (the order of its readings is the order
+/// loom runs the threads' steps in).
+#[cfg(all(loom, test))]
+pub fn now_ms() -> i64 {
+    static CLOCK: AtomicI64 = AtomicI64::new(1_000_000);
+    CLOCK.fetch_add(1, Local::SeqCst)
+}
+
 /// This process's pid.
 pub(crate) fn own_pid() -> i32 {
     std::process::id() as i32
 }
 
-/// Whether a process with this pid exists (`kill(pid, 0)`; `EPERM` means it exists but belongs
-/// to another user).
+/// Whether a process with this pid exists and has not exited: `kill(pid, 0)` succeeds (`EPERM`
+/// means it exists but belongs to another user) and `/proc/<pid>/stat` does not show it as a
+/// zombie (`Z`) or dead (`X`). A zombie has exited; only its exit status waits for its parent,
+/// so a peer killed and not yet reaped is dead. Without a readable `/proc` the `kill` answer
+/// stands.
+///
+/// # Examples
+/// ```
+/// assert!(sympathy_ring::pid_alive(std::process::id() as i32));
+/// assert!(!sympathy_ring::pid_alive(0));
+/// ```
 pub fn pid_alive(pid: i32) -> bool {
     if pid <= 0 {
         return false;
@@ -39,32 +62,55 @@ pub fn pid_alive(pid: i32) -> bool {
     }
     // SAFETY: kill with signal 0 sends nothing; it only checks that the pid exists.
     let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    let exists = rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+    exists && !matches!(proc_state(pid), Some(b'Z' | b'X' | b'x'))
+}
+
+/// The state letter of `/proc/<pid>/stat` (`R`, `S`, `T`, `Z`, ...), if it can be read. The
+/// command name before it is in parentheses and may itself hold `)` and spaces: the state is
+/// the first field after the last `)`.
+fn proc_state(pid: i32) -> Option<u8> {
+    state_letter(&std::fs::read(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// The state letter of the text of a `/proc/<pid>/stat` file (see [`proc_state`]).
+fn state_letter(stat: &[u8]) -> Option<u8> {
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    stat.get(close + 1..)?
+        .iter()
+        .copied()
+        .find(|b| !b.is_ascii_whitespace())
 }
 
 /// What a side can tell about its peer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PeerState {
-    /// No peer has ever attached (pid 0, heartbeat 0): "no messages yet".
+    /// No peer has ever attached (pid 0, heartbeat 0, no progress seen): "no messages yet".
     NeverAttached,
-    /// Attached, its process exists, and its heartbeat is fresh.
+    /// Attached, its process exists, and its heartbeat (or its progress through the ring) is
+    /// fresh. Pid 0: a foreign peer that uses only the ring region (an Agrona
+    /// `OneToOneRingBuffer` or Aeron C consumer storing the trailer heartbeat, a producer moving
+    /// the tail), seen after the last clean detach.
     Alive {
-        /// Its pid.
+        /// Its pid (0 for a foreign peer).
         pid: i32,
-        /// Age of its last heartbeat in ms.
+        /// Age of its last sign of life in ms.
         heartbeat_age_ms: i64,
     },
-    /// Attached and its process exists, but its heartbeat is older than
-    /// [`HEARTBEAT_STALE_MS`]: it is stalled, or idle without calling `heartbeat()`.
+    /// Attached and its process exists, but its last sign of life is older than the stale
+    /// limit ([`HEARTBEAT_STALE_MS`] by default): paused (SIGSTOP, Ctrl-Z, a long GC), stalled,
+    /// or idle without calling `heartbeat()`. Never counted as gone: it may resume. Pid 0: a
+    /// foreign peer gone quiet, which cannot be told from one that left.
     Stale {
-        /// Its pid.
+        /// Its pid (0 for a foreign peer).
         pid: i32,
-        /// Age of its last heartbeat in ms.
+        /// Age of its last sign of life in ms.
         heartbeat_age_ms: i64,
     },
-    /// It attached once and detached cleanly (pid back to 0).
+    /// It detached cleanly (pid back to 0, its last heartbeat recorded as the detach).
     Detached,
-    /// Its pid is set but no such process exists: it died without detaching.
+    /// Its pid is set but no such process runs (it exited, was killed, or is a zombie not yet
+    /// reaped): it died without detaching.
     Dead {
         /// Its last pid.
         pid: i32,
@@ -77,7 +123,7 @@ impl PeerState {
         matches!(self, PeerState::Alive { .. })
     }
 
-    /// Whether the peer has gone for good (detached or died).
+    /// Whether the peer has gone for good (detached or died). A stale peer has not.
     pub fn is_gone(self) -> bool {
         matches!(self, PeerState::Detached | PeerState::Dead { .. })
     }
@@ -100,41 +146,219 @@ impl PeerState {
     }
 }
 
-/// The state of the peer in `role`, seen from the other side.
-pub(crate) fn peer_state(region: &Region, role: Role) -> PeerState {
+/// One look at a side's header words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Sighting {
+    /// Its pid (0: none attached through the header).
+    pub(crate) pid: i32,
+    /// Its heartbeat, ms since the epoch (0: never).
+    pub(crate) heartbeat_ms: i64,
+    /// The heartbeat of its last clean detach (0: never).
+    pub(crate) detached_ms: i64,
+}
+
+/// Loads the header words of the side in `role`: the heartbeat, then the pid, then the detach
+/// record. An attach stores the pid, then the heartbeat; a detach stores a heartbeat and the
+/// same value as `detached_ms`, then pid 0.
+///
+/// - The heartbeat before the pid: loaded the other way round, a pid of 0 from just before an
+///   attach could meet the heartbeat that attach then stored, and a producer that is starting
+///   would read as detached (its consumer gave up with nothing).
+/// - `detached_ms` after the pid: a pid of 0 stored by a detach makes that detach's
+///   `detached_ms` visible (the compare-and-swap releases it), so the heartbeat loaded before
+///   is never newer than it and the detach is never mistaken for a foreign peer.
+pub(crate) fn sight(region: &Region, role: Role) -> Sighting {
     let producer = role == Role::Producer;
-    // The heartbeat first, then the pid. An attach stores the pid, then the heartbeat; a detach
-    // stores a heartbeat, then pid 0. Loaded the other way round, a pid of 0 from just before an
-    // attach could meet the heartbeat that attach then stored, and a producer that is starting
-    // would read as "detached" (pid 0, heartbeat set): its consumer would give up with nothing.
-    let heartbeat = region.lv_heartbeat(producer); // SYNC POINT: heartbeat
+    let heartbeat_ms = region.lv_heartbeat(producer); // SYNC POINT: heartbeat
     let pid = region.lv_pid(producer); // SYNC POINT: attach
-    if pid == 0 {
-        return if heartbeat == 0 {
-            PeerState::NeverAttached
+    let detached_ms = region.lv_detached(producer); // SYNC POINT: detached
+    Sighting {
+        pid,
+        heartbeat_ms,
+        detached_ms,
+    }
+}
+
+/// The peer's position moved between two looks: after `after_ms` (a look that saw the old
+/// position) and by `seen_ms` (the look that saw it moved).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Progress {
+    pub(crate) after_ms: i64,
+    pub(crate) seen_ms: i64,
+}
+
+/// The state from one [`Sighting`], the peer's last seen progress, the time and the stale limit;
+/// `alive` tells whether a pid runs ([`pid_alive`]). The Java `PeerState.classify` is the same
+/// function.
+///
+/// - pid set: dead if the process does not run; else its last sign of life is its heartbeat
+///   (none yet if the heartbeat is not newer than the last detach: it is between its attach and
+///   its first heartbeat, age 0) or its progress, whichever is later: stale if older than
+///   `stale_ms`, alive otherwise.
+/// - pid 0: its heartbeat counts if newer than `detached_ms` (a foreign peer's, stored after the
+///   last clean detach), its progress if it moved after a look later than `detached_ms`. With
+///   neither: never attached (heartbeat 0) or detached. With either: a foreign peer, alive or
+///   stale by the age of the later one.
+pub(crate) fn classify(
+    s: Sighting,
+    progress: Option<Progress>,
+    now_ms: i64,
+    stale_ms: i64,
+    alive: impl Fn(i32) -> bool,
+) -> PeerState {
+    let by_age = |pid: i32, last: i64| {
+        let heartbeat_age_ms = now_ms.saturating_sub(last).max(0);
+        if heartbeat_age_ms > stale_ms {
+            PeerState::Stale {
+                pid,
+                heartbeat_age_ms,
+            }
         } else {
-            PeerState::Detached
-        };
-    }
-    if !pid_alive(pid) {
-        return PeerState::Dead { pid };
-    }
-    // No heartbeat yet with a pid set: the peer is between its attach and its first heartbeat.
-    let heartbeat_age_ms = if heartbeat == 0 {
-        0
-    } else {
-        (now_ms() - heartbeat).max(0)
+            PeerState::Alive {
+                pid,
+                heartbeat_age_ms,
+            }
+        }
     };
-    if heartbeat_age_ms > HEARTBEAT_STALE_MS {
-        PeerState::Stale {
-            pid,
-            heartbeat_age_ms,
+    let progress_seen = |p: Option<Progress>| p.map_or(0, |p| p.seen_ms);
+    if s.pid != 0 {
+        if !alive(s.pid) {
+            return PeerState::Dead { pid: s.pid };
         }
+        let beat = if s.heartbeat_ms > s.detached_ms {
+            s.heartbeat_ms
+        } else {
+            now_ms // attached, not yet beaten
+        };
+        return by_age(s.pid, beat.max(progress_seen(progress)));
+    }
+    let beat = if s.heartbeat_ms > s.detached_ms {
+        s.heartbeat_ms
     } else {
-        PeerState::Alive {
-            pid,
-            heartbeat_age_ms,
+        0
+    };
+    let moved = progress_seen(progress.filter(|p| p.after_ms > s.detached_ms));
+    match beat.max(moved) {
+        0 if s.heartbeat_ms == 0 => PeerState::NeverAttached,
+        0 => PeerState::Detached,
+        last => by_age(0, last),
+    }
+}
+
+/// The state of the peer in `role`, seen by an observer (no memory of earlier looks, so no
+/// progress), with stale limit `stale_ms`.
+pub(crate) fn peer_state(region: &Region, role: Role, stale_ms: i64) -> PeerState {
+    classify(sight(region, role), None, now_ms(), stale_ms, pid_alive)
+}
+
+/// The watch one side keeps on its peer: the peer's position between looks (progress is a sign
+/// of life even without a heartbeat: a foreign producer has no heartbeat slot), and what it
+/// knew when it attached, to tell a departure it has seen happen from one that predates it
+/// ([`PeerWatch::has_left`]).
+///
+/// Its words are this side's own bookkeeping, not shared with the peer: relaxed atomics (the
+/// side's methods take `&self`).
+pub(crate) struct PeerWatch {
+    /// The peer's role.
+    peer: Role,
+    /// When this side attached (ms since the epoch).
+    attached_ms: i64,
+    /// Whether records were waiting when this side attached (a consumer taking over a ring
+    /// its producer wrote to and left: that departure is news to it).
+    pending_at_attach: bool,
+    /// Whether a look ever found the peer attached (alive or stale).
+    saw_attached: AtomicBool,
+    /// The stale limit in ms.
+    stale_ms: AtomicI64,
+    /// The peer's position at the last look (the producer watches the head, the consumer the
+    /// tail).
+    position: AtomicI64,
+    /// When the last look was.
+    looked_ms: AtomicI64,
+    /// The last [`Progress`] seen: `after_ms` and `seen_ms` (0 and 0: none).
+    moved_after_ms: AtomicI64,
+    moved_seen_ms: AtomicI64,
+    /// The last [`Sighting`]'s heartbeat and detach record, for [`PeerWatch::has_left`].
+    last_heartbeat_ms: AtomicI64,
+    last_detached_ms: AtomicI64,
+}
+
+impl PeerWatch {
+    fn new(region: &Region, peer: Role, attached_ms: i64, pending_at_attach: bool) -> PeerWatch {
+        PeerWatch {
+            peer,
+            attached_ms,
+            pending_at_attach,
+            saw_attached: AtomicBool::new(false),
+            stale_ms: AtomicI64::new(HEARTBEAT_STALE_MS),
+            position: AtomicI64::new(watched_position(region, peer)),
+            looked_ms: AtomicI64::new(attached_ms),
+            moved_after_ms: AtomicI64::new(0),
+            moved_seen_ms: AtomicI64::new(0),
+            last_heartbeat_ms: AtomicI64::new(0),
+            last_detached_ms: AtomicI64::new(0),
         }
+    }
+
+    /// Looks at the peer now.
+    fn look(&self, region: &Region) -> PeerState {
+        let now = now_ms();
+        let position = watched_position(region, self.peer);
+        if self.position.swap(position, Local::Relaxed) != position {
+            let after = self.looked_ms.load(Local::Relaxed);
+            self.moved_after_ms.store(after, Local::Relaxed);
+            self.moved_seen_ms.store(now, Local::Relaxed);
+        }
+        self.looked_ms.store(now, Local::Relaxed);
+        let progress = match self.moved_seen_ms.load(Local::Relaxed) {
+            0 => None,
+            seen_ms => Some(Progress {
+                after_ms: self.moved_after_ms.load(Local::Relaxed),
+                seen_ms,
+            }),
+        };
+        let s = sight(region, self.peer);
+        self.last_heartbeat_ms.store(s.heartbeat_ms, Local::Relaxed);
+        self.last_detached_ms.store(s.detached_ms, Local::Relaxed);
+        let state = classify(
+            s,
+            progress,
+            now,
+            self.stale_ms.load(Local::Relaxed),
+            pid_alive,
+        );
+        if matches!(state, PeerState::Alive { .. } | PeerState::Stale { .. }) {
+            self.saw_attached.store(true, Local::Relaxed);
+        }
+        state
+    }
+
+    /// Whether `state` (from the last look) is a peer that has left while this side could
+    /// count on it: gone (detached or dead), and news to this side: this side saw it attached,
+    /// or it left after this side attached (its detach record, or for a dead one its last
+    /// heartbeat, is not older than the attach), or records were waiting when this side
+    /// attached. A departure older than that is a ring being reused: the side waits for a new
+    /// peer (until its own timeout) instead of giving up at once.
+    fn has_left(&self, state: PeerState) -> bool {
+        let news = |when: i64| {
+            self.pending_at_attach
+                || self.saw_attached.load(Local::Relaxed)
+                || when >= self.attached_ms
+        };
+        match state {
+            PeerState::Detached => news(self.last_detached_ms.load(Local::Relaxed)),
+            PeerState::Dead { .. } => news(self.last_heartbeat_ms.load(Local::Relaxed)),
+            _ => false,
+        }
+    }
+}
+
+/// The position that moves when the peer in `role` works: the consumer's head, the producer's
+/// tail.
+fn watched_position(region: &Region, peer: Role) -> i64 {
+    match peer {
+        Role::Consumer => region.lv_head(), // SYNC POINT: head
+        Role::Producer => region.lv_tail(), // SYNC POINT: tail
     }
 }
 
@@ -144,11 +368,12 @@ pub(crate) struct Attachment {
     role: Role,
     pid: i32,
     countdown: u32,
+    watch: PeerWatch,
 }
 
 impl Attachment {
     /// Claims `role` for this process: CAS the pid from 0, or from the pid of a process that no
-    /// longer exists (a crashed peer's role may be taken over).
+    /// longer runs (a crashed peer's role may be taken over; a zombie's too).
     pub(crate) fn attach(region: Arc<Region>, role: Role) -> Result<Attachment, RingError> {
         let producer = role == Role::Producer;
         let me = own_pid();
@@ -164,12 +389,21 @@ impl Attachment {
                 Err(found) => return Err(RingError::AlreadyAttached { role, pid: found }),
             }
         }
-        region.so_heartbeat(producer, now_ms()); // SYNC POINT: heartbeat
+        let attached_ms = now_ms();
+        region.so_heartbeat(producer, attached_ms); // SYNC POINT: heartbeat
+        let (peer, pending) = match role {
+            // A consumer that finds records waiting takes over from a producer that wrote them:
+            // if that producer is gone, that is news to it (drain, then report).
+            Role::Consumer => (Role::Producer, records_waiting(&region)),
+            Role::Producer => (Role::Consumer, false),
+        };
+        let watch = PeerWatch::new(&region, peer, attached_ms, pending);
         Ok(Attachment {
             region,
             role,
             pid: me,
             countdown: HEARTBEAT_CHECK_EVERY,
+            watch,
         })
     }
 
@@ -190,21 +424,152 @@ impl Attachment {
             .so_heartbeat(self.role == Role::Producer, now_ms()); // SYNC POINT: heartbeat
     }
 
-    /// The state of the other side.
+    /// The state of the other side, counting its progress since this side's earlier looks.
     pub(crate) fn peer(&self) -> PeerState {
-        let other = match self.role {
-            Role::Producer => Role::Consumer,
-            Role::Consumer => Role::Producer,
-        };
-        peer_state(&self.region, other)
+        self.watch.look(&self.region)
     }
+
+    /// Whether the peer in `state` (this side's last [`Attachment::peer`]) left while this side
+    /// counted on it; see [`PeerWatch::has_left`].
+    pub(crate) fn peer_has_left(&self, state: PeerState) -> bool {
+        self.watch.has_left(state)
+    }
+
+    /// Sets the heartbeat age above which the peer counts as stale.
+    pub(crate) fn set_stale_limit(&mut self, stale_ms: i64) {
+        self.watch.stale_ms.store(stale_ms, Local::Relaxed);
+    }
+}
+
+/// Whether a consumer attaching now finds records waiting: the tail is past the head, or a
+/// record is published at the head (a producer killed between publishing and storing the tail).
+fn records_waiting(region: &Region) -> bool {
+    let head = region.lv_head(); // SYNC POINT: head
+    let tail = region.lv_tail(); // SYNC POINT: tail
+    let index = head as usize & (region.capacity() - 1) & !(crate::layout::RECORD_ALIGNMENT - 1);
+    let (length, _) = crate::layout::unpack_header(region.lv_record(index)); // SYNC POINT: record
+    tail != head || length > 0
 }
 
 impl Drop for Attachment {
     fn drop(&mut self) {
         let producer = self.role == Role::Producer;
-        self.region.so_heartbeat(producer, now_ms()); // SYNC POINT: heartbeat
-        // Only give the role back if it is still ours (a peer may have judged us dead).
+        // Only give the role back if it is still ours (a peer may have judged us dead). The
+        // detach's heartbeat is recorded as `detached_ms`, so a peer tells this clean detach
+        // from a foreign peer's later heartbeat.
+        if self.region.lv_pid(producer) != self.pid {
+            return;
+        }
+        let now = now_ms();
+        self.region.so_heartbeat(producer, now); // SYNC POINT: heartbeat
+        self.region.so_detached(producer, now); // SYNC POINT: detached
         let _ = self.region.cas_pid(producer, self.pid, 0); // SYNC POINT: attach
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_000_000;
+    const STALE: i64 = 5_000;
+
+    fn state(
+        pid: i32,
+        heartbeat_ms: i64,
+        detached_ms: i64,
+        progress: Option<Progress>,
+    ) -> PeerState {
+        let s = Sighting {
+            pid,
+            heartbeat_ms,
+            detached_ms,
+        };
+        classify(s, progress, NOW, STALE, |pid| pid != 666)
+    }
+
+    #[test]
+    fn an_attached_peer_is_alive_stale_or_dead() {
+        assert_eq!(
+            state(42, NOW - 10, 0, None),
+            PeerState::Alive {
+                pid: 42,
+                heartbeat_age_ms: 10
+            }
+        );
+        assert_eq!(
+            state(42, NOW - 6_000, 0, None),
+            PeerState::Stale {
+                pid: 42,
+                heartbeat_age_ms: 6_000
+            }
+        );
+        assert_eq!(state(666, NOW, 0, None), PeerState::Dead { pid: 666 });
+        // Between its attach and its first heartbeat (an old one from before the last detach).
+        assert!(state(42, 0, 0, None).is_alive());
+        assert!(state(42, NOW - 9_000, NOW - 9_000, None).is_alive());
+        // Progress is a sign of life.
+        let moved = Some(Progress {
+            after_ms: NOW - 100,
+            seen_ms: NOW - 50,
+        });
+        assert!(state(42, NOW - 9_000, 0, moved).is_alive());
+    }
+
+    #[test]
+    fn pid_zero_is_never_attached_detached_or_a_foreign_peer() {
+        assert_eq!(state(0, 0, 0, None), PeerState::NeverAttached);
+        assert_eq!(state(0, NOW - 10, NOW - 10, None), PeerState::Detached);
+        assert_eq!(state(0, NOW - 9_000, NOW - 10, None), PeerState::Detached);
+        // A heartbeat after the last detach (Agrona's consumerHeartbeatTime), or with no detach.
+        assert_eq!(
+            state(0, NOW - 5, NOW - 10, None),
+            PeerState::Alive {
+                pid: 0,
+                heartbeat_age_ms: 5
+            }
+        );
+        assert_eq!(
+            state(0, NOW - 7_000, 0, None),
+            PeerState::Stale {
+                pid: 0,
+                heartbeat_age_ms: 7_000
+            }
+        );
+        // A foreign producer: no heartbeat, but the tail moved after the last detach.
+        let after_detach = Some(Progress {
+            after_ms: NOW - 9,
+            seen_ms: NOW - 1,
+        });
+        assert!(state(0, 0, 0, after_detach).is_alive());
+        assert!(state(0, NOW - 10, NOW - 10, after_detach).is_alive());
+        // A move that may predate the detach (the detacher's last records) is no sign.
+        let before_detach = Some(Progress {
+            after_ms: NOW - 10,
+            seen_ms: NOW - 1,
+        });
+        assert_eq!(
+            state(0, NOW - 10, NOW - 10, before_detach),
+            PeerState::Detached
+        );
+    }
+
+    #[test]
+    fn stale_is_never_gone() {
+        for pid in [0, 42] {
+            let s = state(pid, NOW - 60_000, 0, None);
+            assert!(matches!(s, PeerState::Stale { .. }), "{s:?}");
+            assert!(!s.is_gone());
+            assert!(s.to_error(Role::Producer).is_none());
+        }
+    }
+
+    #[test]
+    fn the_state_letter_follows_the_last_parenthesis() {
+        assert_eq!(state_letter(b"4242 (sleep) S 1 4242"), Some(b'S'));
+        assert_eq!(state_letter(b"4242 (a) S (b)) Z 1 4242"), Some(b'Z'));
+        assert_eq!(state_letter(b"4242 (odd name) X 1"), Some(b'X'));
+        assert_eq!(state_letter(b"garbage"), None);
+        assert_eq!(state_letter(b"1 (x)"), None);
     }
 }

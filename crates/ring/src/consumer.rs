@@ -4,6 +4,7 @@
 use crate::attach::{Attachment, PeerState};
 use crate::error::{Corruption, RingError, Role};
 use crate::layout::*;
+use crate::producer::PEER_LOOK_EVERY_MS;
 use crate::ring::check_trailer;
 use crate::wait::Wait;
 
@@ -247,9 +248,16 @@ impl Consumer {
 
     /// Reads like [`Consumer::read`], waiting with `wait` until at least one message arrives.
     ///
+    /// A producer that is stale (paused, stopped, in a long GC) is waited for: it may resume. A
+    /// producer that left before this consumer attached (a reused ring, no records waiting) is
+    /// waited for too: a new producer may attach. Only a departure this consumer has seen
+    /// happen ends the wait early (see [`Consumer::peer`]).
+    ///
     /// # Errors
     /// As [`Consumer::read`]; [`RingError::Timeout`]; [`RingError::PeerDead`] when the
-    /// producer detached or died and the ring is drained.
+    /// ring is drained and the producer detached or died after this consumer attached (or
+    /// while it was attached and seen, or with records waiting for this consumer when it
+    /// attached).
     pub fn read_wait<F: FnMut(i32, &[u8])>(
         &mut self,
         mut handler: F,
@@ -302,12 +310,14 @@ impl Consumer {
             }
             action
         };
+        let mut looked_ms = 0;
         wait.until("a message", || {
             let n = self.read_controlled(&mut handler, limit)?;
             if n > 0 || stopped.get() {
                 return Ok(Some(n));
             }
-            // Looking at the peer costs a syscall: only every 1024 empty polls.
+            // Looking at the peer costs a syscall and a /proc read: only every 1024 empty
+            // polls, and at most every PEER_LOOK_EVERY_MS.
             idle = idle.wrapping_add(1);
             if !idle.is_multiple_of(1024) {
                 return Ok(None);
@@ -316,8 +326,13 @@ impl Consumer {
             // slowly on a loaded machine: beat here too, so a consumer waiting for a late
             // producer never looks hung to it.
             self.attachment.heartbeat();
+            let now = crate::attach::now_ms();
+            if now - looked_ms < PEER_LOOK_EVERY_MS {
+                return Ok(None);
+            }
+            looked_ms = now;
             let peer = self.peer();
-            if peer.is_gone() {
+            if self.attachment.peer_has_left(peer) {
                 // It may have written its last records just before leaving: drain them.
                 let n = self.read_controlled(&mut handler, limit)?;
                 if n > 0 || stopped.get() {
@@ -337,8 +352,18 @@ impl Consumer {
     }
 
     /// The producer's state: attached and heartbeating, stale, detached, dead or never seen.
+    /// The tail moving since this consumer's previous look counts as a sign of life, so a
+    /// foreign producer (Agrona's or Aeron's, which never touch the header page) reads as alive
+    /// while it writes.
     pub fn peer(&self) -> PeerState {
         self.attachment.peer()
+    }
+
+    /// Sets how old the producer's last sign of life may be before it reads as
+    /// [`PeerState::Stale`] (default [`crate::HEARTBEAT_STALE_MS`]).
+    pub fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
+        self.attachment
+            .set_stale_limit(crate::ring::duration_ms(stale_limit));
     }
 
     /// Whether the producer is attached, running and heartbeating.

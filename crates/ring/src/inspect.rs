@@ -110,10 +110,14 @@ pub struct Snapshot {
     pub producer_pid: i32,
     /// Producer heartbeat, ms since the epoch.
     pub producer_heartbeat_ms: i64,
+    /// The producer's heartbeat at its last clean detach (0: never detached).
+    pub producer_detached_ms: i64,
     /// Consumer pid (0 when none).
     pub consumer_pid: i32,
     /// Consumer heartbeat (Agrona trailer slot), ms since the epoch.
     pub consumer_heartbeat_ms: i64,
+    /// The consumer's heartbeat at its last clean detach (0: never detached).
+    pub consumer_detached_ms: i64,
     /// Tail position.
     pub tail: i64,
     /// Head position.
@@ -167,14 +171,16 @@ fn snapshot(r: &Region) -> Snapshot {
         creation_time_ms: r.lp_creation_time(),
         producer_pid: r.lv_pid(true),
         producer_heartbeat_ms: r.lv_heartbeat(true),
+        producer_detached_ms: r.lv_detached(true),
         consumer_pid: r.lv_pid(false),
         consumer_heartbeat_ms: r.lv_heartbeat(false),
+        consumer_detached_ms: r.lv_detached(false),
         tail: r.lv_tail(), // SYNC POINT: tail
         head: r.lv_head(), // SYNC POINT: head
         head_cache: r.lp_head_cache(),
         correlation_counter: r.lp_correlation_counter(),
-        producer: attach::peer_state(r, Role::Producer),
-        consumer: attach::peer_state(r, Role::Consumer),
+        producer: attach::peer_state(r, Role::Producer, attach::HEARTBEAT_STALE_MS),
+        consumer: attach::peer_state(r, Role::Consumer, attach::HEARTBEAT_STALE_MS),
     }
 }
 

@@ -55,8 +55,14 @@ pub const CREATION_TIME_OFFSET: usize = 32;
 pub const PRODUCER_PID_OFFSET: usize = 128;
 /// i64 the producer's last heartbeat, ms since the Unix epoch.
 pub const PRODUCER_HEARTBEAT_OFFSET: usize = 136;
+/// i64 the producer's heartbeat at its last clean detach, ms since the Unix epoch (0: never
+/// detached). A heartbeat newer than this with no pid is a peer that does not use the header.
+pub const PRODUCER_DETACHED_OFFSET: usize = 144;
 /// i32 pid of the attached consumer, 0 when none.
 pub const CONSUMER_PID_OFFSET: usize = 256;
+/// i64 the consumer's heartbeat at its last clean detach, ms since the Unix epoch (0: never
+/// detached). A consumer heartbeat newer than this with no pid is an Agrona-only consumer.
+pub const CONSUMER_DETACHED_OFFSET: usize = 264;
 /// The `ready` value once the file is complete.
 pub const READY: u32 = 1;
 
@@ -157,7 +163,9 @@ pub const CONSTANTS: &[(&str, i128)] = &[
         "PRODUCER_HEARTBEAT_OFFSET",
         PRODUCER_HEARTBEAT_OFFSET as i128,
     ),
+    ("PRODUCER_DETACHED_OFFSET", PRODUCER_DETACHED_OFFSET as i128),
     ("CONSUMER_PID_OFFSET", CONSUMER_PID_OFFSET as i128),
+    ("CONSUMER_DETACHED_OFFSET", CONSUMER_DETACHED_OFFSET as i128),
     ("READY", READY as i128),
     ("TRAILER_LENGTH", TRAILER_LENGTH as i128),
     ("TAIL_POSITION_OFFSET", TAIL_POSITION_OFFSET as i128),

@@ -6,8 +6,11 @@
 //!
 //! What is checked: claims (negative then positive length), copying writes, padding at the wrap,
 //! head release once per batch, the producer's cached head refreshed only when the ring looks
-//! full, batch visibility, and `try_write_batch` runs across the wrap. Every delivered message is checked against the pattern and the
-//! sequence; the consumer never sees a claim in progress, an aborted claim, or part of a batch.
+//! full, batch visibility, and `try_write_batch` runs across the wrap. Every delivered message is
+//! checked against the pattern and the sequence; the consumer never sees a claim in progress, an
+//! aborted claim, or part of a batch. And the attach/detach protocol of the header page: a peer
+//! that attaches is never seen as detached, one that detaches is seen as detached exactly (never
+//! as a foreign peer), on a fresh ring and on one reused after an earlier detach.
 
 use loom::thread;
 
@@ -256,6 +259,54 @@ fn loom_model_attach_is_never_seen_as_detached() {
                 !matches!(state, PeerState::Stale { .. } | PeerState::Dead { .. }),
                 "a live producer read as {state:?}"
             );
+            thread::yield_now();
+        }
+        producer.join().unwrap();
+        assert_eq!(ring.peer(Role::Producer), PeerState::Detached);
+    });
+}
+
+/// A ring reused after a clean detach: a look at a second producer that attaches and detaches
+/// never reads it as detached while it is attached, nor ever as a foreign peer (pid 0 and a
+/// heartbeat newer than the last detach record), nor stale or dead; once it detached it reads as
+/// detached exactly. The detach stores its heartbeat and the same value as `detached_ms`, then
+/// gives the pid back; the look loads the heartbeat, the pid, then `detached_ms`. Loading
+/// `detached_ms` before the pid lets a pid of 0 from the detach meet the previous detach's
+/// record, and the detaching producer reads as a foreign one. (The logical clock of `now_ms`
+/// under loom gives every heartbeat its own time.)
+#[test]
+fn loom_model_reattach_and_detach_are_seen_exactly() {
+    use crate::attach::PeerState;
+    use crate::error::Role;
+    use loom::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    model("reattach_and_detach_are_seen_exactly", || {
+        let ring = Ring::anonymous(CAPACITY).unwrap();
+        drop(ring.producer().unwrap()); // an earlier producer came and went
+        let attached = Arc::new(AtomicBool::new(false));
+        let detaching = Arc::new(AtomicBool::new(false));
+        let (producer_ring, producer_attached, producer_detaching) =
+            (ring.clone(), attached.clone(), detaching.clone());
+        let producer = thread::spawn(move || {
+            let producer = producer_ring.producer().unwrap();
+            producer_attached.store(true, Ordering::SeqCst);
+            producer_detaching.store(true, Ordering::SeqCst);
+            drop(producer);
+        });
+        for _ in 0..2 {
+            let was_attached = attached.load(Ordering::SeqCst);
+            let state = ring.peer(Role::Producer);
+            let now_detaching = detaching.load(Ordering::SeqCst);
+            match state {
+                PeerState::Alive { pid, .. } => {
+                    assert_ne!(pid, 0, "a detach read as a foreign peer")
+                }
+                PeerState::Detached => assert!(
+                    !was_attached || now_detaching,
+                    "an attached producer read as detached"
+                ),
+                other => panic!("the producer read as {other:?}"),
+            }
             thread::yield_now();
         }
         producer.join().unwrap();

@@ -2,7 +2,7 @@
 //! `OneToOneRingBuffer` write protocol byte for byte (see `docs/ring-layout.md`).
 
 use crate::attach::{Attachment, PeerState};
-use crate::error::{RingError, Role};
+use crate::error::RingError;
 use crate::layout::*;
 use crate::ring::check_positions;
 use crate::short_bytes;
@@ -127,12 +127,31 @@ impl Producer {
 
     /// Writes `payload`, waiting with `wait` while the ring is full.
     ///
+    /// A full ring is back pressure whatever the consumer's state: a stale consumer (paused,
+    /// stopped) may resume, and one that died or detached may be restarted: a new consumer
+    /// resumes at the ring's head and drains, so the wait goes on until `wait`'s timeout.
+    ///
     /// # Errors
-    /// As [`Producer::try_write`], with [`RingError::Timeout`] instead of `Full`, or
-    /// [`RingError::PeerDead`] if the consumer is gone while the ring stays full.
+    /// As [`Producer::try_write`], with [`RingError::Timeout`] instead of `Full`; its text says
+    /// what the consumer was doing (not reading, stale, died, detached, never came) and what to
+    /// do.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use sympathy_ring::{Ring, RingError, Wait};
+    /// let ring = Ring::anonymous(64)?;
+    /// let mut producer = ring.producer()?;
+    /// let wait = Wait::backoff().timeout(Duration::from_millis(5));
+    /// while producer.write(1, &[0; 8], &wait).is_ok() {}
+    /// let full = producer.write(1, &[0; 8], &wait).unwrap_err();
+    /// assert!(full.to_string().contains("no consumer came"), "{full}");
+    /// # Ok::<(), RingError>(())
+    /// ```
     pub fn write(&mut self, type_id: i32, payload: &[u8], wait: &Wait) -> Result<(), RingError> {
         let mut full: u32 = 0;
-        wait.until("room in the ring", || {
+        let mut looked_ms = 0;
+        let outcome = wait.until("room in the ring", || {
             match self.try_write(type_id, payload) {
                 Ok(()) => Ok(Some(())),
                 Err(e) if e.is_full() => {
@@ -141,15 +160,53 @@ impl Producer {
                     full = full.wrapping_add(1);
                     if full.is_multiple_of(1024) {
                         self.attachment.heartbeat();
+                        // Look at the consumer now and then (a syscall and a /proc read):
+                        // its progress between looks is a sign of life.
+                        let now = crate::attach::now_ms();
+                        if now - looked_ms >= PEER_LOOK_EVERY_MS {
+                            looked_ms = now;
+                            let _ = self.peer();
+                        }
                     }
-                    match self.peer().to_error(Role::Consumer) {
-                        Some(dead) => Err(dead),
-                        None => Ok(None),
-                    }
+                    Ok(None)
                 }
                 Err(e) => Err(e),
             }
-        })
+        });
+        match outcome {
+            Err(RingError::Timeout { waited, .. }) => Err(RingError::Timeout {
+                waited,
+                what: self.why_no_room(),
+            }),
+            other => other,
+        }
+    }
+
+    /// What a producer that timed out on a full ring was waiting for, from the consumer's state.
+    #[cold]
+    fn why_no_room(&self) -> &'static str {
+        let consumer = self.peer();
+        match consumer {
+            PeerState::Alive { .. } => {
+                "room in the ring: the consumer is attached but did not read (slow or stuck)"
+            }
+            PeerState::Stale { .. } => {
+                "room in the ring: the consumer is attached but its heartbeat is stale (paused, \
+                 stopped or hung); resume it, or give it longer"
+            }
+            PeerState::Dead { .. } if self.attachment.peer_has_left(consumer) => {
+                "room in the ring: the consumer died and no consumer took its place; start one \
+                 (it resumes at the ring's head), or give it longer"
+            }
+            PeerState::Detached if self.attachment.peer_has_left(consumer) => {
+                "room in the ring: the consumer detached and no consumer took its place; start \
+                 one (it resumes at the ring's head), or give it longer"
+            }
+            _ => {
+                "room in the ring: no consumer came; start one (it resumes at the ring's head), \
+                 or give it longer"
+            }
+        }
     }
 
     /// Reserves room for a `len`-byte payload of type `type_id` and hands out its bytes to be
@@ -360,8 +417,18 @@ impl Producer {
     }
 
     /// The consumer's state: attached and heartbeating, stale, detached, dead or never seen.
+    /// The head moving since this producer's previous look counts as a sign of life, as does
+    /// a heartbeat in the trailer after the last clean detach: an Agrona-only consumer (which
+    /// never touches the header page) reads as alive.
     pub fn peer(&self) -> PeerState {
         self.attachment.peer()
+    }
+
+    /// Sets how old the consumer's last sign of life may be before it reads as
+    /// [`PeerState::Stale`] (default [`crate::HEARTBEAT_STALE_MS`]).
+    pub fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
+        self.attachment
+            .set_stale_limit(crate::ring::duration_ms(stale_limit));
     }
 
     /// Whether the consumer is attached, running and heartbeating.
@@ -822,6 +889,9 @@ impl Drop for Batch<'_> {
         self.publish();
     }
 }
+
+/// How often, at most, a waiting side looks at its peer (a `kill` and a `/proc` read).
+pub(crate) const PEER_LOOK_EVERY_MS: i64 = 10;
 
 /// How far ahead of the record it writes the producer asks for cache lines (8 lines).
 const PREFETCH_AHEAD: usize = 512;

@@ -72,6 +72,8 @@ impl LoomWords {
         let i64s = [
             CREATION_TIME_OFFSET,
             PRODUCER_HEARTBEAT_OFFSET,
+            PRODUCER_DETACHED_OFFSET,
+            CONSUMER_DETACHED_OFFSET,
             trailer + TAIL_POSITION_OFFSET,
             trailer + HEAD_CACHE_POSITION_OFFSET,
             trailer + HEAD_POSITION_OFFSET,
@@ -288,6 +290,30 @@ impl Region {
     pub(crate) fn so_heartbeat(&self, producer: bool, time_ms: i64) {
         self.heartbeat_word(producer)
             .store(time_ms, Ordering::Release);
+    }
+
+    /// SYNC POINT: detached. The heartbeat a side stored at its last clean detach (0: never).
+    /// Loaded after the pid: a pid of 0 stored by a detach (acquire, SYNC POINT: attach) makes
+    /// this detach's value visible here, so a clean detach is never mistaken for a foreign
+    /// peer's heartbeat (see [`crate::attach`]'s `sight`).
+    pub(crate) fn lv_detached(&self, producer: bool) -> i64 {
+        self.detached_word(producer).load(Ordering::Acquire)
+    }
+
+    /// SYNC POINT: detached. A detach stores its heartbeat here before it gives the pid back
+    /// (release; the pid's compare-and-swap to 0 orders it for the peer's look as well).
+    pub(crate) fn so_detached(&self, producer: bool, time_ms: i64) {
+        self.detached_word(producer)
+            .store(time_ms, Ordering::Release);
+    }
+
+    fn detached_word(&self, producer: bool) -> &AtomicI64 {
+        let offset = if producer {
+            PRODUCER_DETACHED_OFFSET
+        } else {
+            CONSUMER_DETACHED_OFFSET
+        };
+        self.i64_at(self.base, offset)
     }
 
     fn heartbeat_word(&self, producer: bool) -> &AtomicI64 {

@@ -209,9 +209,31 @@ impl Ring {
         self.region.path()
     }
 
-    /// The state of the producer or consumer, as seen by an observer.
+    /// The state of the producer or consumer, as seen by an observer (stale after
+    /// [`crate::HEARTBEAT_STALE_MS`]). An observer keeps no memory between looks, so it does
+    /// not see progress: a foreign producer (no heartbeat slot) reads as never attached or
+    /// detached here, and alive to its consumer, which watches the tail.
     pub fn peer(&self, role: Role) -> PeerState {
-        attach::peer_state(&self.region, role)
+        attach::peer_state(&self.region, role, attach::HEARTBEAT_STALE_MS)
+    }
+
+    /// [`Ring::peer`] with another stale limit: a heartbeat older than `stale_limit` reads as
+    /// [`PeerState::Stale`].
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use sympathy_ring::{PeerState, Ring, Role};
+    /// let ring = Ring::anonymous(64)?;
+    /// assert_eq!(ring.peer(Role::Producer), PeerState::NeverAttached);
+    /// let producer = ring.producer()?;
+    /// assert!(ring.peer_with_stale_limit(Role::Producer, Duration::from_secs(60)).is_alive());
+    /// drop(producer);
+    /// assert_eq!(ring.peer(Role::Producer), PeerState::Detached);
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    pub fn peer_with_stale_limit(&self, role: Role, stale_limit: Duration) -> PeerState {
+        attach::peer_state(&self.region, role, duration_ms(stale_limit))
     }
 
     /// Next value of the trailer's correlation counter (Agrona's `nextCorrelationId`).
@@ -478,4 +500,9 @@ fn bad_positions(region: &Region, head: i64, tail: i64) -> RingError {
         index: (head as usize) & (region.capacity() - 1),
         corruption: Corruption::BadPositions { head, tail },
     }
+}
+
+/// A duration in whole ms, saturating.
+pub(crate) fn duration_ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }

@@ -120,10 +120,18 @@ fn our_producer_writes_the_hand_built_bytes() {
     );
     region[hb..hb + 8].fill(0);
     assert_eq!(region, hand_built_region());
-    // And the header page, but for the creation time and the producer's heartbeat.
+    // And the header page, but for the creation time, the producer's heartbeat and the detach
+    // records (wall-clock times, written by the detaches above).
     let mut header = file[..HEADER_LENGTH].to_vec();
     header[32..40].copy_from_slice(&1_700_000_000_000i64.to_le_bytes());
-    header[PRODUCER_HEARTBEAT_OFFSET..PRODUCER_HEARTBEAT_OFFSET + 8].fill(0);
+    for at in [
+        PRODUCER_HEARTBEAT_OFFSET,
+        PRODUCER_DETACHED_OFFSET,
+        CONSUMER_DETACHED_OFFSET,
+    ] {
+        assert_ne!(header[at..at + 8], [0; 8], "header word {at} is written");
+        header[at..at + 8].fill(0);
+    }
     assert_eq!(header, hand_built_header());
 }
 

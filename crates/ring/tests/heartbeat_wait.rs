@@ -1,6 +1,6 @@
 //! A side that waits (an empty ring for the consumer, a full one for the producer) keeps its
 //! heartbeat fresh: a peer that is late to start (a JVM) must not find it stale and take it for
-//! hung (the Java side counts a heartbeat older than 5 s as a dead peer). The consumer counts
+//! hung (stale is never dead, but a stale peer is reported as paused or hung). The consumer counts
 //! every read, empty ones too; the producer's `write` beats while the ring stays full (it did
 //! not before: its heartbeat aged while it waited for a late consumer).
 

@@ -79,7 +79,18 @@ pub fn produce(
         match seq % 4 {
             0 | 1 => {
                 Pattern::new(size).fill(k, &mut buf[..size]);
-                producer.write(epoch as i32, &buf[..size], wait)?;
+                // Not `Producer::write`: it waits out a consumer that is gone (a new one may
+                // come) until its timeout; these tests want the survivor to notice at once.
+                wait.until("room in the ring", || {
+                    match producer.try_write(epoch as i32, &buf[..size]) {
+                        Ok(()) => Ok(Some(())),
+                        Err(e) if e.is_full() => producer
+                            .peer()
+                            .to_error(Role::Consumer)
+                            .map_or(Ok(None), Err),
+                        Err(e) => Err(e),
+                    }
+                })?;
                 seq += 1;
             }
             2 => {

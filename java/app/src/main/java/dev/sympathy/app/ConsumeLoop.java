@@ -1,15 +1,21 @@
 package dev.sympathy.app;
 
 import dev.sympathy.ring.PeerState;
+import dev.sympathy.ring.PeerWatch;
 import dev.sympathy.ring.RingFile;
 
 /**
  * Reads and verifies {@code count} test messages, keeping the consumer heartbeat fresh, and
- * tells the ways of receiving nothing apart: no producer yet (waits up to the timeout), a
- * producer that died or left early (fails with what was received), a live producer that
- * sends nothing (fails after the timeout).
+ * tells the ways of receiving nothing apart: no producer yet, or only one that left before this
+ * consumer attached (a reused ring: waits up to the timeout for a new one), a producer that
+ * died or left early while this consumer counted on it (fails with what was received), a
+ * stalled producer (stale: paused, stopped, in a long GC; waited for, never taken for dead),
+ * a live producer that sends nothing (fails after the timeout).
  */
 final class ConsumeLoop {
+    /** How often, at most, an idle loop looks at its peer (the Rust ring's PEER_LOOK_EVERY_MS). */
+    static final long LOOK_EVERY_MS = 10;
+
     long count;
     int expectedType;
     /** The pattern index of the first message, or {@link MessageCheck#FIRST_FROM_MESSAGE}. */
@@ -40,9 +46,11 @@ final class ConsumeLoop {
             long start = System.currentTimeMillis();
             long lastProgressMs = start;
             Heartbeat beat = new Heartbeat(consumer::heartbeat);
+            PeerWatch watch = ring.watchProducer();
             long seenAtCheck = 0;
             long firstNanos = 0;
             long idle = 0;
+            long lookedMs = 0;
             while (check.received() < count) {
                 int limit = (int) Math.min(count - check.received(), 1 << 16);
                 int n = consumer.poll(limit);
@@ -62,8 +70,13 @@ final class ConsumeLoop {
                     seenAtCheck = check.received();
                     lastProgressMs = now;
                 }
-                PeerState producer = ring.producerState(staleMs);
-                if (producer == PeerState.DEAD || producer == PeerState.DETACHED) {
+                // A look costs a /proc read: at most every LOOK_EVERY_MS.
+                if (now - lookedMs < LOOK_EVERY_MS) {
+                    continue;
+                }
+                lookedMs = now;
+                PeerState producer = watch.look(staleMs);
+                if (watch.hasLeft(producer)) {
                     drain(consumer, check);
                     if (check.received() >= count || (untilDetached && producer == PeerState.DETACHED)) {
                         break;
@@ -73,19 +86,32 @@ final class ConsumeLoop {
                             + " messages (" + check.bytes() + " bytes)");
                 }
                 if (now - lastProgressMs > timeoutMs) {
-                    throw new Incomplete(producer == PeerState.NEVER_ATTACHED && check.received() == 0
-                            ? "no messages yet: no producer attached within " + timeoutMs + " ms"
-                            : producer == PeerState.NEVER_ATTACHED
-                            ? "no message for " + timeoutMs + " ms and no producer is attached (the messages came"
-                                    + " from one that does not register in the ring's header): received and verified "
-                                    + check.received() + " of " + count + " messages"
-                            : "producer (pid " + ring.producerPid() + ") is alive but sent nothing for " + timeoutMs
-                                    + " ms: received and verified " + check.received() + " of " + count + " messages");
+                    throw new Incomplete(whyNothingCame(producer, watch, check));
                 }
             }
             elapsedNanos = System.nanoTime() - firstNanos;
         }
         return check;
+    }
+
+    /** Why nothing came for {@link #timeoutMs}, from the producer's state (not one that has left). */
+    private String whyNothingCame(PeerState producer, PeerWatch watch, MessageCheck check) {
+        String received = "received and verified " + check.received() + " of " + count + " messages";
+        String nothingYet = check.received() == 0 ? "no messages yet: " : "";
+        String who = watch.pid() == 0 ? "a producer that does not register in the ring's header (Agrona-only)"
+                : "producer (pid " + watch.pid() + ")";
+        return switch (producer) {
+            case NEVER_ATTACHED -> check.received() == 0
+                    ? "no messages yet: no producer attached within " + timeoutMs + " ms"
+                    : "no message for " + timeoutMs + " ms and no producer is attached (the messages came"
+                            + " from one that does not register in the ring's header): " + received;
+            case DETACHED, DEAD -> nothingYet + "the last producer " + (producer == PeerState.DEAD ? "died" : "detached")
+                    + " before this consumer attached and no new producer came within " + timeoutMs
+                    + " ms; start one (" + received + ")";
+            case STALE -> who + " is attached but stalled: no sign of life for over "
+                    + staleMs + " ms (paused, stopped or hung) and nothing for " + timeoutMs + " ms: " + received;
+            case ALIVE -> who + " is alive but sent nothing for " + timeoutMs + " ms: " + received;
+        };
     }
 
     /** Reads what is left; two empty polls in a row (a wrap's padding reads as empty once) end it. */

@@ -1,15 +1,15 @@
 package dev.sympathy.app;
 
-import dev.sympathy.ring.PeerDeadException;
 import dev.sympathy.ring.PeerState;
+import dev.sympathy.ring.PeerWatch;
 import dev.sympathy.ring.RingFile;
 import dev.sympathy.ring.RingTimeoutException;
 
 /**
  * Writes {@code count} test messages, waiting (back pressure) while the ring is full, keeping
- * the producer heartbeat fresh and watching the consumer: a consumer that dies while the
- * ring is full ends the loop with {@link PeerDeadException}; one that never comes, with a
- * timeout.
+ * the producer heartbeat fresh. A full ring is waited out whatever the consumer does (a stale
+ * one may resume; one that died or detached may be restarted, resuming at the ring's head) up
+ * to the timeout, whose message says what the consumer was doing and what to do.
  */
 final class ProduceLoop {
     long count;
@@ -38,6 +38,7 @@ final class ProduceLoop {
         long bytes = 0;
         try (RingImpl.ProducerEnd producer = impl.producer(ring)) {
             Heartbeat beat = new Heartbeat(producer::heartbeat);
+            PeerWatch consumer = ring.watchConsumer();
             long deadline = System.nanoTime() + durationMs * 1_000_000;
             for (long i = 0; i < count; i++) {
                 // Reading the clock costs ~20 ns: look every 256 messages.
@@ -50,7 +51,7 @@ final class ProduceLoop {
                     haltInClaim(ring, producer, beat, message, size, i);
                 }
                 if (!send(producer, message, size)) {
-                    waitForRoom(ring, producer, beat, message, size, i);
+                    waitForRoom(consumer, producer, beat, message, size, i);
                 }
                 bytes += size;
                 written = i + 1;
@@ -83,25 +84,44 @@ final class ProduceLoop {
         Runtime.getRuntime().halt(137);
     }
 
-    private void waitForRoom(RingFile ring, RingImpl.ProducerEnd producer, Heartbeat beat, byte[] message, int size,
-            long index) {
+    private void waitForRoom(PeerWatch consumer, RingImpl.ProducerEnd producer, Heartbeat beat, byte[] message,
+            int size, long index) {
         long start = System.currentTimeMillis();
+        long lookedMs = 0;
         long spins = 0;
         while (!send(producer, message, size)) {
             Thread.onSpinWait();
             beat.tick();
             if ((++spins & 0xFFF) == 0) {
                 long now = System.currentTimeMillis();
-                PeerState consumer = ring.consumerState(staleMs);
-                if (consumer == PeerState.DEAD) {
-                    throw new PeerDeadException("consumer", ring.consumerPid(), "the ring is full and nobody reads it; "
-                            + index + " of " + count + " messages were written");
+                // A look costs a /proc read: at most every LOOK_EVERY_MS (progress is seen between looks).
+                if (now - lookedMs >= ConsumeLoop.LOOK_EVERY_MS) {
+                    lookedMs = now;
+                    consumer.look(staleMs);
                 }
                 if (now - start > timeoutMs) {
-                    throw new RingTimeoutException("room in the ring (consumer " + consumer.name().toLowerCase()
-                            + "; " + index + " of " + count + " messages written)", timeoutMs);
+                    throw new RingTimeoutException("room in the ring: " + whyNoRoom(consumer, consumer.look(staleMs))
+                            + " (" + index + " of " + count + " messages written)", timeoutMs);
                 }
             }
         }
     }
+
+    /** What a producer that timed out on a full ring was waiting for (the Rust ring's why_no_room). */
+    private static String whyNoRoom(PeerWatch consumer, PeerState state) {
+        String pid = "(pid " + consumer.pid() + ")";
+        return switch (state) {
+            case ALIVE -> "the consumer " + pid + " is attached but did not read (slow or stuck)";
+            case STALE -> "the consumer " + pid + " is attached but its heartbeat is stale (paused, stopped or hung); "
+                    + "resume it, or give it longer";
+            case DEAD, DETACHED -> consumer.hasLeft(state)
+                    ? "the consumer " + (state == PeerState.DEAD ? pid + " died" : "detached")
+                            + " and no consumer took its place; start one (it resumes at the ring's head), or give it longer"
+                    : NO_CONSUMER;
+            case NEVER_ATTACHED -> NO_CONSUMER;
+        };
+    }
+
+    private static final String NO_CONSUMER = "no consumer came; start one (it resumes at the ring's head), or give "
+            + "it longer";
 }

@@ -128,8 +128,10 @@ final class RingCommands {
             System.out.println("creation_time_ms=" + ring.creationTimeMs());
             System.out.println("producer_pid=" + ring.producerPid() + " (" + ring.producerState(5_000).name().toLowerCase() + ")");
             System.out.println("producer_heartbeat_ms=" + ring.producerHeartbeatMs());
+            System.out.println("producer_detached_ms=" + ring.producerDetachedMs());
             System.out.println("consumer_pid=" + ring.consumerPid() + " (" + ring.consumerState(5_000).name().toLowerCase() + ")");
             System.out.println("consumer_heartbeat_ms=" + ring.consumerHeartbeatMs());
+            System.out.println("consumer_detached_ms=" + ring.consumerDetachedMs());
             System.out.println("tail=" + tail);
             System.out.println("head=" + head);
             try {
@@ -160,16 +162,19 @@ final class RingCommands {
                 consumer.heartbeat();
                 producer.heartbeat();
             });
+            dev.sympathy.ring.PeerWatch pingerWatch = in.watchProducer();
             while (echoed < count) {
                 int n = consumer.echo(producer, (int) Math.min(count - echoed, 1 << 16));
                 echoed += n;
                 beat.tick();
                 if (n == 0 && (++idle & 0xFFFFF) == 0) {
-                    dev.sympathy.ring.PeerState pinger = in.producerState(5_000);
-                    if (pinger != dev.sympathy.ring.PeerState.ALIVE) {
+                    // A stalled pinger (stale) may resume: only one that has left ends the echo.
+                    dev.sympathy.ring.PeerState pinger = pingerWatch.look(5_000);
+                    if (pingerWatch.hasLeft(pinger)) {
                         throw new ConsumeLoop.Incomplete("echo: the pinging process (pid " + in.producerPid() + ", heartbeat "
-                                + (System.currentTimeMillis() - in.producerHeartbeatMs()) + " ms ago) is "
-                                + pinger.name().toLowerCase() + " after " + echoed + " messages");
+                                + (System.currentTimeMillis() - in.producerHeartbeatMs()) + " ms ago) has "
+                                + (pinger == dev.sympathy.ring.PeerState.DEAD ? "died" : "detached") + " after " + echoed
+                                + " messages");
                     }
                 }
             }

@@ -1,6 +1,9 @@
 package dev.sympathy.ring;
 
-/** The process at the other end died (its pid is gone or its heartbeat stopped). */
+/**
+ * The process at the other end is gone: it died (its pid names no running process) or detached.
+ * A stale peer (paused, stopped) is never reported so.
+ */
 public final class PeerDeadException extends RingException {
     private static final long serialVersionUID = 1L;
 

@@ -28,6 +28,8 @@ public final class RingConsumer implements AutoCloseable {
     private final int mask;
     private final int maxMessageLength;
     private final long headOffset;
+    /** The producer as this consumer watches it (progress of the tail, departures seen). */
+    private final PeerWatch producerWatch;
 
     /** Bytes ever consumed; only this consumer writes it. */
     private long head;
@@ -50,6 +52,7 @@ public final class RingConsumer implements AutoCloseable {
             throw e;
         }
         this.head = loaded;
+        this.producerWatch = ring.watchProducer();
     }
 
     /**
@@ -202,17 +205,34 @@ public final class RingConsumer implements AutoCloseable {
         return head;
     }
 
-    /** The producer as this consumer sees it; see {@link RingFile#producerState(long)}. */
+    /**
+     * The producer as this consumer sees it: the tail moving since this consumer's previous
+     * look counts as a sign of life, so a foreign producer (Agrona's, Aeron's) reads as alive
+     * while it writes; see {@link PeerState#classify}.
+     *
+     * @param staleMs the age of its last sign of life above which it reads as {@link PeerState#STALE}
+     */
     public PeerState producerState(long staleMs) {
-        return ring.producerState(staleMs);
+        return producerWatch.look(staleMs);
     }
 
-    /** Detaches: gives the consumer pid slot back. */
+    /**
+     * This consumer's watch on the producer: {@link PeerWatch#hasLeft} tells a producer that
+     * left while this consumer counted on it (drain, then report) from one that left a reused
+     * ring before (wait for a new one).
+     */
+    public PeerWatch producerWatch() {
+        return producerWatch;
+    }
+
+    /**
+     * Detaches (a clean exit): a last heartbeat, recorded as {@code consumer_detached_ms}, then
+     * the pid slot back; see {@link RingFile#releaseConsumer()}.
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            heartbeat();
             ring.releaseConsumer();
         }
     }

@@ -69,8 +69,18 @@ public final class RingDescriptor {
     public static final int PRODUCER_PID_OFFSET = 128;
     /** i64: the producer's last sign of life, ms since the Unix epoch. */
     public static final int PRODUCER_HEARTBEAT_OFFSET = 136;
+    /**
+     * i64: the producer's heartbeat at its last clean detach, ms since the Unix epoch (0: never
+     * detached). A heartbeat newer than this with no pid is a peer that does not use the header.
+     */
+    public static final int PRODUCER_DETACHED_OFFSET = 144;
     /** i32: pid of the attached consumer, 0 when none. */
     public static final int CONSUMER_PID_OFFSET = 256;
+    /**
+     * i64: the consumer's heartbeat at its last clean detach, ms since the Unix epoch (0: never
+     * detached). A consumer heartbeat newer than this with no pid is an Agrona-only consumer.
+     */
+    public static final int CONSUMER_DETACHED_OFFSET = 264;
 
     // ---- Trailer (offsets from the end of the record area) -----------------------------------
 
@@ -161,7 +171,9 @@ public final class RingDescriptor {
         m.put("CREATION_TIME_OFFSET", (long) CREATION_TIME_OFFSET);
         m.put("PRODUCER_PID_OFFSET", (long) PRODUCER_PID_OFFSET);
         m.put("PRODUCER_HEARTBEAT_OFFSET", (long) PRODUCER_HEARTBEAT_OFFSET);
+        m.put("PRODUCER_DETACHED_OFFSET", (long) PRODUCER_DETACHED_OFFSET);
         m.put("CONSUMER_PID_OFFSET", (long) CONSUMER_PID_OFFSET);
+        m.put("CONSUMER_DETACHED_OFFSET", (long) CONSUMER_DETACHED_OFFSET);
         m.put("TRAILER_LENGTH", (long) TRAILER_LENGTH);
         m.put("TAIL_POSITION_OFFSET", (long) TAIL_POSITION_OFFSET);
         m.put("HEAD_CACHE_POSITION_OFFSET", (long) HEAD_CACHE_POSITION_OFFSET);

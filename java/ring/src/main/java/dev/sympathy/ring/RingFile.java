@@ -453,21 +453,31 @@ public final class RingFile implements AutoCloseable {
         return (long) LONG.getVolatile(ringRegion, (long) capacity + HEAD_POSITION_OFFSET);
     }
 
-    /**
-     * The producer as the consumer sees it.
-     *
-     * @param staleMs heartbeat age above which a live pid still counts as dead (hung)
-     */
-    public PeerState producerState(long staleMs) {
-        // The heartbeat first, then the pid: see peerState.
-        long heartbeatMs = producerHeartbeatMs();
-        return peerState(producerPid(), heartbeatMs, staleMs);
+    /** The producer's heartbeat at its last clean detach, ms since the Unix epoch (0: never detached). */
+    public long producerDetachedMs() {
+        // SYNC POINT detached: acquire pairs with the detach's release in detach().
+        return (long) LONG.getAcquire(file, (long) PRODUCER_DETACHED_OFFSET);
     }
 
-    /** The consumer as the producer sees it; see {@link #producerState(long)}. */
+    /** The consumer's heartbeat at its last clean detach, ms since the Unix epoch (0: never detached). */
+    public long consumerDetachedMs() {
+        // SYNC POINT detached: acquire pairs with the detach's release in detach().
+        return (long) LONG.getAcquire(file, (long) CONSUMER_DETACHED_OFFSET);
+    }
+
+    /**
+     * The producer as an observer sees it (no memory of earlier looks, so no progress: a side
+     * watches its peer with a {@link PeerWatch}); see {@link PeerState#classify}.
+     *
+     * @param staleMs heartbeat age above which a live pid reads as {@link PeerState#STALE} (never dead)
+     */
+    public PeerState producerState(long staleMs) {
+        return sight(true).classify(0, 0, System.currentTimeMillis(), staleMs);
+    }
+
+    /** The consumer as an observer sees it; see {@link #producerState(long)}. */
     public PeerState consumerState(long staleMs) {
-        long heartbeatMs = consumerHeartbeatMs();
-        return peerState(consumerPid(), heartbeatMs, staleMs);
+        return sight(false).classify(0, 0, System.currentTimeMillis(), staleMs);
     }
 
     /** True when the producer is attached, its process lives and its heartbeat is younger than staleMs. */
@@ -481,20 +491,53 @@ public final class RingFile implements AutoCloseable {
     }
 
     /**
-     * The state from a heartbeat loaded (acquire) <em>before</em> the pid. An attach stores the
-     * pid, then the heartbeat (release); a detach stores a heartbeat, then pid 0. Loaded the
-     * other way round, a pid of 0 from just before an attach could meet the heartbeat that attach
-     * then stored, and a peer that is starting would read as detached (pid 0, heartbeat set).
+     * A watch on the producer for a consumer that has just attached: it counts the tail's
+     * progress between looks and tells a departure it saw happen from one that predates it
+     * ({@link PeerWatch#hasLeft}). Records waiting now make the producer's departure news.
      */
-    private static PeerState peerState(int pid, long heartbeatMs, long staleMs) {
-        if (pid == 0) {
-            return heartbeatMs == 0 ? PeerState.NEVER_ATTACHED : PeerState.DETACHED;
+    public PeerWatch watchProducer() {
+        return new PeerWatch(this, true, recordsWaiting());
+    }
+
+    /** A watch on the consumer for a producer that has just attached; see {@link #watchProducer()}. */
+    public PeerWatch watchConsumer() {
+        return new PeerWatch(this, false, false);
+    }
+
+    /**
+     * One look at a side's header words: the heartbeat, then the pid, then the detach record.
+     * An attach stores the pid, then the heartbeat (release); a detach stores a heartbeat and the
+     * same value as {@code detached_ms}, then pid 0. The heartbeat before the pid: the other way
+     * round, a pid of 0 from just before an attach could meet the heartbeat that attach then
+     * stored, and a peer that is starting would read as detached. {@code detached_ms} after the
+     * pid: a pid of 0 from a detach makes that detach's record visible (the compare-and-swap
+     * releases it), so a detach is never mistaken for a foreign peer's heartbeat.
+     */
+    Sighting sight(boolean producer) {
+        long heartbeatMs = producer ? producerHeartbeatMs() : consumerHeartbeatMs(); // SYNC POINT *-heartbeat
+        int pid = producer ? producerPid() : consumerPid(); // SYNC POINT attach
+        long detachedMs = producer ? producerDetachedMs() : consumerDetachedMs(); // SYNC POINT detached
+        return new Sighting(pid, heartbeatMs, detachedMs);
+    }
+
+    /** The header words of one side, as {@link #sight} loaded them. */
+    record Sighting(int pid, long heartbeatMs, long detachedMs) {
+        PeerState classify(long movedAfterMs, long movedSeenMs, long nowMs, long staleMs) {
+            return PeerState.classify(pid, heartbeatMs, detachedMs, movedAfterMs, movedSeenMs, nowMs, staleMs,
+                    SharedMemory::processAlive);
         }
-        if (!SharedMemory.processAlive(pid)) {
-            return PeerState.DEAD;
-        }
-        long age = System.currentTimeMillis() - heartbeatMs;
-        return heartbeatMs != 0 && age > staleMs ? PeerState.DEAD : PeerState.ALIVE;
+    }
+
+    /**
+     * Whether records wait for the consumer: the tail is past the head, or a record is published
+     * at the head (a producer killed between publishing it and storing the tail).
+     */
+    boolean recordsWaiting() {
+        long head = headPosition();
+        int index = (int) head & (capacity - 1) & -RECORD_ALIGNMENT;
+        // SYNC POINT record-length: acquire pairs with the producer's publishing release.
+        int length = (int) INT.getAcquire(ringRegion, (long) index);
+        return tailPosition() != head || length > 0;
     }
 
     /**
@@ -508,9 +551,12 @@ public final class RingFile implements AutoCloseable {
         claimPid(PRODUCER_PID_OFFSET, "producer", this::producerHeartbeat);
     }
 
-    /** Gives the producer side back, if this process holds it. */
+    /**
+     * Detaches the producer side, if this process holds it: a heartbeat, the same time as
+     * {@code producer_detached_ms}, then pid 0.
+     */
     public void releaseProducer() {
-        releasePid(PRODUCER_PID_OFFSET);
+        detach(true);
     }
 
     /** Claims the consumer side for this process; see {@link #claimProducer()}. */
@@ -518,21 +564,32 @@ public final class RingFile implements AutoCloseable {
         claimPid(CONSUMER_PID_OFFSET, "consumer", this::consumerHeartbeat);
     }
 
-    /** Gives the consumer side back, if this process holds it. */
+    /**
+     * Detaches the consumer side, if this process holds it: a heartbeat, the same time as
+     * {@code consumer_detached_ms}, then pid 0.
+     */
     public void releaseConsumer() {
-        releasePid(CONSUMER_PID_OFFSET);
+        detach(false);
     }
 
     /** Stores the producer's heartbeat: now, ms since the Unix epoch. */
     public void producerHeartbeat() {
-        // SYNC POINT producer-heartbeat: release pairs with producerHeartbeatMs's acquire.
-        LONG.setRelease(file, (long) PRODUCER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+        storeHeartbeat(true, System.currentTimeMillis());
     }
 
     /** Stores the consumer's heartbeat in the trailer slot Agrona's consumerHeartbeatTime uses. */
     public void consumerHeartbeat() {
-        // SYNC POINT consumer-heartbeat: release pairs with consumerHeartbeatMs's acquire.
-        LONG.setRelease(ringRegion, (long) capacity + CONSUMER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+        storeHeartbeat(false, System.currentTimeMillis());
+    }
+
+    private void storeHeartbeat(boolean producer, long nowMs) {
+        if (producer) {
+            // SYNC POINT producer-heartbeat: release pairs with producerHeartbeatMs's acquire.
+            LONG.setRelease(file, (long) PRODUCER_HEARTBEAT_OFFSET, nowMs);
+        } else {
+            // SYNC POINT consumer-heartbeat: release pairs with consumerHeartbeatMs's acquire.
+            LONG.setRelease(ringRegion, (long) capacity + CONSUMER_HEARTBEAT_OFFSET, nowMs);
+        }
     }
 
     private void claimPid(long pidOffset, String side, Runnable heartbeat) {
@@ -546,6 +603,7 @@ public final class RingFile implements AutoCloseable {
             if (current != 0 && (current == me || SharedMemory.processAlive(current))) {
                 throw new AlreadyAttachedException(String.valueOf(path), side, current);
             }
+            // SYNC POINT attach: the compare-and-swap pairs with the pid loads of sight().
             if (INT.compareAndSet(file, pidOffset, current, me)) {
                 // Heartbeat after the claim, as the Rust ring does: a heartbeat stored before it
                 // would show a peer "detached" (pid 0, heartbeat set) to a Rust peer meanwhile.
@@ -555,8 +613,22 @@ public final class RingFile implements AutoCloseable {
         }
     }
 
-    private void releasePid(long pidOffset) {
+    /**
+     * Detaches a side, if this process holds it: stores a heartbeat, records the same time as
+     * {@code detached_ms}, then gives the pid back (the order of the Rust ring's detach), so a
+     * peer tells this clean detach from a foreign peer's later heartbeat.
+     */
+    private void detach(boolean producer) {
+        long pidOffset = producer ? PRODUCER_PID_OFFSET : CONSUMER_PID_OFFSET;
         int me = (int) ProcessHandle.current().pid();
+        if ((int) INT.getVolatile(file, pidOffset) != me) {
+            return; // not ours (a peer may have judged us dead and taken over)
+        }
+        long now = System.currentTimeMillis();
+        storeHeartbeat(producer, now);
+        // SYNC POINT detached: release pairs with producerDetachedMs/consumerDetachedMs's acquire.
+        LONG.setRelease(file, (long) (producer ? PRODUCER_DETACHED_OFFSET : CONSUMER_DETACHED_OFFSET), now);
+        // SYNC POINT attach: the compare-and-swap releases the detach record to sight()'s pid load.
         INT.compareAndSet(file, pidOffset, me, 0);
     }
 

@@ -41,6 +41,8 @@ public final class RingProducer implements AutoCloseable {
     private final long tailOffset;
     private final long headCacheOffset;
     private final long headOffset;
+    /** The consumer as this producer watches it (progress of the head, departures seen). */
+    private final PeerWatch consumerWatch;
 
     /** Bytes ever claimed; only this producer writes it. */
     private long tail;
@@ -68,6 +70,7 @@ public final class RingProducer implements AutoCloseable {
             ring.releaseProducer();
             throw e;
         }
+        this.consumerWatch = ring.watchConsumer();
     }
 
     /**
@@ -305,17 +308,35 @@ public final class RingProducer implements AutoCloseable {
         ring.producerHeartbeat();
     }
 
+    /**
+     * The consumer as this producer sees it: the head moving since this producer's previous
+     * look counts as a sign of life, as does a trailer heartbeat newer than the last clean
+     * detach, so an Agrona-only consumer reads as alive; see {@link PeerState#classify}.
+     *
+     * @param staleMs the age of its last sign of life above which it reads as {@link PeerState#STALE}
+     */
+    public PeerState consumerState(long staleMs) {
+        return consumerWatch.look(staleMs);
+    }
+
+    /** This producer's watch on the consumer; see {@link RingConsumer#producerWatch()}. */
+    public PeerWatch consumerWatch() {
+        return consumerWatch;
+    }
+
     /** The producer's position: bytes ever claimed. */
     public long position() {
         return tail;
     }
 
-    /** Detaches: gives the producer pid slot back (the heartbeat stays, so the consumer sees a clean exit). */
+    /**
+     * Detaches (a clean exit): a last heartbeat, recorded as {@code producer_detached_ms}, then
+     * the pid slot back; see {@link RingFile#releaseProducer()}.
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            heartbeat();
             ring.releaseProducer();
         }
     }

@@ -236,13 +236,13 @@ class BadInputTest {
     }
 
     @Test
-    void shouldCallAStaleHeartbeatDead() throws IOException {
+    void shouldCallAStaleHeartbeatStaleNotDead() throws IOException {
         try (RingFile ring = RingFile.open(newRing(), SHORT)) {
             assertEquals(PeerState.NEVER_ATTACHED, ring.consumerState(1_000));
             try (RingConsumer c = ring.consumer()) {
                 patch(ring.path(), RingDescriptor.HEADER_LENGTH + CAPACITY + RingDescriptor.CONSUMER_HEARTBEAT_OFFSET,
                         System.currentTimeMillis() - 10_000, 8);
-                assertEquals(PeerState.DEAD, ring.consumerState(1_000));
+                assertEquals(PeerState.STALE, ring.consumerState(1_000), "a live pid with an old heartbeat is stalled");
                 c.heartbeat();
                 assertEquals(PeerState.ALIVE, ring.consumerState(1_000));
             }
