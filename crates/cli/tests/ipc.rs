@@ -97,6 +97,31 @@ fn consume_reports_a_producer_that_left_early() {
 }
 
 #[test]
+fn consume_on_a_reused_ring_waits_for_a_new_producer_and_says_so() {
+    let path = temp("reused");
+    let p = path.to_str().unwrap();
+    assert!(sympathy(&["ipc", "create", p]).status.success());
+    for command in [
+        &["ipc", "produce", p, "--count", "3", "--size", "8"][..],
+        &["ipc", "consume", p, "--count", "3"][..],
+    ] {
+        let out = sympathy(command);
+        assert!(out.status.success(), "{command:?}: {}", text(&out));
+    }
+    // The producer left before this consumer attached: not the end of its stream, a ring
+    // waiting for the next producer.
+    let out = sympathy(&["ipc", "consume", p, "--count", "1", "--timeout-ms", "300"]);
+    let s = text(&out);
+    assert!(!out.status.success(), "{s}");
+    assert!(
+        s.contains("the last producer detached before this consumer attached"),
+        "{s}"
+    );
+    assert!(s.contains("received 0 of 1"), "{s}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn bench_and_latency_run_and_emit_the_schema() {
     let out = sympathy(&[
         "ipc", "bench", "--size", "64", "--count", "20000", "--runs", "1", "--json",
@@ -248,8 +273,10 @@ fn produce_names_a_consumer_that_never_came_when_the_ring_stays_full() {
     ]);
     assert!(!out.status.success());
     let s = text(&out);
-    assert!(s.contains("no consumer has attached"), "{s}");
+    assert!(s.contains("no consumer came; start one"), "{s}");
     assert!(s.contains("--timeout-ms 300"), "{s}");
+    // Said once: the library's reason, not the CLI's own again.
+    assert_eq!(s.matches("consumer").count(), 1, "{s}");
     let _ = std::fs::remove_file(&path);
 }
 

@@ -231,21 +231,12 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
         pattern.fill_len(i, message);
         match producer.write(args.type_id, message, &wait) {
             Ok(()) => {}
-            Err(e @ RingError::Timeout { .. }) => {
-                let why = match producer.peer() {
-                    PeerState::NeverAttached => "no consumer has attached to the ring",
-                    PeerState::Alive { .. } => "the consumer is attached but did not read",
-                    PeerState::Stale { .. } => {
-                        "the consumer is attached but its heartbeat is stale"
-                    }
-                    PeerState::Detached | PeerState::Dead { .. } => "the consumer is gone",
-                };
-                bail!(
-                    "{e}: the ring is full after {written} messages and {why}; start the consumer \
-                     first or give it longer (--timeout-ms {})",
-                    args.timeout_ms
-                )
-            }
+            // The library's timeout says what the consumer did and what to do.
+            Err(e @ RingError::Timeout { .. }) => bail!(
+                "{e}; the ring is full after {written} messages (--timeout-ms {} sets how long \
+                 to wait)",
+                args.timeout_ms
+            ),
             Err(e) => return Err(e).with_context(|| format!("writing message {i}")),
         }
         bytes += size as u64;
@@ -304,13 +295,27 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
                         "no producer is attached (the messages came from one that does not \
                          register in the ring's header)"
                     }
+                    PeerState::Alive { pid: 0, .. } => {
+                        "a producer that does not register in the ring's header (Agrona-only) \
+                         is writing but sent nothing this consumer could take"
+                    }
                     PeerState::Alive { .. } => {
                         "the producer is attached and alive but sent nothing"
                     }
                     PeerState::Stale { .. } => {
-                        "the producer is attached but its heartbeat is stale"
+                        "the producer is attached but stalled (paused, stopped or hung: its \
+                         heartbeat is stale)"
                     }
-                    PeerState::Detached | PeerState::Dead { .. } => "the producer is gone",
+                    // A departure this consumer counted on ends the read with PeerDead above;
+                    // one still here predates it: a reused ring.
+                    PeerState::Detached => {
+                        "the last producer detached before this consumer attached and no new \
+                         producer came; start one"
+                    }
+                    PeerState::Dead { .. } => {
+                        "the last producer died before this consumer attached and no new \
+                         producer came; start one"
+                    }
                 };
                 bail!(
                     "{e}; received {} of {} messages; {why}",
@@ -442,12 +447,18 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
         (now - s.creation_time_ms) / 1000
     );
     println!(
-        "producer            pid {} heartbeat {} ({:?})",
-        s.producer_pid, s.producer_heartbeat_ms, s.producer
+        "producer            pid {} heartbeat {} detached {} ({})",
+        s.producer_pid,
+        s.producer_heartbeat_ms,
+        s.producer_detached_ms,
+        describe_peer(s.producer)
     );
     println!(
-        "consumer            pid {} heartbeat {} ({:?})",
-        s.consumer_pid, s.consumer_heartbeat_ms, s.consumer
+        "consumer            pid {} heartbeat {} detached {} ({})",
+        s.consumer_pid,
+        s.consumer_heartbeat_ms,
+        s.consumer_detached_ms,
+        describe_peer(s.consumer)
     );
     println!(
         "trailer             tail {} head {} head_cache {} correlation {}",
@@ -480,6 +491,21 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A peer's state for `inspect`: a live pid 0 is a peer that speaks only Agrona.
+fn describe_peer(state: PeerState) -> String {
+    match state {
+        PeerState::Alive {
+            pid: 0,
+            heartbeat_age_ms,
+        } => format!("alive, foreign (Agrona-only, no pid), heartbeat {heartbeat_age_ms} ms ago"),
+        PeerState::Stale {
+            pid: 0,
+            heartbeat_age_ms,
+        } => format!("stale, foreign (Agrona-only, no pid), heartbeat {heartbeat_age_ms} ms ago"),
+        other => format!("{other:?}"),
+    }
 }
 
 pub fn layout() -> Result<()> {
