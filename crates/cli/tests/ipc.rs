@@ -2,28 +2,9 @@
 
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn sympathy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sympathy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn temp(tag: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("sympathy-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_file(&p);
-    p
-}
+mod common;
+use common::{sympathy, temp, text};
 
 #[test]
 fn layout_prints_the_descriptor_constants() {

@@ -4,30 +4,12 @@
 
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use sympathy_ring::layout;
 
-fn sympathy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sympathy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn temp(tag: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("sympathy-faults-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_file(&p);
-    p
-}
+mod common;
+use common::{sympathy, temp, text};
 
 /// The tail position in a ring file of `capacity`, read from its trailer.
 fn tail_of(path: &Path, capacity: usize) -> i64 {

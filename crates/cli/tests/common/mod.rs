@@ -1,5 +1,7 @@
-//! Helpers shared by the `sympathy run <experiment>` end-to-end tests.
+//! Helpers shared by the `sympathy` end-to-end tests (each test binary uses some of them).
+#![allow(dead_code)]
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -25,4 +27,20 @@ pub fn results(out: &Output) -> Vec<Value> {
         .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+/// A run's stdout and stderr, one after the other: what a user would see.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A path in the temp folder unique to this test process and `tag`, with nothing at it.
+pub fn temp(tag: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("sympathy-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
 }
