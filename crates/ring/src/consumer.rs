@@ -5,7 +5,8 @@ use crate::attach::{Attachment, PeerState};
 use crate::error::{Corruption, RingError, Role};
 use crate::layout::*;
 use crate::ring::check_positions;
-use crate::wait::Wait;
+use crate::wait::{Strategy, Wait};
+use crate::wake::{self, Sleep, Sleeper};
 
 /// The one consumer of a ring. Obtained from [`crate::Ring::consumer`]; detaches on drop.
 pub struct Consumer {
@@ -30,6 +31,8 @@ impl Drop for Release<'_> {
             let c = &mut *self.consumer;
             c.head += self.bytes_read as i64;
             c.attachment.region.so_head(c.head); // SYNC POINT: head
+            // A producer asleep on a full ring is woken (only if it armed the futex wait).
+            wake::wake(&c.attachment.region, Sleeper::Producer);
         }
     }
 }
@@ -41,6 +44,8 @@ impl Consumer {
         let (head, tail) = (region.lv_head(), region.lv_tail());
         check_positions(region, head, tail)?;
         let capacity = region.capacity();
+        // A predecessor may have died armed: its producer would fence for nobody.
+        wake::disarm(region, Sleeper::Consumer);
         Ok(Consumer {
             head,
             capacity,
@@ -174,6 +179,8 @@ impl Consumer {
     }
 
     /// Reads like [`Consumer::read`], waiting with `wait` until at least one message arrives.
+    /// With [`Wait::futex`] an idle consumer sleeps until the producer publishes (see
+    /// [`Strategy::Futex`]).
     ///
     /// # Errors
     /// As [`Consumer::read`]; [`RingError::Timeout`]; [`RingError::PeerDead`] when the
@@ -185,14 +192,23 @@ impl Consumer {
         wait: &Wait,
     ) -> Result<usize, RingError> {
         let mut idle: u32 = 0;
-        wait.until("a message", || {
+        let every = wait.polls_per_peer_check();
+        let sleep = match wait.strategy {
+            Strategy::Futex { .. } => Some(Sleep::new(
+                self.attachment.region.clone(),
+                Sleeper::Consumer,
+            )),
+            _ => None,
+        };
+        wait.until_woken("a message", sleep.as_ref(), || {
             let n = self.read(&mut handler, limit)?;
             if n > 0 {
                 return Ok(Some(n));
             }
-            // Looking at the peer costs a syscall: only every 1024 empty polls.
+            // Looking at the peer costs a syscall: only every `every` empty polls (1024 when
+            // spinning).
             idle = idle.wrapping_add(1);
-            if !idle.is_multiple_of(1024) {
+            if !idle.is_multiple_of(every) {
                 return Ok(None);
             }
             // Every read counts towards a heartbeat (4096 of them), but a parking wait polls
@@ -227,6 +243,13 @@ impl Consumer {
     /// Whether the producer is attached, running and heartbeating.
     pub fn peer_alive(&self) -> bool {
         self.peer().is_alive()
+    }
+}
+
+impl Drop for Consumer {
+    fn drop(&mut self) {
+        // Leaving: the producer stops fencing for a sleeper that is gone.
+        wake::disarm(&self.attachment.region, Sleeper::Consumer);
     }
 }
 

@@ -28,7 +28,8 @@
 //!   `batch` → [`Batch`], `write` (waiting), heartbeat and `peer_alive`.
 //! - [`Consumer`]: `read(handler, limit)` (zero-copy, one head release per batch),
 //!   `try_read_one`, `read_wait`, heartbeat and `peer_alive`.
-//! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, with a timeout.
+//! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, or an idle wait
+//!   that sleeps in a futex and is woken by the peer (opt-in), with a timeout.
 //! - [`RingError`]: every failure, typed; [`PeerState`]: what a side knows of its peer.
 //! - [`layout`]: the descriptor of every offset; [`pattern`]: the cross-language test messages;
 //!   [`inspect`]: read-only snapshots for tools.
@@ -39,6 +40,7 @@
 mod attach;
 mod consumer;
 mod error;
+mod futex;
 pub mod inspect;
 pub mod layout;
 #[cfg(all(test, loom))]
@@ -50,6 +52,7 @@ mod region;
 mod ring;
 mod short_bytes;
 mod wait;
+mod wake;
 
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
 pub use consumer::Consumer;
@@ -57,3 +60,4 @@ pub use error::{Corruption, RingError, Role};
 pub use producer::{Batch, Claim, DetachedClaim, Producer};
 pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
 pub use wait::{Strategy, Wait};
+pub use wake::WakeState;

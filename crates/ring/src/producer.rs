@@ -6,7 +6,8 @@ use crate::error::{RingError, Role};
 use crate::layout::*;
 use crate::ring::check_positions;
 use crate::short_bytes;
-use crate::wait::Wait;
+use crate::wait::{Strategy, Wait};
+use crate::wake::{self, Sleep, Sleeper};
 
 /// The one producer of a ring. Obtained from [`crate::Ring::producer`]; detaches on drop.
 pub struct Producer {
@@ -42,6 +43,8 @@ impl Producer {
         let tail = resume_position(region, head, tail);
         check_positions(region, head, tail)?;
         let capacity = region.capacity();
+        // A predecessor may have died armed: its consumer would fence for nobody.
+        wake::disarm(region, Sleeper::Producer);
         Ok(Producer {
             tail,
             cached_head: head,
@@ -92,18 +95,27 @@ impl Producer {
         let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
         self.attachment.region.so_record(reserved.index, header); // SYNC POINT: record
         self.attachment.region.so_tail(self.tail); // SYNC POINT: tail
+        wake::wake(&self.attachment.region, Sleeper::Consumer);
         self.attachment.tick();
         Ok(())
     }
 
-    /// Writes `payload`, waiting with `wait` while the ring is full.
+    /// Writes `payload`, waiting with `wait` while the ring is full. With [`Wait::futex`] the
+    /// producer sleeps until the consumer releases room (see [`Strategy::Futex`]).
     ///
     /// # Errors
     /// As [`Producer::try_write`], with [`RingError::Timeout`] instead of `Full`, or
     /// [`RingError::PeerDead`] if the consumer is gone while the ring stays full.
     pub fn write(&mut self, type_id: i32, payload: &[u8], wait: &Wait) -> Result<(), RingError> {
         let mut full: u32 = 0;
-        wait.until("room in the ring", || {
+        let sleep = match wait.strategy {
+            Strategy::Futex { .. } => Some(Sleep::new(
+                self.attachment.region.clone(),
+                Sleeper::Producer,
+            )),
+            _ => None,
+        };
+        wait.until_woken("room in the ring", sleep.as_ref(), || {
             match self.try_write(type_id, payload) {
                 Ok(()) => Ok(Some(())),
                 Err(e) if e.is_full() => {
@@ -258,6 +270,7 @@ impl Producer {
         let header = pack_header((len + RECORD_HEADER_LENGTH) as i32, type_id);
         region.so_record(index, header); // SYNC POINT: record
         region.so_tail(self.tail); // SYNC POINT: tail
+        wake::wake(region, Sleeper::Consumer);
         self.attachment.tick();
     }
 
@@ -403,6 +416,7 @@ impl Producer {
             region.sp_record(tail as usize & mask, 0);
             region.so_record(at, first_header); // SYNC POINT: record
             region.so_tail(tail); // SYNC POINT: tail
+            wake::wake(region, Sleeper::Consumer);
             self.tail = tail;
             self.attachment.tick();
         }
@@ -676,6 +690,13 @@ fn unblock_dead_claims(region: &crate::region::Region, head: i64, tail: i64) {
     }
 }
 
+impl Drop for Producer {
+    fn drop(&mut self) {
+        // Leaving: the consumer stops fencing for a sleeper that is gone.
+        wake::disarm(&self.attachment.region, Sleeper::Producer);
+    }
+}
+
 impl std::fmt::Debug for Producer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Producer")
@@ -860,6 +881,7 @@ impl Batch<'_> {
             p.attachment.region.sp_record(p.tail as usize, 0);
             p.attachment.region.so_record(index, header); // SYNC POINT: record
             p.attachment.region.so_tail(p.tail); // SYNC POINT: tail
+            wake::wake(&p.attachment.region, Sleeper::Consumer);
             p.attachment.tick();
         }
     }
