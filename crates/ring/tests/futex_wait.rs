@@ -46,9 +46,9 @@ fn watchdog(what: &'static str) -> Arc<AtomicBool> {
 
 /// Every `k`-th message the writer pauses, so the reader goes to sleep again and again.
 fn pause_now_and_then(k: u64) {
-    if k % 7 == 0 {
+    if k.is_multiple_of(7) {
         std::thread::sleep(Duration::from_micros(200));
-    } else if k % 3 == 0 {
+    } else if k.is_multiple_of(3) {
         std::thread::yield_now();
     }
 }
