@@ -17,14 +17,30 @@
 
 use std::time::Duration;
 
+#[cfg(not(all(loom, test)))]
 use crate::primitive::AtomicU32;
 
 /// The longest single park of the fallback wait where there is no futex.
 pub(crate) const FALLBACK_PARK: Duration = Duration::from_micros(50);
 
-/// Sleeps while `*word == expected`, for at most `timeout`.
-#[cfg(all(target_os = "linux", not(miri), not(all(loom, test))))]
+/// Sleeps while `*word == expected`, for at most `timeout`, where the protocol guarantees a
+/// wake-up once the word changes.
+#[cfg(not(all(loom, test)))]
 pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
+    sleep(word, expected, timeout);
+}
+
+/// Sleeps while `*word == expected`, for at most `timeout`, where no wake-up is guaranteed (a
+/// waiter whose request the peer has not acknowledged): the timeout ends it. The same call as
+/// [`wait`] but under loom, whose model does not sleep here.
+#[cfg(not(all(loom, test)))]
+pub(crate) fn wait_bounded(word: &AtomicU32, expected: u32, timeout: Duration) {
+    sleep(word, expected, timeout);
+}
+
+/// `FUTEX_WAIT`.
+#[cfg(all(target_os = "linux", not(miri), not(all(loom, test))))]
+fn sleep(word: &AtomicU32, expected: u32, timeout: Duration) {
     let timeout = libc::timespec {
         tv_sec: timeout.as_secs().min(i32::MAX as u64) as libc::time_t,
         tv_nsec: timeout.subsec_nanos() as libc::c_long,
@@ -67,7 +83,7 @@ pub(crate) fn wake(word: &AtomicU32) {
 
 /// The fallback without a futex: a short park (a poll); see the module doc.
 #[cfg(all(not(all(target_os = "linux", not(miri))), not(all(loom, test))))]
-pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
+fn sleep(word: &AtomicU32, expected: u32, timeout: Duration) {
     let _ = (word, expected);
     std::thread::park_timeout(timeout.min(FALLBACK_PARK));
 }
@@ -79,17 +95,17 @@ pub(crate) fn wake(word: &AtomicU32) {
 }
 
 #[cfg(all(loom, test))]
-pub(crate) use model::{wait, wake};
+pub(crate) use model::{wait, wait_bounded, wake};
 
 /// The kernel's futex under loom: one lock (the futex hash bucket's) and one condition variable.
 /// `wait` compares the word and goes to sleep under the lock; `wake` takes the lock and wakes
 /// every sleeper: as in the kernel, a wake that follows the word's change either finds the
 /// sleeper queued or makes it see the new value.
 ///
-/// A wait bounded by [`crate::wake::ARMING_SLICE`] (the first sleep after a side arms) is
-/// modelled as one that may time out at once (a yield); every other wait sleeps until woken,
-/// with no timeout: a wake-up the protocol loses leaves the waiter asleep, and loom reports the
-/// deadlock. One condition variable serves every word: each model has a single sleeper.
+/// [`wait`] sleeps until woken, with no timeout: a wake-up the protocol loses leaves the waiter
+/// asleep, and loom reports the deadlock. [`wait_bounded`], where the protocol promises no
+/// wake-up, is modelled as a sleep that may time out at once (a yield). One condition variable
+/// serves every word: each model has a single sleeper.
 #[cfg(all(loom, test))]
 mod model {
     use std::time::Duration;
@@ -102,11 +118,11 @@ mod model {
         static ref KERNEL: (Mutex<()>, Condvar) = (Mutex::new(()), Condvar::new());
     }
 
-    pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
-        if timeout <= crate::wake::ARMING_SLICE {
-            loom::thread::yield_now();
-            return;
-        }
+    pub(crate) fn wait_bounded(_word: &AtomicU32, _expected: u32, _timeout: Duration) {
+        loom::thread::yield_now();
+    }
+
+    pub(crate) fn wait(word: &AtomicU32, expected: u32, _timeout: Duration) {
         let (lock, sleepers) = &*KERNEL;
         let queued = lock.lock().unwrap();
         if word.load(Ordering::Relaxed) == expected {
