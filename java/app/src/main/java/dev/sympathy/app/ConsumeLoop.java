@@ -19,6 +19,14 @@ final class ConsumeLoop {
      * messages that is (at most {@link #count}): a soak. A producer that dies is still a failure.
      */
     boolean untilDetached;
+    /**
+     * Sleep in the futex wait ({@code --wait futex}) instead of spinning while the ring is empty:
+     * the producer wakes this consumer; the liveness checks run after every sleep.
+     */
+    boolean futexWait;
+
+    /** The longest one futex sleep lasts before the producer's liveness and the timeout are looked at. */
+    static final long SLEEP_SLICE_NANOS = 10_000_000;
 
     /** Nanoseconds from the first message to the last (for bench). */
     long elapsedNanos;
@@ -51,9 +59,14 @@ final class ConsumeLoop {
                     }
                     continue;
                 }
-                Thread.onSpinWait();
-                if ((++idle & 0xFFF) != 0) {
-                    continue;
+                if (futexWait) {
+                    consumer.awaitMessage(SLEEP_SLICE_NANOS);
+                    beat.tickAfterSleep();
+                } else {
+                    Thread.onSpinWait();
+                    if ((++idle & 0xFFF) != 0) {
+                        continue;
+                    }
                 }
                 long now = System.currentTimeMillis();
                 if (check.received() != seenAtCheck) {

@@ -29,6 +29,8 @@ final class ProduceLoop {
     long first;
     /** Stop after this many milliseconds even before {@link #count} messages (a soak); 0 = no limit. */
     long durationMs;
+    /** Sleep in the futex wait ({@code --wait futex}) while the ring is full; the consumer wakes it. */
+    boolean futexWait;
     /** Messages written by {@link #run}. */
     long written;
 
@@ -88,9 +90,14 @@ final class ProduceLoop {
         long start = System.currentTimeMillis();
         long spins = 0;
         while (!send(producer, message, size)) {
-            Thread.onSpinWait();
-            beat.tick();
-            if ((++spins & 0xFFF) == 0) {
+            if (futexWait) {
+                producer.awaitRoom(ConsumeLoop.SLEEP_SLICE_NANOS);
+                beat.tickAfterSleep();
+            } else {
+                Thread.onSpinWait();
+                beat.tick();
+            }
+            if (futexWait || (++spins & 0xFFF) == 0) {
                 long now = System.currentTimeMillis();
                 PeerState consumer = ring.consumerState(staleMs);
                 if (consumer == PeerState.DEAD) {

@@ -37,6 +37,7 @@ public final class Sidecar {
                           [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
                           [--seconds S]     stop after S seconds (then --count is optional: a soak)
                           [--claim]         write each message through tryClaim/commit, filled in place
+                          [--wait spin|futex]  on a full ring: spin (default) or sleep until the consumer reads (ffm)
                           [--first I]       pattern index of the first message (a restarted producer)
                           [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
                           [--halt-in-claim-after K]  (test hook: exit abruptly inside the claim of message K)""");
@@ -45,6 +46,7 @@ public final class Sidecar {
                           [--type T] [--impl ffm|jni|agrona] [--timeout-ms M]
                           [--until-detached]  read until the producer detaches (then --count is optional)
                           [--core C]        pin the reading thread to core C
+                          [--wait spin|futex]  on an empty ring: spin (default) or sleep until a write (ffm)
                           [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
         c.put("inspect", """
                   inspect PATH [--timeout-ms M]            print the header and positions""");
