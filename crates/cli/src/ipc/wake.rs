@@ -390,26 +390,38 @@ fn expect_timeout(outcome: Result<usize, RingError>) -> Result<()> {
     }
 }
 
-/// CPU time of a process so far, in nanoseconds: `/proc/<pid>/schedstat` (ns), else the
+/// CPU time of a process so far, all its threads, in nanoseconds: the sum of
+/// `/proc/<pid>/task/*/schedstat` (ns; a JVM works in threads other than its first), else the
 /// utime + stime of `/proc/<pid>/stat` (clock ticks).
 fn cpu_ns(pid: u32) -> Result<u64> {
-    if let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
-        && let Some(Ok(ns)) = text.split_whitespace().next().map(str::parse::<u64>)
-    {
-        return Ok(ns);
+    let mut total = 0;
+    let mut seen = false;
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for task in tasks.flatten() {
+            let path = task.path().join("schedstat");
+            if let Ok(text) = std::fs::read_to_string(path)
+                && let Some(Ok(ns)) = text.split_whitespace().next().map(str::parse::<u64>)
+            {
+                total += ns;
+                seen = true;
+            }
+        }
+    }
+    if seen {
+        return Ok(total);
     }
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .with_context(|| format!("reading /proc/{pid}/stat"))?;
-    // Fields after the command name (which may hold spaces) in parentheses.
+    // The fields after the command name (which may hold spaces) in parentheses, from field 3.
     let after = stat
         .rsplit_once(')')
         .map(|(_, rest)| rest)
         .unwrap_or_default();
     let fields: Vec<&str> = after.split_whitespace().collect();
     let ticks = |i: usize| -> u64 { fields.get(i).and_then(|f| f.parse().ok()).unwrap_or(0) };
-    // utime and stime are fields 14 and 15; `after` starts at field 3.
     // SAFETY: sysconf only reads a configuration value.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    // utime and stime are fields 14 and 15.
     Ok((ticks(11) + ticks(12)) * 1_000_000_000 / hz)
 }
 
