@@ -12,7 +12,7 @@
 //!   busy-spin, backoff (park 50 µs) or the futex wait, its peer attached and silent; its CPU
 //!   time (`/proc/<pid>/schedstat`, else `/proc/<pid>/stat`) over `--idle-seconds` of wall time,
 //!   in percent of one core. `--java SIDECAR` adds the Java sidecar's consumer (`consume
-//!   --wait spin|futex`).
+//!   --wait spin|futex`), measured after 5 s of JVM start-up.
 //!
 //! Both processes read `CLOCK_MONOTONIC` (`clock_gettime`), one clock for the whole machine.
 
@@ -425,11 +425,19 @@ fn cpu_ns(pid: u32) -> Result<u64> {
     Ok((ticks(11) + ticks(12)) * 1_000_000_000 / hz)
 }
 
-/// Percent of one core `child` used over `seconds`, after `settle` seconds of start-up.
-fn cpu_percent(child: &Child, settle: f64, seconds: f64) -> Result<f64> {
-    std::thread::sleep(Duration::from_secs_f64(settle));
+/// Percent of one core `child` used over `seconds`, after `settle` seconds of start-up; `beat`
+/// keeps this process's heartbeat fresh meanwhile (a silent peer, not a hung one).
+fn cpu_percent(child: &Child, settle: f64, seconds: f64, beat: &mut dyn FnMut()) -> Result<f64> {
+    let nap = |seconds: f64, beat: &mut dyn FnMut()| {
+        let end = Instant::now() + Duration::from_secs_f64(seconds);
+        while Instant::now() < end {
+            beat();
+            std::thread::sleep(Duration::from_millis(100).min(end - Instant::now()));
+        }
+    };
+    nap(settle, beat);
     let (c0, t0) = (cpu_ns(child.id())?, Instant::now());
-    std::thread::sleep(Duration::from_secs_f64(seconds));
+    nap(seconds, beat);
     let (c1, t1) = (cpu_ns(child.id())?, Instant::now());
     Ok(c1.saturating_sub(c0) as f64 / (t1 - t0).as_nanos() as f64 * 100.0)
 }
@@ -447,7 +455,7 @@ fn idle(
     for _ in 0..runs {
         let (scratch, ring) = Scratch::new("wake-idle", 64)?;
         // The silent peer: attached (and alive), never writing or reading.
-        let (_producer, _consumer) = match side {
+        let (mut producer, mut consumer) = match side {
             Role::Consumer => (Some(ring.producer()?), None),
             Role::Producer => (None, Some(ring.consumer()?)),
         };
@@ -463,7 +471,15 @@ fn idle(
                 format!("--seconds={}", SETTLE + seconds + 0.5),
             ],
         )?;
-        let share = cpu_percent(&child, SETTLE, seconds);
+        let mut beat = || {
+            if let Some(p) = producer.as_mut() {
+                p.heartbeat();
+            }
+            if let Some(c) = consumer.as_mut() {
+                c.heartbeat();
+            }
+        };
+        let share = cpu_percent(&child, SETTLE, seconds, &mut beat);
         finish(child)?;
         samples.push(share?);
     }
@@ -482,7 +498,8 @@ fn idle(
 }
 
 /// Idle CPU of the Java sidecar's consumer (`consume --wait spin|futex`) on an empty ring whose
-/// producer (this process) is attached and silent. The JVM gets 3 s to start and settle.
+/// producer (this process) is attached and silent. The JVM gets 5 s to start, compile its
+/// loop and settle.
 fn idle_java(
     reporter: &mut Reporter,
     sidecar: &Path,
@@ -490,11 +507,11 @@ fn idle_java(
     seconds: f64,
     runs: usize,
 ) -> Result<()> {
-    const SETTLE: f64 = 3.0;
+    const SETTLE: f64 = 5.0;
     let mut samples = Vec::new();
     for _ in 0..runs {
         let (scratch, ring) = Scratch::new("wake-idle-java", 64)?;
-        let _producer = ring.producer()?;
+        let mut producer = ring.producer()?;
         let timeout_ms = ((SETTLE + seconds + 1.0) * 1000.0) as u64;
         let mut child = Command::new(sidecar)
             .arg("consume")
@@ -505,7 +522,15 @@ fn idle_java(
             .stderr(Stdio::null())
             .spawn()
             .with_context(|| format!("starting {}", sidecar.display()))?;
-        let share = cpu_percent(&child, SETTLE, seconds);
+        // The launcher may first build the jar or the JNI library; it then execs the JVM.
+        let started = Instant::now();
+        while std::fs::read_to_string(format!("/proc/{}/comm", child.id()))
+            .is_ok_and(|comm| comm.trim() != "java")
+            && started.elapsed() < Duration::from_secs(600)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let share = cpu_percent(&child, SETTLE, seconds, &mut || producer.heartbeat());
         // It ends by itself ("sent nothing for ..."), a failure by design: only its CPU counts.
         let _ = child.wait();
         samples.push(share?);

@@ -97,7 +97,8 @@ final class ProduceLoop {
                 Thread.onSpinWait();
                 beat.tick();
             }
-            if (futexWait || (++spins & 0xFFF) == 0) {
+            // Spinning: look at the consumer every 4096 tries; sleeping: every 8 sleeps.
+            if ((++spins & (futexWait ? 7 : 0xFFF)) == 0) {
                 long now = System.currentTimeMillis();
                 PeerState consumer = ring.consumerState(staleMs);
                 if (consumer == PeerState.DEAD) {

@@ -67,14 +67,14 @@ final class Futex {
     /**
      * Sleeps while the i32 at {@code word} equals {@code expected}, at most {@code nanos}; returns
      * on a wake, a timeout, a signal or at once when the word differs (the caller re-checks).
+     * {@code timeout} is the caller's 16-byte {@code struct timespec} scratch (see {@link #timespec}).
      */
-    static void await(MemorySegment word, int expected, long nanos) {
+    static void await(MemorySegment word, int expected, long nanos, MemorySegment timeout) {
         if (SYSCALL == null) {
             LockSupport.parkNanos(Math.min(nanos, FALLBACK_PARK_NANOS));
             return;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment timeout = arena.allocate(16, 8);
+        try {
             timeout.set(JAVA_LONG, 0, nanos / 1_000_000_000L);
             timeout.set(JAVA_LONG, 8, nanos % 1_000_000_000L);
             long unused = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAIT, expected & 0xFFFF_FFFFL, timeout,
@@ -82,6 +82,11 @@ final class Futex {
         } catch (Throwable t) {
             throw new IllegalStateException("futex wait failed", t);
         }
+    }
+
+    /** A {@code struct timespec} for {@link #await}, reused by one waiting thread (freed by the GC). */
+    static MemorySegment timespec() {
+        return Arena.ofAuto().allocate(16, 8);
     }
 
     /** Wakes every thread sleeping in {@link #await} on {@code word}, in any process. */

@@ -38,6 +38,8 @@ final class WakeBlock {
     private final long seq;
     private final MemorySegment seqWord;
     private long unacknowledgedNanos = FIRST_UNACKNOWLEDGED_NANOS;
+    /** The sleeping thread's timeout argument (one side sleeps in one thread). */
+    private MemorySegment timespec;
 
     private WakeBlock(MemorySegment header, long armed, long waiting, long seq) {
         this.header = header;
@@ -115,7 +117,10 @@ final class WakeBlock {
                 nanos = Math.min(unacknowledgedNanos, sliceNanos);
                 unacknowledgedNanos = Math.min(unacknowledgedNanos * 2, Long.MAX_VALUE / 4);
             }
-            Futex.await(seqWord, expected, Math.max(nanos, 1));
+            if (timespec == null) {
+                timespec = Futex.timespec();
+            }
+            Futex.await(seqWord, expected, Math.max(nanos, 1), timespec);
             return false;
         } finally {
             INT.setOpaque(header, waiting, 0);
