@@ -70,6 +70,16 @@ pub enum Metric {
     Rejected,
     /// Requests served.
     Completed,
+    /// Wake-up latency (a write to the handler of a sleeping peer), 50th percentile, ns.
+    WakeP50Ns,
+    /// Wake-up latency, 99th percentile, ns.
+    WakeP99Ns,
+    /// Wake-up latency, 99.9th percentile, ns.
+    WakeP999Ns,
+    /// Wake-up latency, maximum, ns.
+    WakeMaxNs,
+    /// CPU time of a process over wall time, in percent of one core.
+    CpuPercent,
 }
 
 impl Metric {
@@ -100,6 +110,11 @@ impl Metric {
             Metric::LatencyMaxNs => "latency_max_ns",
             Metric::Rejected => "rejected",
             Metric::Completed => "completed",
+            Metric::WakeP50Ns => "wake_p50_ns",
+            Metric::WakeP99Ns => "wake_p99_ns",
+            Metric::WakeP999Ns => "wake_p999_ns",
+            Metric::WakeMaxNs => "wake_max_ns",
+            Metric::CpuPercent => "cpu_percent",
         }
     }
 
@@ -116,7 +131,12 @@ impl Metric {
             | Metric::ReadNs
             | Metric::LatencyP50Ns
             | Metric::LatencyP99Ns
-            | Metric::LatencyMaxNs => "ns",
+            | Metric::LatencyMaxNs
+            | Metric::WakeP50Ns
+            | Metric::WakeP99Ns
+            | Metric::WakeP999Ns
+            | Metric::WakeMaxNs => "ns",
+            Metric::CpuPercent => "%",
             Metric::HopsPerSec => "hops/s",
             Metric::ThreadShare => "ratio",
             Metric::OpsPerHandoff => "ops",

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering as Local};
+#[cfg(not(all(loom, test)))]
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::error::{RingError, Role};

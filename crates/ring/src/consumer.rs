@@ -6,7 +6,8 @@ use crate::error::{Corruption, RingError, Role};
 use crate::layout::*;
 use crate::producer::PEER_LOOK_EVERY_MS;
 use crate::ring::check_trailer;
-use crate::wait::Wait;
+use crate::wait::{Strategy, Wait};
+use crate::wake::{self, Sleep, Sleeper};
 
 /// What a [`Consumer::read_controlled`] handler asks for after each message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +44,8 @@ impl Drop for Release<'_> {
             let c = &mut *self.consumer;
             c.head += self.bytes_read as i64;
             c.attachment.region.so_head(c.head); // SYNC POINT: head
+            // A producer asleep on a full ring is woken (only if it armed the futex wait).
+            wake::wake(&c.attachment.region, Sleeper::Producer);
         }
     }
 }
@@ -54,6 +57,8 @@ impl Consumer {
         let (head, tail) = (region.lv_head(), region.lv_tail());
         check_trailer(region, head, tail)?;
         let capacity = region.capacity();
+        // A predecessor may have died armed: its producer would fence for nobody.
+        wake::disarm(region, Sleeper::Consumer);
         Ok(Consumer {
             head,
             capacity,
@@ -247,6 +252,8 @@ impl Consumer {
     }
 
     /// Reads like [`Consumer::read`], waiting with `wait` until at least one message arrives.
+    /// With [`Wait::futex`] an idle consumer sleeps until the producer publishes (see
+    /// [`Strategy::Futex`]).
     ///
     /// A producer that is stale (paused, stopped, in a long GC) is waited for: it may resume. A
     /// producer that left before this consumer attached (a reused ring, no records waiting) is
@@ -311,15 +318,23 @@ impl Consumer {
             action
         };
         let mut looked_ms = 0;
-        wait.until("a message", || {
+        let every = wait.polls_per_peer_check();
+        let sleep = match wait.strategy {
+            Strategy::Futex { .. } => Some(Sleep::new(
+                self.attachment.region.clone(),
+                Sleeper::Consumer,
+            )),
+            _ => None,
+        };
+        wait.until_woken("a message", sleep.as_ref(), || {
             let n = self.read_controlled(&mut handler, limit)?;
             if n > 0 || stopped.get() {
                 return Ok(Some(n));
             }
-            // Looking at the peer costs a syscall and a /proc read: only every 1024 empty
-            // polls, and at most every PEER_LOOK_EVERY_MS.
+            // Looking at the peer costs a syscall and a /proc read: only every `every` empty
+            // polls (1024 when spinning), and at most every PEER_LOOK_EVERY_MS.
             idle = idle.wrapping_add(1);
-            if !idle.is_multiple_of(1024) {
+            if !idle.is_multiple_of(every) {
                 return Ok(None);
             }
             // Every read counts towards a heartbeat (4096 of them), but a parking wait polls
@@ -369,6 +384,13 @@ impl Consumer {
     /// Whether the producer is attached, running and heartbeating.
     pub fn peer_alive(&self) -> bool {
         self.peer().is_alive()
+    }
+}
+
+impl Drop for Consumer {
+    fn drop(&mut self) {
+        // Leaving: the producer stops fencing for a sleeper that is gone.
+        wake::disarm(&self.attachment.region, Sleeper::Consumer);
     }
 }
 

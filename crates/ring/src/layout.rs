@@ -66,6 +66,28 @@ pub const CONSUMER_DETACHED_OFFSET: usize = 264;
 /// The `ready` value once the file is complete.
 pub const READY: u32 = 1;
 
+// ---- Wake-up blocks (header page): the opt-in futex wait, see `docs/ring-layout.md` ---------
+//
+// Each side that may block in a futex wait has a block of two cache lines: the first holds only
+// `armed` (read by the peer after every publish, written once per attachment, so it stays shared
+// in the peer's cache); the second holds `waiting` and the futex word `wake_seq`, written around
+// every sleep. All u32, naturally aligned; zero in a ring nobody waits on.
+
+/// u32 1 while the consumer blocks with the futex wait (set before its first sleep, cleared when
+/// it detaches): the producer then fences after each publish and looks at `consumer_waiting`.
+pub const CONSUMER_WAKE_ARMED_OFFSET: usize = 512;
+/// u32 1 while the consumer is in, or about to enter, a futex wait on `consumer_wake_seq`.
+pub const CONSUMER_WAITING_OFFSET: usize = 576;
+/// u32 the consumer's futex word: the producer increments it before each wake.
+pub const CONSUMER_WAKE_SEQ_OFFSET: usize = 580;
+/// u32 1 while the producer blocks with the futex wait on a full ring (see
+/// [`CONSUMER_WAKE_ARMED_OFFSET`], the roles swapped: the consumer wakes it after releasing).
+pub const PRODUCER_WAKE_ARMED_OFFSET: usize = 640;
+/// u32 1 while the producer is in, or about to enter, a futex wait on `producer_wake_seq`.
+pub const PRODUCER_WAITING_OFFSET: usize = 704;
+/// u32 the producer's futex word: the consumer increments it before each wake.
+pub const PRODUCER_WAKE_SEQ_OFFSET: usize = 708;
+
 // ---- Trailer (Agrona RingBufferDescriptor), offsets from the trailer start -------------------
 
 /// Bytes in the trailer: six pairs of 64-byte cache lines.
@@ -167,6 +189,18 @@ pub const CONSTANTS: &[(&str, i128)] = &[
     ("CONSUMER_PID_OFFSET", CONSUMER_PID_OFFSET as i128),
     ("CONSUMER_DETACHED_OFFSET", CONSUMER_DETACHED_OFFSET as i128),
     ("READY", READY as i128),
+    (
+        "CONSUMER_WAKE_ARMED_OFFSET",
+        CONSUMER_WAKE_ARMED_OFFSET as i128,
+    ),
+    ("CONSUMER_WAITING_OFFSET", CONSUMER_WAITING_OFFSET as i128),
+    ("CONSUMER_WAKE_SEQ_OFFSET", CONSUMER_WAKE_SEQ_OFFSET as i128),
+    (
+        "PRODUCER_WAKE_ARMED_OFFSET",
+        PRODUCER_WAKE_ARMED_OFFSET as i128,
+    ),
+    ("PRODUCER_WAITING_OFFSET", PRODUCER_WAITING_OFFSET as i128),
+    ("PRODUCER_WAKE_SEQ_OFFSET", PRODUCER_WAKE_SEQ_OFFSET as i128),
     ("TRAILER_LENGTH", TRAILER_LENGTH as i128),
     ("TAIL_POSITION_OFFSET", TAIL_POSITION_OFFSET as i128),
     (
@@ -214,6 +248,29 @@ mod tests {
         ];
         for (i, offset) in fields.iter().enumerate() {
             assert_eq!(*offset, 128 * (i + 1));
+        }
+    }
+
+    #[test]
+    fn wake_blocks_fit_their_allocation_and_split_armed_from_waiting() {
+        let consumer = [
+            CONSUMER_WAKE_ARMED_OFFSET,
+            CONSUMER_WAITING_OFFSET,
+            CONSUMER_WAKE_SEQ_OFFSET,
+        ];
+        let producer = [
+            PRODUCER_WAKE_ARMED_OFFSET,
+            PRODUCER_WAITING_OFFSET,
+            PRODUCER_WAKE_SEQ_OFFSET,
+        ];
+        for (block, fields) in [(512..640, consumer), (640..768, producer)] {
+            for offset in fields {
+                assert!(block.contains(&offset) && block.contains(&(offset + 3)));
+                assert_eq!(offset % 4, 0, "a futex word is 4-aligned");
+            }
+            // `armed` alone on its cache line: sleeps do not evict it from the waker's cache.
+            assert_ne!(fields[0] / 64, fields[1] / 64);
+            assert_eq!(fields[1] / 64, fields[2] / 64);
         }
     }
 

@@ -31,7 +31,8 @@
 //!   `read_controlled` (a handler that returns an [`Action`]: continue, break, or abort and leave
 //!   the message at the head), `try_read_one`, `read_wait`, `read_controlled_wait`, heartbeat
 //!   and `peer_alive`.
-//! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, with a timeout.
+//! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, or an idle wait
+//!   that sleeps in a futex and is woken by the peer (opt-in), with a timeout.
 //! - [`RingError`]: every failure, typed; [`PeerState`]: what a side knows of its peer.
 //! - [`layout`]: the descriptor of every offset; [`pattern`]: the cross-language test messages;
 //!   [`inspect`]: read-only snapshots for tools.
@@ -42,6 +43,7 @@
 mod attach;
 mod consumer;
 mod error;
+mod futex;
 pub mod inspect;
 pub mod layout;
 #[cfg(all(test, loom))]
@@ -54,6 +56,7 @@ mod ring;
 mod short_bytes;
 mod space;
 mod wait;
+mod wake;
 
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
 pub use consumer::{Action, Consumer};
@@ -63,6 +66,7 @@ pub use producer::DetachedClaim;
 pub use producer::{Batch, Claim, Producer};
 pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
 pub use wait::{Strategy, Wait};
+pub use wake::WakeState;
 
 /// The crate README's example, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -11,11 +11,15 @@
 //! aborted claim, or part of a batch. And the attach/detach protocol of the header page: a peer
 //! that attaches is never seen as detached, one that detaches is seen as detached exactly (never
 //! as a foreign peer), on a fresh ring and on one reused after an earlier detach.
+//!
+//! The futex wait (`Wait::futex`, [`crate::wake`]) runs against a model of the kernel's futex
+//! ([`crate::futex`]'s `model`) in which a sleep lasts until a wake-up: a wake-up the protocol
+//! loses leaves a thread asleep for ever, which loom reports as a deadlock.
 
 use loom::thread;
 
 use crate::pattern::Pattern;
-use crate::{Consumer, Producer, Ring, RingError};
+use crate::{Consumer, Producer, Ring, RingError, Strategy, Wait};
 
 /// The smallest ring: 64 bytes, 8-byte messages (16-byte records + the pre-zeroed header).
 const CAPACITY: usize = 64;
@@ -29,6 +33,12 @@ fn payload(seq: u64) -> Vec<u8> {
     let mut bytes = vec![0; size_of(seq)];
     Pattern::new(bytes.len()).fill(seq, &mut bytes);
     bytes
+}
+
+/// Checks message `seq` byte by byte against [`payload`] (the pattern's own check refuses the
+/// 0- and 3-byte messages these models send on purpose).
+fn check(seq: u64, bytes: &[u8]) {
+    assert_eq!(bytes, payload(seq), "message {seq}");
 }
 
 /// Retries `attempt` while the ring is full, yielding to the consumer (loom needs the yield to
@@ -52,9 +62,7 @@ fn consume(mut consumer: Consumer, count: u64, limit: usize) {
                 |type_id, bytes| {
                     assert_eq!(type_id, 1 + (next % 3) as i32, "type of message {next}");
                     assert_eq!(bytes.len(), size_of(next), "length of message {next}");
-                    if let Err(m) = Pattern::new(bytes.len()).check(next, bytes) {
-                        panic!("message {next}: {m}");
-                    }
+                    check(next, bytes);
                     next += 1;
                 },
                 limit,
@@ -168,7 +176,7 @@ fn loom_model_batch_is_all_or_nothing() {
             let n = consumer
                 .read(
                     |_, bytes| {
-                        Pattern::new(bytes.len()).check(next, bytes).unwrap();
+                        check(next, bytes);
                         next += 1;
                     },
                     8,
@@ -312,4 +320,109 @@ fn loom_model_reattach_and_detach_are_seen_exactly() {
         producer.join().unwrap();
         assert_eq!(ring.peer(Role::Producer), PeerState::Detached);
     });
+}
+
+/// A futex wait that only a wake-up ends (but for the first, bounded sleep after arming), with
+/// no spinning first: every empty poll goes to sleep.
+fn sleep_until_woken() -> Wait {
+    Wait {
+        strategy: Strategy::Futex {
+            spins: 0,
+            slice: std::time::Duration::from_secs(3600),
+        },
+        timeout: None,
+    }
+}
+
+/// Marks `role`'s wake-up block as armed and acknowledged, as a previous exchange would have
+/// left it: every sleep is then the unbounded one, woken only through the fence pair.
+fn acknowledged(ring: &Ring, role: crate::Role) {
+    use crate::layout::{CONSUMER_WAKE_ARMED_OFFSET, PRODUCER_WAKE_ARMED_OFFSET};
+    use crate::primitive::Ordering;
+    let offset = match role {
+        crate::Role::Consumer => CONSUMER_WAKE_ARMED_OFFSET,
+        crate::Role::Producer => PRODUCER_WAKE_ARMED_OFFSET,
+    };
+    ring.region().wake_word(offset).store(2, Ordering::Relaxed);
+}
+
+/// A consumer asleep on the empty ring is woken by each of the producer's writes: whatever the
+/// interleaving of its announcement (`waiting`, fence, re-check) with the producer's publish,
+/// fence and look at `waiting`, it never sleeps through a message. The consumer arms its block
+/// while the producer writes (its sleeps are bounded until the producer acknowledges).
+#[test]
+fn loom_model_sleeping_consumer_is_woken() {
+    model("sleeping_consumer_is_woken", || sleeping_consumer(false));
+}
+
+/// As [`loom_model_sleeping_consumer_is_woken`], armed and acknowledged from the start: only
+/// the fence pair and the futex word stand between the consumer and a lost wake-up.
+#[test]
+fn loom_model_acknowledged_consumer_is_woken() {
+    model("acknowledged_consumer_is_woken", || sleeping_consumer(true));
+}
+
+fn sleeping_consumer(start_acknowledged: bool) {
+    {
+        const COUNT: u64 = 2;
+        let (ring, mut producer, mut consumer) = ring();
+        if start_acknowledged {
+            acknowledged(&ring, crate::Role::Consumer);
+        }
+        let writer = thread::spawn(move || {
+            for seq in 0..COUNT {
+                until_room(|| producer.try_write(1 + (seq % 3) as i32, &payload(seq)));
+            }
+        });
+        let mut next = 0u64;
+        while next < COUNT {
+            consumer
+                .read_wait(
+                    |type_id, bytes| {
+                        assert_eq!(type_id, 1 + (next % 3) as i32);
+                        check(next, bytes);
+                        next += 1;
+                    },
+                    8,
+                    &sleep_until_woken(),
+                )
+                .unwrap();
+        }
+        writer.join().unwrap();
+    }
+}
+
+/// A producer asleep on a full ring is woken by the consumer's release of the head: five
+/// messages do not fit the 64-byte ring at once, so the producer sleeps at least once.
+#[test]
+fn loom_model_producer_asleep_on_a_full_ring_is_woken() {
+    model("producer_asleep_on_a_full_ring_is_woken", || {
+        producer_asleep(false)
+    });
+}
+
+/// As [`loom_model_producer_asleep_on_a_full_ring_is_woken`], armed and acknowledged from the
+/// start.
+#[test]
+fn loom_model_acknowledged_producer_is_woken() {
+    model("acknowledged_producer_is_woken", || producer_asleep(true));
+}
+
+fn producer_asleep(start_acknowledged: bool) {
+    {
+        const COUNT: u64 = 5;
+        let (ring, mut producer, consumer) = ring();
+        if start_acknowledged {
+            acknowledged(&ring, crate::Role::Producer);
+        }
+        let writer = thread::spawn(move || {
+            for seq in 0..COUNT {
+                producer
+                    .write(1 + (seq % 3) as i32, &payload(seq), &sleep_until_woken())
+                    .unwrap();
+            }
+        });
+        consume(consumer, COUNT, 2);
+        writer.join().unwrap();
+    }
 }

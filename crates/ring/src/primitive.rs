@@ -7,9 +7,9 @@
 //! checks is the code that runs.
 
 #[cfg(not(all(loom, test)))]
-pub(crate) use core::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+pub(crate) use core::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
 #[cfg(all(loom, test))]
-pub(crate) use loom::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+pub(crate) use loom::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
 
 /// Loads the u32 at `ptr` with acquire ordering: the `ready` word of a file being opened,
 /// before any [`crate::region::Region`] exists (never part of a loom model).

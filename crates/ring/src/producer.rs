@@ -6,7 +6,8 @@ use crate::error::RingError;
 use crate::layout::*;
 use crate::ring::check_positions;
 use crate::short_bytes;
-use crate::wait::Wait;
+use crate::wait::{Strategy, Wait};
+use crate::wake::{self, Sleep, Sleeper};
 
 #[cfg(feature = "detached-claim")]
 mod detached;
@@ -69,6 +70,8 @@ impl Producer {
         let tail = resume_position(region, head, tail);
         check_positions(region, head, tail)?;
         let capacity = region.capacity();
+        // A predecessor may have died armed: its consumer would fence for nobody.
+        wake::disarm(region, Sleeper::Producer);
         Ok(Producer {
             tail,
             cached_head: head,
@@ -121,11 +124,13 @@ impl Producer {
         let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
         self.attachment.region.so_record(reserved.index, header); // SYNC POINT: record
         self.attachment.region.so_tail(self.tail); // SYNC POINT: tail
+        wake::wake(&self.attachment.region, Sleeper::Consumer);
         self.attachment.tick();
         Ok(())
     }
 
-    /// Writes `payload`, waiting with `wait` while the ring is full.
+    /// Writes `payload`, waiting with `wait` while the ring is full. With [`Wait::futex`] the
+    /// producer sleeps until the consumer releases room (see [`Strategy::Futex`]).
     ///
     /// A full ring is back pressure whatever the consumer's state: a stale consumer (paused,
     /// stopped) may resume, and one that died or detached may be restarted: a new consumer
@@ -151,14 +156,22 @@ impl Producer {
     pub fn write(&mut self, type_id: i32, payload: &[u8], wait: &Wait) -> Result<(), RingError> {
         let mut full: u32 = 0;
         let mut looked_ms = 0;
-        let outcome = wait.until("room in the ring", || {
+        let every = wait.polls_per_peer_check();
+        let sleep = match wait.strategy {
+            Strategy::Futex { .. } => Some(Sleep::new(
+                self.attachment.region.clone(),
+                Sleeper::Producer,
+            )),
+            _ => None,
+        };
+        let outcome = wait.until_woken("room in the ring", sleep.as_ref(), || {
             match self.try_write(type_id, payload) {
                 Ok(()) => Ok(Some(())),
                 Err(e) if e.is_full() => {
                     // A producer waiting for a late or slow consumer still lives: keep its
                     // heartbeat fresh, or the consumer would take it for hung (stale).
                     full = full.wrapping_add(1);
-                    if full.is_multiple_of(1024) {
+                    if full.is_multiple_of(every) {
                         self.attachment.heartbeat();
                         // Look at the consumer now and then (a syscall and a /proc read):
                         // its progress between looks is a sign of life.
@@ -252,6 +265,7 @@ impl Producer {
         let header = pack_header((len + RECORD_HEADER_LENGTH) as i32, type_id);
         region.so_record(index, header); // SYNC POINT: record
         region.so_tail(self.tail); // SYNC POINT: tail
+        wake::wake(region, Sleeper::Consumer);
         self.attachment.tick();
     }
 
@@ -405,6 +419,7 @@ impl Producer {
             region.sp_record(tail as usize & mask, 0);
             region.so_record(at, first_header); // SYNC POINT: record
             region.so_tail(tail); // SYNC POINT: tail
+            wake::wake(region, Sleeper::Consumer);
             self.tail = tail;
             self.attachment.tick();
         }
@@ -711,6 +726,13 @@ fn unblock_dead_claims(region: &crate::region::Region, head: i64, tail: i64) {
     }
 }
 
+impl Drop for Producer {
+    fn drop(&mut self) {
+        // Leaving: the consumer stops fencing for a sleeper that is gone.
+        wake::disarm(&self.attachment.region, Sleeper::Producer);
+    }
+}
+
 impl std::fmt::Debug for Producer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Producer")
@@ -879,6 +901,7 @@ impl Batch<'_> {
             p.attachment.region.sp_record(p.tail as usize, 0);
             p.attachment.region.so_record(index, header); // SYNC POINT: record
             p.attachment.region.so_tail(p.tail); // SYNC POINT: tail
+            wake::wake(&p.attachment.region, Sleeper::Consumer);
             p.attachment.tick();
         }
     }

@@ -62,7 +62,17 @@ struct LoomWords {
 impl LoomWords {
     fn new(capacity: usize) -> LoomWords {
         let trailer = HEADER_LENGTH + capacity;
-        let u32s = [LAYOUT_VERSION_OFFSET, READY_OFFSET, HEADER_LENGTH_OFFSET];
+        let u32s = [
+            LAYOUT_VERSION_OFFSET,
+            READY_OFFSET,
+            HEADER_LENGTH_OFFSET,
+            CONSUMER_WAKE_ARMED_OFFSET,
+            CONSUMER_WAITING_OFFSET,
+            CONSUMER_WAKE_SEQ_OFFSET,
+            PRODUCER_WAKE_ARMED_OFFSET,
+            PRODUCER_WAITING_OFFSET,
+            PRODUCER_WAKE_SEQ_OFFSET,
+        ];
         let i32s = [
             MAX_MESSAGE_LENGTH_OFFSET,
             PRODUCER_PID_OFFSET,
@@ -322,6 +332,17 @@ impl Region {
         } else {
             self.i64_at(self.trailer, CONSUMER_HEARTBEAT_OFFSET)
         }
+    }
+
+    /// A u32 word of a wake-up block (header bytes 512..768), by its header offset: the futex
+    /// words and flags of [`crate::wake`], which names the ordering of every access (its `SYNC
+    /// POINT`s: wake-armed, wake-dekker, wake-seq).
+    #[inline(always)]
+    pub(crate) fn wake_word(&self, offset: usize) -> &AtomicU32 {
+        debug_assert!(
+            (CONSUMER_WAKE_ARMED_OFFSET..PRODUCER_WAKE_ARMED_OFFSET + 128).contains(&offset)
+        );
+        self.u32_at(self.base, offset)
     }
 
     // ---- trailer ----------------------------------------------------------------------------

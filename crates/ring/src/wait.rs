@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use crossbeam_utils::Backoff;
 
 use crate::error::RingError;
+use crate::wake::Sleep;
 
 /// How to wait between attempts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +22,21 @@ pub enum Strategy {
     BackoffPark {
         /// How long to park once backing off is exhausted.
         park: Duration,
+    },
+    /// Spin `spins` attempts, then sleep in a futex wait until the peer wakes this side (the
+    /// opt-in idle wait: an idle side costs next to no CPU; the peer pays a fence per publish
+    /// while this side is armed). Used by [`crate::Consumer::read_wait`] (woken by each
+    /// published record) and [`crate::Producer::write`] (woken by each release of the head);
+    /// the protocol is in `docs/ring-layout.md`. Linux only: elsewhere, under Miri, and in
+    /// [`Wait::until`] (which has no ring to be woken through) a sleep is a 50 µs park, as
+    /// [`Strategy::BackoffPark`].
+    Futex {
+        /// Attempts before the first sleep (a short burst of messages then costs no syscall).
+        spins: u32,
+        /// The longest one sleep lasts before the ring, the peer and the timeout are looked at
+        /// again: also how late a message from a peer that never wakes (Agrona's ring, Aeron's,
+        /// an older sympathy) is seen at worst.
+        slice: Duration,
     },
 }
 
@@ -72,6 +88,41 @@ impl Wait {
         }
     }
 
+    /// Spin 64 attempts, then sleep in a futex wait, woken by the peer or after 10 ms slices
+    /// (see [`Strategy::Futex`]); no timeout.
+    ///
+    /// # Examples
+    /// ```
+    /// use sympathy_ring::{Ring, Wait};
+    /// let ring = Ring::anonymous(1024)?;
+    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
+    /// let writer = std::thread::spawn(move || producer.try_write(1, b"wake up"));
+    /// let mut got = Vec::new();
+    /// consumer.read_wait(|_, bytes| got.extend_from_slice(bytes), 1, &Wait::futex())?;
+    /// assert_eq!(got, b"wake up");
+    /// writer.join().unwrap()?;
+    /// # Ok::<(), sympathy_ring::RingError>(())
+    /// ```
+    pub fn futex() -> Wait {
+        Wait {
+            strategy: Strategy::Futex {
+                spins: 64,
+                slice: Duration::from_millis(10),
+            },
+            timeout: None,
+        }
+    }
+
+    /// Failed attempts between two looks at the peer's liveness (and the caller's heartbeat) in
+    /// [`crate::Consumer::read_wait`] and [`crate::Producer::write`]: a spinning wait polls
+    /// millions of times a second, a sleeping one about once per slice.
+    pub(crate) fn polls_per_peer_check(&self) -> u32 {
+        match self.strategy {
+            Strategy::Futex { spins, .. } => spins.clamp(8, 1024),
+            _ => 1024,
+        }
+    }
+
     /// The same strategy, giving up after `timeout`.
     pub fn timeout(mut self, timeout: Duration) -> Wait {
         self.timeout = Some(timeout);
@@ -85,6 +136,17 @@ impl Wait {
     pub fn until<T>(
         &self,
         what: &'static str,
+        attempt: impl FnMut() -> Result<Option<T>, RingError>,
+    ) -> Result<T, RingError> {
+        self.until_woken(what, None, attempt)
+    }
+
+    /// [`Wait::until`], sleeping in `sleep`'s futex wait when the strategy is
+    /// [`Strategy::Futex`] (the attempt is the re-check after announcing the sleep).
+    pub(crate) fn until_woken<T>(
+        &self,
+        what: &'static str,
+        sleep: Option<&Sleep>,
         mut attempt: impl FnMut() -> Result<Option<T>, RingError>,
     ) -> Result<T, RingError> {
         let start = Instant::now();
@@ -117,6 +179,24 @@ impl Wait {
                         std::thread::park_timeout(park);
                     } else {
                         backoff.snooze();
+                    }
+                }
+                Strategy::Futex { spins, slice } => {
+                    if attempts < spins {
+                        std::hint::spin_loop();
+                        continue;
+                    }
+                    let slice = match self.timeout {
+                        Some(timeout) => slice.min(timeout.saturating_sub(start.elapsed())),
+                        None => slice,
+                    };
+                    match sleep {
+                        Some(sleep) => {
+                            if let Some(value) = sleep.sleep(slice, &mut attempt)? {
+                                return Ok(value);
+                            }
+                        }
+                        None => std::thread::park_timeout(slice.min(crate::futex::FALLBACK_PARK)),
                     }
                 }
             }

@@ -1,10 +1,11 @@
 //! `sympathy ipc ...`: tools for the shared-memory ring (create, produce, consume, inspect,
-//! layout) and its measurements (bench, latency). One file per concern in this folder.
+//! layout) and its measurements (bench, latency, wake). One file per concern in this folder.
 
 mod bench;
 mod latency;
 mod sigbus;
 mod tools;
+mod wake;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -32,6 +33,11 @@ enum IpcCommand {
     Bench(bench::BenchArgs),
     /// Round-trip latency of an echo over two rings, between two pinned processes.
     Latency(latency::LatencyArgs),
+    /// Wake-up latency and idle CPU of the futex wait against spinning and backoff.
+    Wake(wake::WakeArgs),
+    /// (internal) the peer process of `wake`.
+    #[command(hide = true)]
+    WakePeer(wake::PeerArgs),
     /// (internal) the producer process of `bench`.
     #[command(hide = true)]
     BenchProducer(bench::ProducerArgs),
@@ -53,6 +59,8 @@ pub fn run(args: IpcArgs) -> Result<()> {
         IpcCommand::Layout => tools::layout(),
         IpcCommand::Bench(a) => bench::run(a),
         IpcCommand::Latency(a) => latency::run(a),
+        IpcCommand::Wake(a) => wake::run(a),
+        IpcCommand::WakePeer(a) => wake::peer(a),
         IpcCommand::BenchProducer(a) => bench::producer(a),
         IpcCommand::LatencyEcho(a) => latency::echo(a),
     }

@@ -48,6 +48,11 @@ final class FfmImpl implements RingImpl {
             }
 
             @Override
+            public void awaitRoom(long nanos) {
+                producer.awaitRoom(nanos);
+            }
+
+            @Override
             public void close() {
                 producer.close();
             }
@@ -82,6 +87,11 @@ final class FfmImpl implements RingImpl {
             public int echo(ProducerEnd out, int limit) {
                 echo.out = out;
                 return consumer.read(echo, limit);
+            }
+
+            @Override
+            public void awaitMessage(long nanos) {
+                consumer.awaitMessage(nanos);
             }
 
             @Override

@@ -20,6 +20,15 @@ final class Heartbeat {
         beat.run();
     }
 
+    /** {@link #tick()} for loops that sleep between calls (the futex wait): looks at the clock every call. */
+    void tickAfterSleep() {
+        long now = System.currentTimeMillis();
+        if (now - lastMs >= PERIOD_MS) {
+            beat.run();
+            lastMs = now;
+        }
+    }
+
     void tick() {
         if ((++calls & 1023) == 0) {
             long now = System.currentTimeMillis();

@@ -29,6 +29,8 @@ final class ProduceLoop {
     long first;
     /** Stop after this many milliseconds even before {@link #count} messages (a soak); 0 = no limit. */
     long durationMs;
+    /** Sleep in the futex wait ({@code --wait futex}) while the ring is full; the consumer wakes it. */
+    boolean futexWait;
     /** Messages written by {@link #run}. */
     long written;
 
@@ -90,9 +92,15 @@ final class ProduceLoop {
         long lookedMs = 0;
         long spins = 0;
         while (!send(producer, message, size)) {
-            Thread.onSpinWait();
-            beat.tick();
-            if ((++spins & 0xFFF) == 0) {
+            if (futexWait) {
+                producer.awaitRoom(ConsumeLoop.SLEEP_SLICE_NANOS);
+                beat.tickAfterSleep();
+            } else {
+                Thread.onSpinWait();
+                beat.tick();
+            }
+            // Spinning: look at the consumer every 4096 tries; sleeping: every 8 sleeps.
+            if ((++spins & (futexWait ? 7 : 0xFFF)) == 0) {
                 long now = System.currentTimeMillis();
                 // A look costs a /proc read: at most every LOOK_EVERY_MS (progress is seen between looks).
                 if (now - lookedMs >= ConsumeLoop.LOOK_EVERY_MS) {

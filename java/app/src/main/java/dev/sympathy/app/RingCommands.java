@@ -26,7 +26,7 @@ final class RingCommands {
 
     static void produce(String[] argv) throws IOException {
         Args args = new Args("produce", argv, 1, Set.of("count", "size", "type", "seed", "impl", "timeout-ms",
-                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds"), Set.of("claim"));
+                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds", "wait"), Set.of("claim"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         ProduceLoop loop = new ProduceLoop();
@@ -45,6 +45,7 @@ final class RingCommands {
         loop.first = args.longOption("first", 0, Long.MAX_VALUE, 0);
         loop.claim = args.flag("claim");
         RingImpl impl = Impls.byName("produce", args.string("impl", "ffm"));
+        loop.futexWait = futexWait(args, "produce", impl);
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             sizes.checkFits("produce", ring.maxMessageLength());
             long bytes = loop.run(ring, impl, sizes);
@@ -55,7 +56,7 @@ final class RingCommands {
 
     static void consume(String[] argv) throws IOException {
         Args args = new Args("consume", argv, 1, Set.of("count", "first", "type", "impl", "timeout-ms", "stale-ms",
-                "producer", "core"),
+                "producer", "core", "wait"),
                 Set.of("report-elapsed", "json", "until-detached"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
@@ -68,6 +69,7 @@ final class RingCommands {
         loop.timeoutMs = args.longOption("timeout-ms", 1, Long.MAX_VALUE, 10_000);
         loop.staleMs = args.longOption("stale-ms", 1, Long.MAX_VALUE, 5_000);
         RingImpl impl = Impls.byName("consume", args.string("impl", "ffm"));
+        loop.futexWait = futexWait(args, "consume", impl);
         boolean json = args.flag("json");
         if (json && loop.count < 2) {
             throw new UsageException("consume: --json times the first message to the last: use --count 2 or more");
@@ -195,6 +197,21 @@ final class RingCommands {
             // said below
         }
         throw new UsageException("consume: --first expects a message index (0 or more) or 'auto', got '" + text + "'");
+    }
+
+    /** {@code --wait spin} (the default: lowest latency, a core busy) or {@code --wait futex} (ffm only). */
+    private static boolean futexWait(Args args, String command, RingImpl impl) {
+        String wait = args.string("wait", "spin");
+        if (wait.equals("spin")) {
+            return false;
+        }
+        if (!wait.equals("futex")) {
+            throw new UsageException(command + ": --wait is spin or futex, not '" + wait + "'");
+        }
+        if (!impl.name().equals("ffm")) {
+            throw new UsageException(command + ": --wait futex needs --impl ffm (the futex wait is the FFM ring's)");
+        }
+        return true;
     }
 
     /** {@code --core C}: pins this (the only working) thread, as bench and latency ask of their child. */

@@ -39,6 +39,14 @@ interface RingImpl {
 
         void heartbeat();
 
+        /**
+         * After a failed write: waits for the consumer to release room, at most {@code nanos}
+         * (the futex wait of {@code --wait futex}); implementations without one spin once.
+         */
+        default void awaitRoom(long nanos) {
+            Thread.onSpinWait();
+        }
+
         @Override
         void close();
     }
@@ -53,6 +61,14 @@ interface RingImpl {
          * full): the echo side of {@code latency}. Returns how many.
          */
         int echo(ProducerEnd out, int limit);
+
+        /**
+         * After an empty poll: waits for a message, at most {@code nanos} (the futex wait of
+         * {@code --wait futex}); implementations without one spin once.
+         */
+        default void awaitMessage(long nanos) {
+            Thread.onSpinWait();
+        }
 
         void heartbeat();
 

@@ -43,6 +43,7 @@ public final class Sidecar {
                           [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
                           [--seconds S]     stop after S seconds (then --count is optional: a soak)
                           [--claim]         write each message through tryClaim/commit, filled in place
+                          [--wait spin|futex]  on a full ring: spin (default) or sleep until the consumer reads (ffm)
                           [--first I]       pattern index of the first message (a restarted producer)
                           [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
                           [--halt-in-claim-after K]  (test hook: exit abruptly inside the claim of message K)""");
@@ -54,6 +55,7 @@ public final class Sidecar {
                                             auto: the first message's own index (its first 8 bytes)
                           [--until-detached]  read until the producer detaches (then --count is optional)
                           [--core C]        pin the reading thread to core C
+                          [--wait spin|futex]  on an empty ring: spin (default) or sleep until a write (ffm)
                           [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
         c.put("inspect", """
                   inspect PATH [--timeout-ms M]            print the header and positions""");

@@ -104,6 +104,23 @@ class SidecarTest {
     }
 
     @Test
+    void shouldSleepInTheFutexWaitOnBothSidesAndRejectABadWait() throws InterruptedException {
+        String ring = dir.resolve("futex").toString();
+        assertEquals(0, run(new String[] {"create", ring, "--capacity", "4k"}));
+        int[] produced = {-1};
+        Thread producer = new Thread(() -> produced[0] = Sidecar.run(new String[] {"produce", ring, "--count", "20000",
+                "--size", "4..64", "--wait", "futex"}));
+        producer.start();
+        assertEquals(0, run(new String[] {"consume", ring, "--count", "20000", "--wait", "futex"}), stderr);
+        producer.join();
+        assertEquals(0, produced[0]);
+        assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--wait", "nap"}));
+        assertTrue(stderr.contains("--wait is spin or futex"), stderr);
+        assertEquals(2, run(new String[] {"consume", ring, "--count", "1", "--wait", "futex", "--impl", "agrona"}));
+        assertTrue(stderr.contains("needs --impl ffm"), stderr);
+    }
+
+    @Test
     void shouldPrintUsageForEveryCommandsHelp() {
         for (String command : Sidecar.COMMANDS.keySet()) {
             for (String flag : new String[] {"--help", "-h"}) {

@@ -30,6 +30,10 @@ public final class RingConsumer implements AutoCloseable {
     private final long headOffset;
     /** The producer as this consumer watches it (progress of the tail, departures seen). */
     private final PeerWatch producerWatch;
+    /** This consumer's wake-up block: where it sleeps in {@link #awaitMessage}. */
+    private final WakeBlock sleep;
+    /** The producer's wake-up block: woken after each release of the head. */
+    private final WakeBlock producerWake;
 
     /** Bytes ever consumed; only this consumer writes it. */
     private long head;
@@ -53,6 +57,9 @@ public final class RingConsumer implements AutoCloseable {
         }
         this.head = loaded;
         this.producerWatch = ring.watchProducer();
+        this.sleep = WakeBlock.consumer(ring.segment());
+        this.producerWake = WakeBlock.producer(ring.segment());
+        sleep.disarm(); // a predecessor may have died armed
     }
 
     /**
@@ -105,6 +112,7 @@ public final class RingConsumer implements AutoCloseable {
                 this.head = head + bytesRead;
                 // SYNC POINT head: release pairs with RingProducer.loadHead's acquire.
                 LONG.setRelease(buffer, headOffset, head + bytesRead);
+                producerWake.wake(); // a producer asleep on a full ring (only if it armed)
             }
         }
         return messagesRead;
@@ -185,9 +193,39 @@ public final class RingConsumer implements AutoCloseable {
                 this.head = head + bytesRead;
                 // SYNC POINT head: release pairs with RingProducer.loadHead's acquire.
                 LONG.setRelease(buffer, headOffset, head + bytesRead);
+                producerWake.wake(); // a producer asleep on a full ring (only if it armed)
             }
         }
         return messagesRead;
+    }
+
+    /**
+     * The opt-in idle wait: sleeps until the producer publishes a record at the head, or at most
+     * {@code maxNanos}, in a futex wait on this consumer's wake-up block (the producer pays a
+     * fence per message while a consumer sleeps this way; see docs/ring-layout.md). Returns at
+     * once when a record is already there. Returning says only "look again": call {@link #read}.
+     * Where there is no futex (not Linux) it parks for at most 50 µs.
+     *
+     * <pre>{@code
+     * while (consumer.read(handler, 256) == 0) {
+     *     consumer.awaitMessage(10_000_000); // then check the producer's liveness, a timeout...
+     * }
+     * }</pre>
+     *
+     * @return true if a record was ready without sleeping
+     */
+    public boolean awaitMessage(long maxNanos) {
+        return sleep.sleep(this::recordAtHead, maxNanos);
+    }
+
+    private boolean recordAtHead() {
+        // SYNC POINT record-length: acquire pairs with RingProducer's publishing release.
+        return (int) INT.getAcquire(buffer, (long) ((int) head & mask)) > 0;
+    }
+
+    /** This consumer's wake-up block as {@code (armed, waiting, wake_seq)}, for tests and tools. */
+    int[] wakeState() {
+        return sleep.state();
     }
 
     /** Reads at most one message; see {@link #read}. */
@@ -233,6 +271,7 @@ public final class RingConsumer implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
+            sleep.disarm(); // the producer stops fencing for us
             ring.releaseConsumer();
         }
     }

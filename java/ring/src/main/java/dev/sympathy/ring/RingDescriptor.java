@@ -16,6 +16,8 @@ package dev.sympathy.ring;
  *   32 creation_time_ms (i64)
  *  128 producer_pid (i32)     136 producer_heartbeat_ms (i64)
  *  256 consumer_pid (i32)
+ *  512 consumer_wake_armed (i32)  576 consumer_waiting (i32)  580 consumer_wake_seq (i32, futex)
+ *  640 producer_wake_armed (i32)  704 producer_waiting (i32)  708 producer_wake_seq (i32, futex)
  *
  *  Trailer (offsets from the end of the record area, as Agrona's RingBufferDescriptor):
  *  128 tail   256 head cache   384 head   512 correlation counter   640 consumer heartbeat (ms)
@@ -81,6 +83,21 @@ public final class RingDescriptor {
      * detached). A consumer heartbeat newer than this with no pid is an Agrona-only consumer.
      */
     public static final int CONSUMER_DETACHED_OFFSET = 264;
+
+    // ---- Wake-up blocks (header page): the opt-in futex wait, see WakeBlock ------------------
+
+    /** i32: 0 nobody sleeps, 1 the consumer asked to be woken, 2 the producer acknowledged. */
+    public static final int CONSUMER_WAKE_ARMED_OFFSET = 512;
+    /** i32: 1 while the consumer is in, or about to enter, a futex wait. */
+    public static final int CONSUMER_WAITING_OFFSET = 576;
+    /** i32: the consumer's futex word, incremented by the producer before each wake. */
+    public static final int CONSUMER_WAKE_SEQ_OFFSET = 580;
+    /** i32: the producer's {@code armed} (it sleeps on a full ring; the consumer wakes it). */
+    public static final int PRODUCER_WAKE_ARMED_OFFSET = 640;
+    /** i32: 1 while the producer is in, or about to enter, a futex wait. */
+    public static final int PRODUCER_WAITING_OFFSET = 704;
+    /** i32: the producer's futex word, incremented by the consumer before each wake. */
+    public static final int PRODUCER_WAKE_SEQ_OFFSET = 708;
 
     // ---- Trailer (offsets from the end of the record area) -----------------------------------
 
@@ -174,6 +191,12 @@ public final class RingDescriptor {
         m.put("PRODUCER_DETACHED_OFFSET", (long) PRODUCER_DETACHED_OFFSET);
         m.put("CONSUMER_PID_OFFSET", (long) CONSUMER_PID_OFFSET);
         m.put("CONSUMER_DETACHED_OFFSET", (long) CONSUMER_DETACHED_OFFSET);
+        m.put("CONSUMER_WAKE_ARMED_OFFSET", (long) CONSUMER_WAKE_ARMED_OFFSET);
+        m.put("CONSUMER_WAITING_OFFSET", (long) CONSUMER_WAITING_OFFSET);
+        m.put("CONSUMER_WAKE_SEQ_OFFSET", (long) CONSUMER_WAKE_SEQ_OFFSET);
+        m.put("PRODUCER_WAKE_ARMED_OFFSET", (long) PRODUCER_WAKE_ARMED_OFFSET);
+        m.put("PRODUCER_WAITING_OFFSET", (long) PRODUCER_WAITING_OFFSET);
+        m.put("PRODUCER_WAKE_SEQ_OFFSET", (long) PRODUCER_WAKE_SEQ_OFFSET);
         m.put("TRAILER_LENGTH", (long) TRAILER_LENGTH);
         m.put("TAIL_POSITION_OFFSET", (long) TAIL_POSITION_OFFSET);
         m.put("HEAD_CACHE_POSITION_OFFSET", (long) HEAD_CACHE_POSITION_OFFSET);

@@ -44,6 +44,13 @@ public final class RingProducer implements AutoCloseable {
     /** The consumer as this producer watches it (progress of the head, departures seen). */
     private final PeerWatch consumerWatch;
 
+    /** This producer's wake-up block: where it sleeps in {@link #awaitRoom}. */
+    private final WakeBlock sleep;
+    /** The consumer's wake-up block: woken after each publish. */
+    private final WakeBlock consumerWake;
+    /** The head seen by the last claim that found the ring full ({@link #awaitRoom} waits for it to move). */
+    private long headWhenFull = -1;
+
     /** Bytes ever claimed; only this producer writes it. */
     private long tail;
     /** The consumer's head as last read: may be stale (behind), never ahead. */
@@ -59,6 +66,8 @@ public final class RingProducer implements AutoCloseable {
         this.tailOffset = (long) capacity + TAIL_POSITION_OFFSET;
         this.headCacheOffset = (long) capacity + HEAD_CACHE_POSITION_OFFSET;
         this.headOffset = (long) capacity + HEAD_POSITION_OFFSET;
+        this.sleep = WakeBlock.producer(ring.segment());
+        this.consumerWake = WakeBlock.consumer(ring.segment());
         ring.claimProducer();
         try {
             // SYNC POINT head: acquire pairs with RingConsumer's release of the head position.
@@ -66,6 +75,7 @@ public final class RingProducer implements AutoCloseable {
             long trailerTail = (long) LONG.getVolatile(buffer, tailOffset);
             this.tail = resumePosition(head, trailerTail);
             this.cachedHead = loadHead();
+            sleep.disarm(); // a predecessor may have died armed
         } catch (RuntimeException e) {
             ring.releaseProducer();
             throw e;
@@ -176,6 +186,7 @@ public final class RingProducer implements AutoCloseable {
         }
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, recordLength);
+        consumerWake.wake(); // a consumer asleep in awaitMessage (only if it armed)
         return true;
     }
 
@@ -236,6 +247,7 @@ public final class RingProducer implements AutoCloseable {
         MemorySegment.copy(src, offset, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, recordLength);
+        consumerWake.wake(); // a consumer asleep in awaitMessage (only if it armed)
         return true;
     }
 
@@ -287,6 +299,7 @@ public final class RingProducer implements AutoCloseable {
         int recordLength = claimedLength(recordIndex);
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        consumerWake.wake();
     }
 
     /**
@@ -301,6 +314,36 @@ public final class RingProducer implements AutoCloseable {
         INT.set(buffer, (long) recordIndex + TYPE_OFFSET, PADDING_MSG_TYPE_ID);
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        consumerWake.wake();
+    }
+
+    /**
+     * The opt-in idle wait on a full ring: after a write or claim failed for lack of room, sleeps
+     * until the consumer releases some, or at most {@code maxNanos}, in a futex wait on this
+     * producer's wake-up block (the consumer pays a fence per read batch while a producer sleeps
+     * this way; see docs/ring-layout.md). Returns at once if the head has moved since. Returning
+     * says only "try again". Where there is no futex (not Linux) it parks for at most 50 µs.
+     *
+     * <pre>{@code
+     * while (!producer.write(1, bytes, 0, bytes.length)) {
+     *     producer.awaitRoom(10_000_000); // then check the consumer's liveness, a timeout...
+     * }
+     * }</pre>
+     *
+     * @return true if room was released without sleeping
+     */
+    public boolean awaitRoom(long maxNanos) {
+        return sleep.sleep(this::headMoved, maxNanos);
+    }
+
+    private boolean headMoved() {
+        // SYNC POINT head: acquire pairs with RingConsumer's release of the head position.
+        return (long) LONG.getAcquire(buffer, headOffset) != headWhenFull;
+    }
+
+    /** This producer's wake-up block as {@code (armed, waiting, wake_seq)}, for tests and tools. */
+    int[] wakeState() {
+        return sleep.state();
     }
 
     /** Records a sign of life: now, in ms since the Unix epoch. */
@@ -337,6 +380,7 @@ public final class RingProducer implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
+            sleep.disarm(); // the consumer stops fencing for us
             ring.releaseProducer();
         }
     }
@@ -361,6 +405,7 @@ public final class RingProducer implements AutoCloseable {
         if (requiredCapacity > capacity - (int) (tail - head)) {
             head = loadHead();
             if (requiredCapacity > capacity - (int) (tail - head)) {
+                headWhenFull = head;
                 return (int) INSUFFICIENT_CAPACITY;
             }
             cacheHead(head);
@@ -385,6 +430,7 @@ public final class RingProducer implements AutoCloseable {
                 head = loadHead();
                 headIndex = (int) head & mask;
                 if (requiredCapacity > headIndex) {
+                    headWhenFull = head;
                     writeIndex = (int) INSUFFICIENT_CAPACITY;
                     newTail = tail; // still pad to the end, as Agrona does
                 }
