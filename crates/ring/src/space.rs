@@ -180,6 +180,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "Miri cannot call statvfs")]
     fn the_root_filesystem_is_named_with_its_free_space() {
         let (name, free) = filesystem_of(&std::env::temp_dir().join("x"));
         assert!(!name.is_empty());
