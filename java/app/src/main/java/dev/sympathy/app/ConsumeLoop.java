@@ -36,8 +36,9 @@ final class ConsumeLoop {
     /**
      * The longest one futex sleep lasts before the peer's liveness and the timeout are looked at
      * (also how late a message from a producer that never wakes, e.g. Agrona's, is seen at worst).
-     * 20 ms, and the producer's liveness looked at every 8 sleeps: an idle JVM then stays under 1%
-     * of a core on a 2-vCPU VM (the Rust wait uses 10 ms slices).
+     * 20 ms, and the producer's liveness looked at every 8 sleeps: an idle JVM then uses ~0.6% of a
+     * core on a 2-vCPU VM once this loop is compiled (~1.5% in its first 15 s, while the JIT
+     * compiles it; docs/ring-performance.md). The Rust wait uses 10 ms slices.
      */
     static final long SLEEP_SLICE_NANOS = 20_000_000;
 
