@@ -16,10 +16,11 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use hdrhistogram::Histogram;
 use sympathy_lab::pin::pin_current_thread;
-use sympathy_lab::{Check, Metric, Stats};
+use sympathy_lab::{Check, Metric};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Producer, Ring, Role};
 
+use super::quantiles::Quantiles;
 use crate::run::{Common, reporter};
 
 /// `ipc latency --size S --count N`
@@ -64,32 +65,24 @@ pub fn run(args: LatencyArgs) -> Result<()> {
     )?;
     let (ping_core, echo_core) = super::pick_cores(&args.cores)?;
     let runs = args.common.runs_or(3, 5, 10);
-    let mut quantiles: [Vec<f64>; 4] = Default::default();
+    let mut quantiles = Quantiles::default();
     for run in 0..runs {
         let h = one_run(args.size, count, capacity, (ping_core, echo_core))
             .with_context(|| format!("run {run}"))?;
-        for (q, v) in quantiles.iter_mut().zip([
-            h.value_at_quantile(0.5),
-            h.value_at_quantile(0.99),
-            h.value_at_quantile(0.999),
-            h.max(),
-        ]) {
-            q.push(v as f64);
-        }
+        quantiles.push(&h);
     }
     let base = super::measurement("echo", args.size, count, capacity, (ping_core, echo_core))
         .check(Check::Ok);
-    let metrics = [
-        Metric::RttP50Ns,
-        Metric::RttP99Ns,
-        Metric::RttP999Ns,
-        Metric::RttMaxNs,
-    ];
-    for (metric, samples) in metrics.into_iter().zip(&quantiles) {
-        let stats = Stats::from_samples(samples).context("no runs")?;
-        reporter.result(base.clone().stats(metric, stats))?;
-    }
-    Ok(())
+    quantiles.report(
+        &mut reporter,
+        &base,
+        [
+            Metric::RttP50Ns,
+            Metric::RttP99Ns,
+            Metric::RttP999Ns,
+            Metric::RttMaxNs,
+        ],
+    )
 }
 
 /// One run: fresh rings, an echo child, a pinned thread of this process pinging (the main

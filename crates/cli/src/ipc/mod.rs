@@ -3,6 +3,7 @@
 
 mod bench;
 mod latency;
+mod quantiles;
 mod sigbus;
 mod tools;
 mod wake;

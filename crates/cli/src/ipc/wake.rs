@@ -26,6 +26,7 @@ use hdrhistogram::Histogram;
 use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
+use super::quantiles::Quantiles;
 use crate::run::{Common, reporter};
 
 /// `ipc wake`
@@ -166,21 +167,14 @@ fn latency(
     interval_us: u64,
     runs: usize,
 ) -> Result<()> {
-    let mut quantiles: [Vec<f64>; 4] = Default::default();
+    let mut quantiles = Quantiles::default();
     for run in 0..runs {
         let h = match side {
             Role::Consumer => consumer_latency(count, interval_us),
             Role::Producer => producer_latency(count, interval_us),
         }
         .with_context(|| format!("{} wake-up latency, run {run}", side_name(side)))?;
-        for (q, v) in quantiles.iter_mut().zip([
-            h.value_at_quantile(0.5),
-            h.value_at_quantile(0.99),
-            h.value_at_quantile(0.999),
-            h.max(),
-        ]) {
-            q.push(v as f64);
-        }
+        quantiles.push(&h);
     }
     let base = Measurement::new("ipc", &format!("wake-{}-futex", side_name(side)))
         .param("producer", "rust")
@@ -191,17 +185,16 @@ fn latency(
         .param("interval_us", interval_us)
         .param("placement", "processes")
         .check(Check::Ok);
-    let metrics = [
-        Metric::WakeP50Ns,
-        Metric::WakeP99Ns,
-        Metric::WakeP999Ns,
-        Metric::WakeMaxNs,
-    ];
-    for (metric, samples) in metrics.into_iter().zip(&quantiles) {
-        let stats = Stats::from_samples(samples).context("no runs")?;
-        reporter.result(base.clone().stats(metric, stats))?;
-    }
-    Ok(())
+    quantiles.report(
+        reporter,
+        &base,
+        [
+            Metric::WakeP50Ns,
+            Metric::WakeP99Ns,
+            Metric::WakeP999Ns,
+            Metric::WakeMaxNs,
+        ],
+    )
 }
 
 /// A scratch ring and the removal of its file.
