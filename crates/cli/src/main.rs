@@ -16,7 +16,7 @@ mod run;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sympathy_lab::counting_alloc::CountingAllocator;
+use sympathy_harness::counting_alloc::CountingAllocator;
 
 /// Counts allocated bytes while `struct-table` measures `bytes_per_record`; outside that
 /// measurement it costs one relaxed load per allocation.

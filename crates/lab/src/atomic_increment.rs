@@ -26,7 +26,7 @@
 //! ```
 //! use sympathy_lab::atomic_increment::{run, Variant};
 //! use sympathy_lab::c_reference::Language;
-//! let cores = sympathy_lab::pin::available_cores();
+//! let cores = sympathy_harness::pin::available_cores();
 //! let outcome = run(Variant::LockXadd, Language::Rust, &cores[..1], 10_000).unwrap();
 //! assert_eq!(outcome.final_count, 10_000);
 //! assert_eq!(outcome.tallies[0].increments, 10_000);
@@ -40,7 +40,7 @@ use crossbeam_utils::CachePadded;
 use thiserror::Error;
 
 use crate::c_reference::{self, Language, Tally};
-use crate::pin::{PinError, pin_current_thread};
+use sympathy_harness::pin::{PinError, pin_current_thread};
 
 /// The experiment's name in result lines.
 pub const EXPERIMENT: &str = "atomic-increment";
@@ -92,7 +92,7 @@ impl Variant {
     }
 }
 
-crate::results::variant_text!(Variant, "an atomic-increment variant");
+sympathy_harness::variant_text!(Variant, "an atomic-increment variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -422,7 +422,7 @@ pub fn sympathy_rust_sharded(shard: &AtomicU64, n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pin::available_cores;
+    use sympathy_harness::pin::available_cores;
 
     fn cores(threads: usize) -> Vec<usize> {
         available_cores().into_iter().take(threads).collect()

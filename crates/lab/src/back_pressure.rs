@@ -35,7 +35,7 @@
 //!
 //! ```
 //! use sympathy_lab::back_pressure::{Config, Variant, measure};
-//! use sympathy_lab::pin::available_cores;
+//! use sympathy_harness::pin::available_cores;
 //! let cores = available_cores();
 //! if cores.len() >= 2 {
 //!     let config = Config::new(Variant::Bounded, 0.5, 1000, &cores).unwrap();
@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 use crossbeam_queue::{ArrayQueue, SegQueue};
 use thiserror::Error;
 
-use crate::pin::{PinError, pin_current_thread};
+use sympathy_harness::pin::{PinError, pin_current_thread};
 
 /// The experiment's name in result lines.
 pub const EXPERIMENT: &str = "back-pressure";
@@ -103,7 +103,7 @@ impl Variant {
     }
 }
 
-crate::results::variant_text!(Variant, "a back-pressure variant");
+sympathy_harness::variant_text!(Variant, "a back-pressure variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq)]
@@ -576,7 +576,7 @@ fn queue_is_drained(queue: &Queue) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pin::available_cores;
+    use sympathy_harness::pin::available_cores;
 
     fn two_cores() -> Option<Vec<usize>> {
         let cores = available_cores();

@@ -259,7 +259,7 @@ impl Variant {
     }
 }
 
-crate::results::variant_text!(Variant, "a dispatch variant");
+sympathy_harness::variant_text!(Variant, "a dispatch variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq, Eq)]

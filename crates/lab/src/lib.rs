@@ -1,18 +1,8 @@
 //! Kernels of the mechanical-sympathy experiments, shared by the `sympathy` CLI and the
-//! criterion benches in `benches/`.
+//! criterion benches in `crates/lab/benches/`.
 //!
-//! The shared machinery:
-//! - [`results`]: the results schema (JSON Lines) every run can emit, documented in
-//!   `docs/results.md`, and the [`Reporter`] that prints it or seed-style human output.
-//! - [`machine`]: the `env` record (CPU model, caches, THP mode, kernel, rustc).
-//! - [`stats`]: medians with spread over repeated runs.
-//! - [`pin`]: thread pinning that is verified, never a silent fallback.
-//! - [`scale`]: the `--quick` / default / `--full` size presets.
-//! - [`memory`]: checks that a big allocation fits before making it.
-//! - [`region`]: 2 MiB-aligned anonymous memory with huge-page advice.
-//! - [`counting_alloc`]: a global allocator wrapper that measures bytes per record.
-//!
-//! One module per experiment holds its kernels:
+//! The machinery every run shares (results schema, stats, pinning, presets, memory) is the
+//! `sympathy-harness` crate; this crate holds only the kernels, one module per experiment:
 //! - [`atomic_increment`]: T pinned threads increment a shared counter (lock add, xadd, CAS,
 //!   sharded), with each thread's share of the increments.
 //! - [`ping_pong`]: two pinned threads bounce a counter (one-way inter-core latency).
@@ -34,21 +24,9 @@
 pub mod atomic_increment;
 pub mod back_pressure;
 pub mod c_reference;
-pub mod counting_alloc;
 pub mod dispatch;
-pub mod machine;
-pub mod memory;
 pub mod memory_walk;
-pub mod pin;
 pub mod ping_pong;
 pub mod queue;
-pub mod region;
-pub mod results;
-pub mod scale;
 pub mod serialization;
-pub mod stats;
 pub mod struct_table;
-
-pub use results::{Check, Measurement, Metric, Reporter};
-pub use scale::Scale;
-pub use stats::Stats;

@@ -30,8 +30,8 @@ use std::hint::black_box;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::memory::{NotEnoughMemory, ensure_available};
-use crate::region::{HUGE_PAGE_SIZE, Region};
+use sympathy_harness::memory::{NotEnoughMemory, ensure_available};
+use sympathy_harness::region::{HUGE_PAGE_SIZE, Region};
 
 /// Bytes in one array element (a Java `long`).
 pub const LONG_SIZE: usize = 8;

@@ -21,7 +21,7 @@
 //! ```
 //! use sympathy_lab::c_reference::Language;
 //! use sympathy_lab::ping_pong::{run, Variant};
-//! let cores = sympathy_lab::pin::available_cores();
+//! let cores = sympathy_harness::pin::available_cores();
 //! if cores.len() >= 2 {
 //!     let outcome = run(Variant::StoreRelease, Language::Rust, (cores[0], cores[1]), 1_000).unwrap();
 //!     assert_eq!(outcome.hops, 2_000);
@@ -37,7 +37,7 @@ use crossbeam_utils::CachePadded;
 use thiserror::Error;
 
 use crate::c_reference::{self, Language};
-use crate::pin::{PinError, pin_current_thread};
+use sympathy_harness::pin::{PinError, pin_current_thread};
 
 /// The experiment's name in result lines.
 pub const EXPERIMENT: &str = "ping-pong";
@@ -80,7 +80,7 @@ impl Variant {
     }
 }
 
-crate::results::variant_text!(Variant, "a ping-pong variant");
+sympathy_harness::variant_text!(Variant, "a ping-pong variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -354,7 +354,7 @@ pub fn core_pairs(cores: &[usize]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pin::available_cores;
+    use sympathy_harness::pin::available_cores;
 
     fn two_cores() -> Option<(usize, usize)> {
         let cores = available_cores();

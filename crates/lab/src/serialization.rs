@@ -381,7 +381,7 @@ impl Variant {
     }
 }
 
-crate::results::variant_text!(Variant, "a serialization variant");
+sympathy_harness::variant_text!(Variant, "a serialization variant");
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error)]
@@ -437,7 +437,7 @@ pub struct RoundTrips {
 /// decoded order against the original.
 ///
 /// Runs on the calling thread: pin it first (the CLI and benches use
-/// [`crate::pin::run_pinned`]).
+/// [`sympathy_harness::pin::run_pinned`]).
 ///
 /// # Errors
 /// [`SerializationError`]: a zero count, a codec or ring failure, or a failed check.

@@ -25,8 +25,8 @@ use std::hint::black_box;
 use std::str::FromStr;
 use std::time::Instant;
 
-use crate::counting_alloc;
-use crate::memory::{NotEnoughMemory, ensure_available};
+use sympathy_harness::counting_alloc;
+use sympathy_harness::memory::{NotEnoughMemory, ensure_available};
 
 /// The seed's record count.
 pub const SEED_RECORDS: usize = 50_000_000;

@@ -1,6 +1,6 @@
 //! `bytes_per_record` measured through the counting allocator, installed here as the CLI does.
 
-use sympathy_lab::counting_alloc::CountingAllocator;
+use sympathy_harness::counting_alloc::CountingAllocator;
 use sympathy_lab::struct_table::{TradeLayout, Variant, bytes_per_record};
 
 #[global_allocator]

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sympathy_lab::pin::pin_current_thread;
-use sympathy_lab::{Check, Metric, Stats};
+use sympathy_harness::pin::pin_current_thread;
+use sympathy_harness::{Check, Metric, Stats};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Ring, Role};
 
@@ -145,7 +145,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 reporter.line(&format!(
                     "{run} - {}: msgs/s={}",
                     mode.name(),
-                    sympathy_lab::results::format_value(rate)
+                    sympathy_harness::results::format_value(rate)
                 ))?;
             }
             rates.push(rate);

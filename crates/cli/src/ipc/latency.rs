@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hdrhistogram::Histogram;
-use sympathy_lab::pin::pin_current_thread;
-use sympathy_lab::{Check, Metric};
+use sympathy_harness::pin::pin_current_thread;
+use sympathy_harness::{Check, Metric};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Producer, Ring, Role};
 

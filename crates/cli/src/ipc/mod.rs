@@ -75,8 +75,8 @@ fn measurement(
     count: u64,
     capacity: usize,
     cores: (usize, usize),
-) -> sympathy_lab::Measurement {
-    sympathy_lab::Measurement::new("ipc", variant)
+) -> sympathy_harness::Measurement {
+    sympathy_harness::Measurement::new("ipc", variant)
         .param("producer", "rust")
         .param("consumer", "rust")
         .param("size_bytes", size as u64)
@@ -100,8 +100,8 @@ fn scratch_path(tag: &str) -> std::path::PathBuf {
 /// Two distinct cores for the two processes: `--cores a,b`, or the first two available.
 fn pick_cores(cores: &Option<String>) -> Result<(usize, usize)> {
     let list = match cores {
-        Some(text) => sympathy_lab::pin::parse_core_list(text).map_err(anyhow::Error::msg)?,
-        None => sympathy_lab::pin::available_cores(),
+        Some(text) => sympathy_harness::pin::parse_core_list(text).map_err(anyhow::Error::msg)?,
+        None => sympathy_harness::pin::available_cores(),
     };
     match list[..] {
         [a, b, ..] if a != b => Ok((a, b)),

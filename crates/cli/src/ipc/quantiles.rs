@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use hdrhistogram::Histogram;
-use sympathy_lab::{Measurement, Metric, Reporter, Stats};
+use sympathy_harness::{Measurement, Metric, Reporter, Stats};
 
 /// p50, p99, p99.9 and max of each run so far, in that order.
 #[derive(Default)]

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sympathy_lab::machine::Env;
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
+use sympathy_harness::machine::Env;
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::pattern::{self, Pattern};
 use sympathy_ring::{Action, PeerState, Ring, RingError, Wait, layout};
 

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use hdrhistogram::Histogram;
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
 use super::quantiles::Quantiles;

@@ -7,10 +7,10 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
+use sympathy_harness::pin::available_cores;
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Scale, Stats};
 use sympathy_lab::atomic_increment::{self, EXPERIMENT, Outcome, Variant};
 use sympathy_lab::c_reference::Language;
-use sympathy_lab::pin::available_cores;
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Scale, Stats};
 
 use super::cores::{CoreList, parse_cores};
 use super::{Common, reporter};

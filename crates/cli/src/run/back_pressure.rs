@@ -4,11 +4,11 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
+use sympathy_harness::pin::available_cores;
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_lab::back_pressure::{
     self, Config, DEFAULT_MAX_LATENCY_NS, DEFAULT_SERVICE_NS, EXPERIMENT, LOADS, Outcome, Variant,
 };
-use sympathy_lab::pin::available_cores;
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
 
 use super::Common;
 

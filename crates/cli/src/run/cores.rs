@@ -1,6 +1,6 @@
 //! The `--cores` flag value shared by the experiments that pin threads.
 
-use sympathy_lab::pin::parse_core_list;
+use sympathy_harness::pin::parse_core_list;
 
 /// A core list such as `0,1` or `0-3,6`, parsed by [`parse_core_list`].
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,9 +3,9 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
+use sympathy_harness::pin::{available_cores, run_pinned};
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_lab::dispatch::{self, EXPERIMENT, Variant};
-use sympathy_lab::pin::{available_cores, run_pinned};
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
 
 use super::Common;
 

@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 use clap::Args;
-use sympathy_lab::machine::human_bytes;
+use sympathy_harness::machine::human_bytes;
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_lab::memory_walk::{self, Variant, WalkArray, sweep_sizes};
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
 
 use super::Common;
 

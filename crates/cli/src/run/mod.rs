@@ -13,8 +13,8 @@ mod struct_table;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use sympathy_lab::machine::Env;
-use sympathy_lab::{Reporter, Scale};
+use sympathy_harness::machine::Env;
+use sympathy_harness::{Reporter, Scale};
 
 /// Flags every experiment accepts.
 #[derive(Args, Debug, Clone, Default)]

@@ -7,11 +7,11 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
+use sympathy_harness::pin::available_cores;
+use sympathy_harness::results::format_value;
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Scale, Stats};
 use sympathy_lab::c_reference::Language;
-use sympathy_lab::pin::available_cores;
 use sympathy_lab::ping_pong::{self, EXPERIMENT, Outcome, Variant, core_pairs};
-use sympathy_lab::results::format_value;
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Scale, Stats};
 
 use super::cores::{CoreList, parse_cores};
 use super::{Common, reporter};

@@ -8,12 +8,12 @@ use std::process::Command;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use sympathy_harness::results::format_value;
+use sympathy_harness::{Measurement, Metric, Reporter, Stats};
 use sympathy_lab::queue::{
     DEFAULT_CAPACITY, ElementKind, IpcPeer, PeerLaunch, Placement, QueueRun, Variant,
     consume_in_peer,
 };
-use sympathy_lab::results::format_value;
-use sympathy_lab::{Measurement, Metric, Reporter, Stats};
 
 use super::Common;
 

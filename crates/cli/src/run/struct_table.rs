@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 use clap::Args;
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_lab::struct_table::{self, Variant};
-use sympathy_lab::{Check, Measurement, Metric, Reporter, Stats};
 
 use super::Common;
 

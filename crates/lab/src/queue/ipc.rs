@@ -23,7 +23,7 @@ use sympathy_queue::{Consumer, Full, Producer, create_file};
 use super::message::{ElementKind, Message, Tick};
 use super::variants::{consume_each, produce_each};
 use super::{Cores, Placement, QueueRunError};
-use crate::pin::pin_current_thread;
+use sympathy_harness::pin::pin_current_thread;
 
 /// How long the producer waits for the peer to attach before giving up.
 const ATTACH_TIMEOUT: Duration = Duration::from_secs(30);

@@ -19,7 +19,7 @@ use std::time::Duration;
 use sympathy_queue::{MemoryKind, QueueError};
 use thiserror::Error;
 
-use crate::pin::{PinError, available_cores};
+use sympathy_harness::pin::{PinError, available_cores};
 
 pub use ipc::{IpcPeer, PeerLaunch, consume_in_peer};
 pub use message::{ElementKind, Message, Tick};

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Cores, Placement, QueueRunError};
-use crate::pin::pin_current_thread;
+use sympathy_harness::pin::pin_current_thread;
 
 /// What a producer or consumer loop consults when it has to wait.
 pub struct Waiter<'a> {

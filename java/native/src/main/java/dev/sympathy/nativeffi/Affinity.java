@@ -2,7 +2,7 @@ package dev.sympathy.nativeffi;
 
 /**
  * Thread pinning for Java, which cannot pin threads itself: the Rust side (core_affinity via
- * sympathy_lab::pin) sets the calling thread's affinity and verifies it. The JMH module's
+ * sympathy_harness::pin) sets the calling thread's affinity and verifies it. The JMH module's
  * {@code support/Pinning} finds this class by name.
  */
 public final class Affinity {

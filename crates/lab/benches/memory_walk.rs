@@ -10,14 +10,17 @@
 //! Each iteration is one whole walk timed by the kernel itself (`iter_custom`), so refilling the
 //! array after a chase and building a chase's cycle stay outside the measurement.
 
+mod support;
+
 use std::time::Duration;
 
-use bench_support::{bench_scale, criterion_config};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use support::criterion_config;
+use sympathy_harness::Scale;
 use sympathy_lab::memory_walk::{Variant, WalkArray};
 
 fn memory_walk(c: &mut Criterion) {
-    let size_mib = bench_scale().pick(8, 512, 2048);
+    let size_mib = Scale::for_bench().pick(8, 512, 2048);
     let mut array = WalkArray::new(size_mib << 20, false).expect("walk array");
     let mut group = c.benchmark_group("memory-walk");
     // One iteration walks the whole array (up to seconds): the same count in every sample.

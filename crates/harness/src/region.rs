@@ -17,7 +17,7 @@ pub const HUGE_PAGE_SIZE: usize = 2 * 1024 * 1024;
 ///
 /// # Examples
 /// ```
-/// use sympathy_lab::region::Region;
+/// use sympathy_harness::region::Region;
 /// let mut region = Region::map(4 * 1024 * 1024, false).unwrap();
 /// let words = region.as_mut_slice::<i64>();
 /// words[0] = 777;

@@ -44,7 +44,7 @@ fn parse_mem_available(meminfo: &str) -> Option<u64> {
 ///
 /// # Examples
 /// ```
-/// use sympathy_lab::memory::ensure_available;
+/// use sympathy_harness::memory::ensure_available;
 /// assert!(ensure_available(4096, "a page", "ask for less").is_ok());
 /// assert!(ensure_available(u64::MAX / 2, "everything", "ask for less").is_err());
 /// ```

@@ -10,10 +10,12 @@
 //! on a thread pinned to the first available core and checks the final value against its
 //! closed form.
 
-use bench_support::criterion_config;
+mod support;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use support::criterion_config;
+use sympathy_harness::pin::{available_cores, run_pinned};
 use sympathy_lab::dispatch::{Variant, run};
-use sympathy_lab::pin::{available_cores, run_pinned};
 
 fn dispatch(c: &mut Criterion) {
     let core = available_cores()[0];

@@ -15,17 +15,20 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod support;
+
 use std::time::Duration;
 
-use bench_support::{bench_scale, criterion_config};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use sympathy_lab::pin::available_cores;
+use support::criterion_config;
+use sympathy_harness::Scale;
+use sympathy_harness::pin::available_cores;
 use sympathy_lab::queue::{
     DEFAULT_CAPACITY, ElementKind, PeerLaunch, Placement, QueueRun, Variant,
 };
 
 fn queue(c: &mut Criterion) {
-    let per_iteration: u64 = bench_scale().pick(10_000, 100_000, 1_000_000);
+    let per_iteration: u64 = Scale::for_bench().pick(10_000, 100_000, 1_000_000);
     let mut group = c.benchmark_group("queue");
     group.throughput(Throughput::Elements(per_iteration));
     for placement in Placement::ALL {

@@ -21,7 +21,7 @@ impl Stats {
     ///
     /// # Examples
     /// ```
-    /// use sympathy_lab::Stats;
+    /// use sympathy_harness::Stats;
     /// let s = Stats::from_samples(&[3.0, 1.0, 2.0, 10.0]).unwrap();
     /// assert_eq!((s.runs, s.median, s.min, s.max), (4, 2.5, 1.0, 10.0));
     /// ```

@@ -184,7 +184,7 @@ impl Check {
 ///
 /// # Examples
 /// ```
-/// use sympathy_lab::{Check, Measurement, Metric, Stats};
+/// use sympathy_harness::{Check, Measurement, Metric, Stats};
 /// let m = Measurement::new("ping-pong", "xadd")
 ///     .param("cores", "0,1")
 ///     .stats(Metric::NsPerHop, Stats::from_samples(&[64.0, 63.0, 66.0]).unwrap())
@@ -326,7 +326,7 @@ impl Measurement {
 ///
 /// # Examples
 /// ```
-/// use sympathy_lab::results::parse_variant;
+/// use sympathy_harness::results::parse_variant;
 /// let all = [("a", 1), ("b", 2)];
 /// assert_eq!(parse_variant("b", all, |v| v.0, "a test variant"), Ok(("b", 2)));
 /// assert_eq!(
@@ -354,8 +354,9 @@ pub fn parse_variant<V: Copy, const N: usize>(
 /// enum, which must have `const ALL: [Variant; N]` and `fn name(self) -> &'static str`.
 ///
 /// ```ignore
-/// crate::results::variant_text!(Variant, "a dispatch variant");
+/// sympathy_harness::variant_text!(Variant, "a dispatch variant");
 /// ```
+#[macro_export]
 macro_rules! variant_text {
     ($variant:ty, $what:literal) => {
         impl ::std::fmt::Display for $variant {
@@ -373,7 +374,6 @@ macro_rules! variant_text {
         }
     };
 }
-pub(crate) use variant_text;
 
 /// Formats a figure with about four significant digits, switching to exponent-free
 /// engineering style for large rates (`135.2M`).

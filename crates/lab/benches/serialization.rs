@@ -11,11 +11,13 @@
 //! `iters` round trips (every decoded order compared with the original) on a thread pinned to
 //! the first available core, and returns the write or the read loop's time.
 
+mod support;
+
 use std::time::Duration;
 
-use bench_support::criterion_config;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sympathy_lab::pin::{available_cores, run_pinned};
+use support::criterion_config;
+use sympathy_harness::pin::{available_cores, run_pinned};
 use sympathy_lab::serialization::{RoundTrips, Variant, run};
 
 fn round_trips(core: usize, variant: Variant, iters: u64) -> RoundTrips {

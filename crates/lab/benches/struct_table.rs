@@ -8,14 +8,17 @@
 //! cargo bench --bench struct_table -- --test                 # smoke run, 100k
 //! ```
 
+mod support;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use bench_support::{bench_scale, criterion_config};
 use criterion::measurement::WallTime;
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
+use support::criterion_config;
+use sympathy_harness::Scale;
 use sympathy_lab::struct_table::{
     AosTable, BoxedTable, FlyweightTable, SoaTable, TradeTable, Variant, check_records,
     expected_costs,
@@ -50,7 +53,7 @@ fn bench_layout<T: TradeTable>(
 
 fn struct_table(c: &mut Criterion) {
     let (records, label) =
-        bench_scale().pick((100_000, "100k"), (10_000_000, "10m"), (50_000_000, "50m"));
+        Scale::for_bench().pick((100_000, "100k"), (10_000_000, "10m"), (50_000_000, "50m"));
     let mut group = c.benchmark_group("struct-table");
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(records as u64));

@@ -14,8 +14,8 @@
 //! A binary opts in with
 //! ```ignore
 //! #[global_allocator]
-//! static ALLOCATOR: sympathy_lab::counting_alloc::CountingAllocator =
-//!     sympathy_lab::counting_alloc::CountingAllocator;
+//! static ALLOCATOR: sympathy_harness::counting_alloc::CountingAllocator =
+//!     sympathy_harness::counting_alloc::CountingAllocator;
 //! ```
 //! (the `sympathy` CLI does). Without it, [`measure`] reports `None`.
 
@@ -111,7 +111,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 ///
 /// # Examples
 /// ```
-/// use sympathy_lab::counting_alloc::measure;
+/// use sympathy_harness::counting_alloc::measure;
 /// let (v, allocated) = measure(|| vec![0u64; 1000]);
 /// assert_eq!(v.len(), 1000);
 /// // Doc tests do not install the allocator, so nothing was counted.

@@ -74,7 +74,7 @@ pub fn pin_current_thread(core: usize) -> Result<(), PinError> {
 ///
 /// # Examples
 /// ```
-/// use sympathy_lab::pin::{available_cores, current_affinity, run_pinned};
+/// use sympathy_harness::pin::{available_cores, current_affinity, run_pinned};
 /// let core = available_cores()[0];
 /// assert_eq!(run_pinned(core, current_affinity).unwrap(), vec![core]);
 /// ```
@@ -117,7 +117,7 @@ fn affinity_of(tid: libc::pid_t) -> Vec<usize> {
 ///
 /// # Examples
 /// ```
-/// use sympathy_lab::pin::parse_core_list;
+/// use sympathy_harness::pin::parse_core_list;
 /// assert_eq!(parse_core_list("0-2,5").unwrap(), vec![0, 1, 2, 5]);
 /// assert!(parse_core_list("0,x").is_err());
 /// ```

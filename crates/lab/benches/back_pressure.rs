@@ -15,12 +15,15 @@
 //! cargo bench --bench back_pressure -- --test   # smoke run
 //! ```
 
+mod support;
+
 use std::time::Duration;
 
-use bench_support::{bench_scale, criterion_config};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use support::criterion_config;
+use sympathy_harness::Scale;
+use sympathy_harness::pin::available_cores;
 use sympathy_lab::back_pressure::{Config, LOADS, Variant, measure};
-use sympathy_lab::pin::available_cores;
 
 fn back_pressure(c: &mut Criterion) {
     let cores = available_cores();
@@ -28,7 +31,7 @@ fn back_pressure(c: &mut Criterion) {
         eprintln!("back-pressure: skipped, it needs two cores (generator + worker)");
         return;
     }
-    let count: u64 = bench_scale().pick(200, 1_000, 10_000);
+    let count: u64 = Scale::for_bench().pick(200, 1_000, 10_000);
     let mut group = c.benchmark_group("back-pressure");
     group
         .sampling_mode(SamplingMode::Flat)

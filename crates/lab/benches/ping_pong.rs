@@ -9,14 +9,17 @@
 //! Each criterion iteration is one verified run; the ping thread times it, from its first
 //! publication to the last answer (`iter_custom`).
 
-use bench_support::{bench_scale, criterion_config};
+mod support;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use support::criterion_config;
+use sympathy_harness::Scale;
+use sympathy_harness::pin::available_cores;
 use sympathy_lab::c_reference::Language;
-use sympathy_lab::pin::available_cores;
 use sympathy_lab::ping_pong::{Variant, run};
 
 fn ping_pong(c: &mut Criterion) {
-    let iterations: u64 = bench_scale().pick(10_000, 1_000_000, 500_000_000);
+    let iterations: u64 = Scale::for_bench().pick(10_000, 1_000_000, 500_000_000);
     let cores = available_cores();
     let [a, b, ..] = cores[..] else {
         eprintln!("ping-pong benches skipped: they need two cores, this process has {cores:?}");

@@ -11,20 +11,23 @@
 //! together by a barrier, and the time from the first thread's start to the last one's end is
 //! what counts (`iter_custom`).
 
+mod support;
+
 use std::time::Duration;
 
-use bench_support::{Scale, bench_scale, criterion_config};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use support::criterion_config;
+use sympathy_harness::Scale;
+use sympathy_harness::pin::available_cores;
 use sympathy_lab::atomic_increment::{Variant, run};
 use sympathy_lab::c_reference::Language;
-use sympathy_lab::pin::available_cores;
 
 fn atomic_increment(c: &mut Criterion) {
-    let count: u64 = bench_scale().pick(100_000, 5_000_000, 500_000_000);
+    let count: u64 = Scale::for_bench().pick(100_000, 5_000_000, 500_000_000);
     let cores = available_cores();
     let mut group = c.benchmark_group("atomic-increment");
     group.throughput(Throughput::Elements(count));
-    if bench_scale() == Scale::Full {
+    if Scale::for_bench() == Scale::Full {
         group
             .sample_size(10)
             .measurement_time(Duration::from_secs(60));

@@ -1,0 +1,27 @@
+//! What every sympathy experiment run shares, apart from its kernels (in `sympathy-lab`):
+//!
+//! - [`results`]: the results schema (JSON Lines) every run can emit, documented in
+//!   `docs/results.md`, and the [`Reporter`] that prints it or seed-style human output.
+//! - [`machine`]: the `env` record (CPU model, caches, THP mode, kernel, rustc).
+//! - [`stats`]: medians with spread over repeated runs.
+//! - [`pin`]: thread pinning that is verified, never a silent fallback.
+//! - [`scale`]: the `--quick` / default / `--full` size presets.
+//! - [`memory`]: checks that a big allocation fits before making it.
+//! - [`region`]: 2 MiB-aligned anonymous memory with huge-page advice.
+//! - [`counting_alloc`]: a global allocator wrapper that measures bytes per record.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
+
+pub mod counting_alloc;
+pub mod machine;
+pub mod memory;
+pub mod pin;
+pub mod region;
+pub mod results;
+pub mod scale;
+pub mod stats;
+
+pub use results::{Check, Measurement, Metric, Reporter};
+pub use scale::Scale;
+pub use stats::Stats;
