@@ -5,7 +5,7 @@
 //! - [`machine`]: the `env` record (CPU model, caches, THP mode, kernel, rustc).
 //! - [`stats`]: medians with spread over repeated runs.
 //! - [`pin`]: thread pinning that is verified, never a silent fallback.
-//! - [`scale`]: the `--quick` / default / `--full` size presets.
+//! - [`preset`]: the smoke / quick / default / full size presets.
 //! - [`memory`]: checks that a big allocation fits before making it.
 //! - [`region`]: 2 MiB-aligned anonymous memory with huge-page advice.
 //! - [`counting_alloc`]: a global allocator wrapper that measures bytes per record.
@@ -17,11 +17,11 @@ pub mod counting_alloc;
 pub mod machine;
 pub mod memory;
 pub mod pin;
+pub mod preset;
 pub mod region;
 pub mod results;
-pub mod scale;
 pub mod stats;
 
+pub use preset::Preset;
 pub use results::{Check, Measurement, Metric, Reporter};
-pub use scale::Scale;
 pub use stats::Stats;

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench --bench atomic_increment                       # default sizes
-//! SYMPATHY_BENCH_SCALE=full cargo bench --bench atomic_increment
+//! SYMPATHY_BENCH_PRESET=full cargo bench --bench atomic_increment
 //! ```
 //!
 //! Each criterion iteration is one verified run: threads are spawned, pinned and released
@@ -17,17 +17,17 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use support::criterion_config;
-use sympathy_harness::Scale;
+use sympathy_harness::Preset;
 use sympathy_harness::pin::available_cores;
 use sympathy_lab::atomic_increment::{Variant, run};
 use sympathy_lab::c_reference::Language;
 
 fn atomic_increment(c: &mut Criterion) {
-    let count: u64 = Scale::for_bench().pick(100_000, 5_000_000, 500_000_000);
+    let count: u64 = Preset::for_bench().pick(100_000, 5_000_000, 500_000_000);
     let cores = available_cores();
     let mut group = c.benchmark_group("atomic-increment");
     group.throughput(Throughput::Elements(count));
-    if Scale::for_bench() == Scale::Full {
+    if Preset::for_bench() == Preset::Full {
         group
             .sample_size(10)
             .measurement_time(Duration::from_secs(60));

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use support::criterion_config;
-use sympathy_harness::Scale;
+use sympathy_harness::Preset;
 use sympathy_harness::pin::available_cores;
 use sympathy_lab::back_pressure::{Config, LOADS, Variant, measure};
 
@@ -31,7 +31,7 @@ fn back_pressure(c: &mut Criterion) {
         eprintln!("back-pressure: skipped, it needs two cores (generator + worker)");
         return;
     }
-    let count: u64 = Scale::for_bench().pick(200, 1_000, 10_000);
+    let count: u64 = Preset::for_bench().pick(200, 1_000, 10_000);
     let mut group = c.benchmark_group("back-pressure");
     group
         .sampling_mode(SamplingMode::Flat)

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench --bench memory_walk                           # 512 MiB array
-//! SYMPATHY_BENCH_SCALE=full cargo bench --bench memory_walk # the seed's 2 GiB
+//! SYMPATHY_BENCH_PRESET=full cargo bench --bench memory_walk # the seed's 2 GiB
 //! cargo bench --bench memory_walk -- --test                 # smoke run, 8 MiB
 //! ```
 //! Each iteration is one whole walk timed by the kernel itself (`iter_custom`), so refilling the
@@ -16,11 +16,11 @@ use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use support::criterion_config;
-use sympathy_harness::Scale;
+use sympathy_harness::Preset;
 use sympathy_lab::memory_walk::{Variant, WalkArray};
 
 fn memory_walk(c: &mut Criterion) {
-    let size_mib = Scale::for_bench().pick(8, 512, 2048);
+    let size_mib = Preset::for_bench().pick(8, 512, 2048);
     let mut array = WalkArray::new(size_mib << 20, false).expect("walk array");
     let mut group = c.benchmark_group("memory-walk");
     // One iteration walks the whole array (up to seconds): the same count in every sample.

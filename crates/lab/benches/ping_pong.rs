@@ -13,13 +13,13 @@ mod support;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use support::criterion_config;
-use sympathy_harness::Scale;
+use sympathy_harness::Preset;
 use sympathy_harness::pin::available_cores;
 use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{Variant, run};
 
 fn ping_pong(c: &mut Criterion) {
-    let iterations: u64 = Scale::for_bench().pick(10_000, 1_000_000, 500_000_000);
+    let iterations: u64 = Preset::for_bench().pick(10_000, 1_000_000, 500_000_000);
     let cores = available_cores();
     let [a, b, ..] = cores[..] else {
         eprintln!("ping-pong benches skipped: they need two cores, this process has {cores:?}");

@@ -21,14 +21,14 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use support::criterion_config;
-use sympathy_harness::Scale;
+use sympathy_harness::Preset;
 use sympathy_harness::pin::available_cores;
 use sympathy_lab::queue::{
     DEFAULT_CAPACITY, ElementKind, PeerLaunch, Placement, QueueRun, Variant,
 };
 
 fn queue(c: &mut Criterion) {
-    let per_iteration: u64 = Scale::for_bench().pick(10_000, 100_000, 1_000_000);
+    let per_iteration: u64 = Preset::for_bench().pick(10_000, 100_000, 1_000_000);
     let mut group = c.benchmark_group("queue");
     group.throughput(Throughput::Elements(per_iteration));
     for placement in Placement::ALL {

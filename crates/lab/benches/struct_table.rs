@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench --bench struct_table                           # 10M records
-//! SYMPATHY_BENCH_SCALE=full cargo bench --bench struct_table # the seed's 50M
+//! SYMPATHY_BENCH_PRESET=full cargo bench --bench struct_table # the seed's 50M
 //! cargo bench --bench struct_table -- --test                 # smoke run, 100k
 //! ```
 
@@ -18,7 +18,7 @@ use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use support::criterion_config;
-use sympathy_harness::Scale;
+use sympathy_harness::Preset;
 use sympathy_lab::struct_table::{
     AosTable, BoxedTable, FlyweightTable, SoaTable, TradeTable, Variant, check_records,
     expected_costs,
@@ -53,7 +53,7 @@ fn bench_layout<T: TradeTable>(
 
 fn struct_table(c: &mut Criterion) {
     let (records, label) =
-        Scale::for_bench().pick((100_000, "100k"), (10_000_000, "10m"), (50_000_000, "50m"));
+        Preset::for_bench().pick((100_000, "100k"), (10_000_000, "10m"), (50_000_000, "50m"));
     let mut group = c.benchmark_group("struct-table");
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(records as u64));

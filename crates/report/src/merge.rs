@@ -25,6 +25,7 @@ pub const LANGUAGE_SPECIFIC_PARAMS: &[&str] = &[
     "measurement_iterations",
     "compiler",
     "scale",
+    "preset",
     "runs",
     "iterations",
     "count",

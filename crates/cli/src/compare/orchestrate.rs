@@ -90,7 +90,7 @@ pub fn run_jobs(
     for (index, job) in jobs.iter().enumerate() {
         let remaining: Duration = jobs[index..].iter().map(|j| estimate(j, size)).sum();
         let elapsed = started.elapsed();
-        // Scale what is left by how the finished jobs compared with their estimates.
+        // Preset what is left by how the finished jobs compared with their estimates.
         let pace = if done_estimate.is_zero() {
             1.0
         } else {

@@ -103,7 +103,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let mut reporter = reporter(&args.common)?;
     // Default: a fixed volume of messages for small sizes, of bytes for large ones.
     let count = args.count.unwrap_or_else(|| {
-        let n = args.common.scale().pick(2_000_000, 50_000_000, 200_000_000) as u64;
+        let n = args
+            .common
+            .preset()
+            .pick(2_000_000, 50_000_000, 200_000_000) as u64;
         if args.size >= 1024 { n / 64 } else { n }
     });
     let count = count.max(2);

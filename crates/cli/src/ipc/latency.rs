@@ -57,7 +57,7 @@ pub fn run(args: LatencyArgs) -> Result<()> {
     let mut reporter = reporter(&args.common)?;
     let count = args
         .count
-        .unwrap_or_else(|| args.common.scale().pick(100_000, 1_000_000, 10_000_000) as u64);
+        .unwrap_or_else(|| args.common.preset().pick(100_000, 1_000_000, 10_000_000) as u64);
     let capacity = super::capacity_for(args.size, 64 << 10);
     super::check_size(
         args.size,

@@ -8,7 +8,7 @@
 use anyhow::{Result, bail};
 use clap::Args;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Check, Measurement, Metric, Reporter, Scale, Stats};
+use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
 use sympathy_lab::atomic_increment::{self, EXPERIMENT, Outcome, Variant};
 use sympathy_lab::c_reference::Language;
 
@@ -51,8 +51,8 @@ struct Plan {
 }
 
 /// Increments per run at each scale: quick, default, the seed's 500M.
-fn default_count(scale: Scale) -> u64 {
-    scale.pick(2_000_000, 20_000_000, 500_000_000)
+fn default_count(preset: Preset) -> u64 {
+    preset.pick(2_000_000, 20_000_000, 500_000_000)
 }
 
 fn plan(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Plan> {
@@ -88,7 +88,7 @@ fn plan(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Plan> {
     }
     let count = args
         .count
-        .unwrap_or_else(|| default_count(args.common.scale()));
+        .unwrap_or_else(|| default_count(args.common.preset()));
     if count == 0 {
         bail!("--count 0: the counter must be incremented at least once (e.g. --count 1000000)");
     }

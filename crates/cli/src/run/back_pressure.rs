@@ -73,8 +73,8 @@ fn us(ns: u64) -> String {
 }
 
 fn execute(args: &BackPressureArgs, reporter: &mut Reporter) -> Result<()> {
-    let scale = args.common.scale();
-    let count = args.count.unwrap_or(scale.pick(50_000, 50_000, 500_000));
+    let preset = args.common.preset();
+    let count = args.count.unwrap_or(preset.pick(50_000, 50_000, 500_000));
     let runs = args.common.runs_or(1, 3, 3);
     let variants = args.variants.clone().unwrap_or(Variant::ALL.to_vec());
     let loads = loads(args)?;

@@ -49,8 +49,8 @@ fn grouped(n: u64) -> String {
 }
 
 fn execute(args: &DispatchArgs, reporter: &mut Reporter) -> Result<()> {
-    let scale = args.common.scale();
-    let iterations = args.iterations.unwrap_or(scale.pick(
+    let preset = args.common.preset();
+    let iterations = args.iterations.unwrap_or(preset.pick(
         5_000_000,
         dispatch::SEED_ITERATIONS,
         dispatch::SEED_ITERATIONS,

@@ -49,8 +49,8 @@ pub fn run_with_common(common: &Common, reporter: &mut Reporter) -> Result<()> {
 }
 
 fn execute(args: &MemoryWalkArgs, reporter: &mut Reporter) -> Result<()> {
-    let scale = args.common.scale();
-    let size_mib = args.size_mib.unwrap_or(scale.pick(64, 1024, 2048));
+    let preset = args.common.preset();
+    let size_mib = args.size_mib.unwrap_or(preset.pick(64, 1024, 2048));
     let size_bytes = size_mib
         .checked_mul(1024 * 1024)
         .ok_or(memory_walk::WalkError::BadSize(usize::MAX))?;
@@ -68,7 +68,7 @@ fn execute(args: &MemoryWalkArgs, reporter: &mut Reporter) -> Result<()> {
         return sweep(
             &mut array,
             runs,
-            scale.pick(1 << 20, 1 << 22, 1 << 22),
+            preset.pick(1 << 20, 1 << 22, 1 << 22),
             args,
             reporter,
         );

@@ -14,11 +14,14 @@ mod struct_table;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_harness::machine::Env;
-use sympathy_harness::{Reporter, Scale};
+use sympathy_harness::{Preset, Reporter};
 
 /// Flags every experiment accepts.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Common {
+    /// Tiny sizes and one run: checks the plumbing in about a second, not the figures.
+    #[arg(long, conflicts_with_all = ["quick", "full"])]
+    pub smoke: bool,
     /// Shrink the run to finish in seconds.
     #[arg(long, conflicts_with = "full")]
     pub quick: bool,
@@ -35,18 +38,21 @@ pub struct Common {
 
 impl Common {
     /// The size preset the flags select.
-    pub fn scale(&self) -> Scale {
-        match (self.quick, self.full) {
-            (true, _) => Scale::Quick,
-            (_, true) => Scale::Full,
-            _ => Scale::Default,
+    pub fn preset(&self) -> Preset {
+        match (self.smoke, self.quick, self.full) {
+            (true, _, _) => Preset::Smoke,
+            (_, true, _) => Preset::Quick,
+            (_, _, true) => Preset::Full,
+            _ => Preset::Default,
         }
     }
 
-    /// `--runs`, or the experiment's default for the scale.
+    /// `--runs`, or the experiment's default for the preset (one run at `smoke`).
     pub fn runs_or(&self, quick: u32, default: u32, full: u32) -> usize {
-        self.runs
-            .unwrap_or_else(|| self.scale().pick(quick, default, full)) as usize
+        self.runs.unwrap_or_else(|| match self.preset() {
+            Preset::Smoke => 1,
+            preset => preset.pick(quick, default, full),
+        }) as usize
     }
 }
 
@@ -127,7 +133,7 @@ fn run_all(common: &Common) -> Result<()> {
     let mut reporter = reporter(common)?;
     let mut failed = Vec::new();
     for (name, run) in EXPERIMENTS {
-        reporter.line(&format!("== {name} ({})", common.scale().name()))?;
+        reporter.line(&format!("== {name} ({})", common.preset().name()))?;
         if let Err(err) = run(common, &mut reporter) {
             eprintln!("error: {name}: {err:#}");
             failed.push(*name);

@@ -9,7 +9,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use sympathy_harness::pin::available_cores;
 use sympathy_harness::results::format_value;
-use sympathy_harness::{Check, Measurement, Metric, Reporter, Scale, Stats};
+use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
 use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{self, EXPERIMENT, Outcome, Variant, core_pairs};
 
@@ -51,8 +51,8 @@ struct Plan {
 }
 
 /// Round trips per run at each scale: quick, default, the seed's 500M.
-fn default_iterations(scale: Scale) -> u64 {
-    scale.pick(200_000, 5_000_000, 500_000_000)
+fn default_iterations(preset: Preset) -> u64 {
+    preset.pick(200_000, 5_000_000, 500_000_000)
 }
 
 fn plan(args: &PingPongArgs, available: &[usize]) -> Result<Plan> {
@@ -86,7 +86,7 @@ fn plan(args: &PingPongArgs, available: &[usize]) -> Result<Plan> {
     };
     let iterations = args
         .iterations
-        .unwrap_or_else(|| default_iterations(args.common.scale()));
+        .unwrap_or_else(|| default_iterations(args.common.preset()));
     if iterations == 0 {
         bail!("--iterations 0: at least one round trip is needed (e.g. --iterations 1000000)");
     }

@@ -72,10 +72,10 @@ pub fn run_default(common: &Common, reporter: &mut Reporter) -> Result<()> {
 
 /// Runs the experiment and reports one result per variant, placement and element.
 pub fn run(args: &QueueArgs, reporter: &mut Reporter) -> Result<()> {
-    let scale = args.common.scale();
+    let preset = args.common.preset();
     let count = args
         .count
-        .unwrap_or_else(|| scale.pick(2_000_000, 20_000_000, 100_000_000));
+        .unwrap_or_else(|| preset.pick(2_000_000, 20_000_000, 100_000_000));
     let runs = args.common.runs_or(3, 5, 10);
     let variants = or_all(&args.variants, &Variant::ALL);
     let placements = or_all(&args.placement, &Placement::ALL);
@@ -153,7 +153,7 @@ pub fn run(args: &QueueArgs, reporter: &mut Reporter) -> Result<()> {
                         .param("count", count)
                         .param("capacity", args.capacity as u64)
                         .param("cores", format!("{},{}", cores.producer, cores.consumer))
-                        .param("scale", scale.name())
+                        .param("preset", preset.name())
                         .stats(Metric::MsgsPerSec, stats),
                 )?;
             }

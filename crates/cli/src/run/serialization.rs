@@ -39,8 +39,8 @@ pub fn run_with_common(common: &Common, reporter: &mut Reporter) -> Result<()> {
 }
 
 fn execute(args: &SerializationArgs, reporter: &mut Reporter) -> Result<()> {
-    let scale = args.common.scale();
-    let count = args.count.unwrap_or(scale.pick(
+    let preset = args.common.preset();
+    let count = args.count.unwrap_or(preset.pick(
         100_000,
         serialization::SEED_COUNT,
         serialization::SEED_COUNT,

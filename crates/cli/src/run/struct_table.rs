@@ -39,10 +39,10 @@ pub fn run_with_common(common: &Common, reporter: &mut Reporter) -> Result<()> {
 }
 
 fn execute(args: &StructTableArgs, reporter: &mut Reporter) -> Result<()> {
-    let scale = args.common.scale();
+    let preset = args.common.preset();
     let records = args
         .records
-        .unwrap_or(scale.pick(1_000_000, 10_000_000, 50_000_000));
+        .unwrap_or(preset.pick(1_000_000, 10_000_000, 50_000_000));
     let runs = args.common.runs_or(3, 5, 5);
     let variants = args.variants.clone().unwrap_or(Variant::ALL.to_vec());
     // Check every layout before spending minutes on the first.

@@ -1,7 +1,7 @@
 //! What the criterion benches in this folder share: one criterion configuration. Each bench
-//! sizes its work with `Scale::for_bench()` (sympathy-harness): `cargo bench -- --test` (the
+//! sizes its work with `Preset::for_bench()` (sympathy-harness): `cargo bench -- --test` (the
 //! smoke run in `ci/test`) runs each benchmark once on quick sizes,
-//! `SYMPATHY_BENCH_SCALE=full cargo bench` uses the seeds' sizes, a plain `cargo bench` the
+//! `SYMPATHY_BENCH_PRESET=full cargo bench` uses the seeds' sizes, a plain `cargo bench` the
 //! default sizes.
 
 use std::time::Duration;
