@@ -1,5 +1,8 @@
 //! What every sympathy experiment run shares, apart from its kernels (in `sympathy-lab`):
 //!
+//! - [`catalog`]: the experiment catalog (`experiments/*.toml`), one home for every
+//!   experiment's variants, parameters per preset, metrics and seed figures.
+//! - [`format`]: the one number formatter of every figure a human reads.
 //! - [`results`]: the results schema (JSON Lines) every run can emit, documented in
 //!   `docs/results.md`, and the [`Reporter`] that prints it or seed-style human output.
 //! - [`machine`]: the `env` record (CPU model, caches, THP mode, kernel, rustc).
@@ -13,7 +16,9 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
+pub mod catalog;
 pub mod counting_alloc;
+pub mod format;
 pub mod machine;
 pub mod memory;
 pub mod pin;

@@ -15,6 +15,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::catalog::{Better, MetricSpec, catalog};
+use crate::format;
 use crate::machine::Env;
 use crate::stats::Stats;
 
@@ -83,6 +85,39 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// Every metric, in declaration order.
+    pub const ALL: [Metric; 29] = [
+        Metric::NsPerOp,
+        Metric::NsPerHop,
+        Metric::HopsPerSec,
+        Metric::ThreadShare,
+        Metric::OpsPerHandoff,
+        Metric::InitMs,
+        Metric::QueryMs,
+        Metric::TotalMs,
+        Metric::BytesPerRecord,
+        Metric::MsgsPerSec,
+        Metric::BytesPerSec,
+        Metric::RttP50Ns,
+        Metric::RttP99Ns,
+        Metric::RttP999Ns,
+        Metric::RttMaxNs,
+        Metric::WriteNs,
+        Metric::ReadNs,
+        Metric::EncodedBytes,
+        Metric::OpsPerSec,
+        Metric::LatencyP50Ns,
+        Metric::LatencyP99Ns,
+        Metric::LatencyMaxNs,
+        Metric::Rejected,
+        Metric::Completed,
+        Metric::WakeP50Ns,
+        Metric::WakeP99Ns,
+        Metric::WakeP999Ns,
+        Metric::WakeMaxNs,
+        Metric::CpuPercent,
+    ];
+
     /// The metric's name in the schema.
     pub fn name(self) -> &'static str {
         match self {
@@ -118,47 +153,21 @@ impl Metric {
         }
     }
 
-    /// The unit the metric's values are in.
+    /// The unit the metric's values are in (from the catalog's `common.toml`).
     pub fn unit(self) -> &'static str {
-        match self {
-            Metric::NsPerOp
-            | Metric::NsPerHop
-            | Metric::RttP50Ns
-            | Metric::RttP99Ns
-            | Metric::RttP999Ns
-            | Metric::RttMaxNs
-            | Metric::WriteNs
-            | Metric::ReadNs
-            | Metric::LatencyP50Ns
-            | Metric::LatencyP99Ns
-            | Metric::LatencyMaxNs
-            | Metric::WakeP50Ns
-            | Metric::WakeP99Ns
-            | Metric::WakeP999Ns
-            | Metric::WakeMaxNs => "ns",
-            Metric::CpuPercent => "%",
-            Metric::HopsPerSec => "hops/s",
-            Metric::ThreadShare => "ratio",
-            Metric::OpsPerHandoff => "ops",
-            Metric::InitMs | Metric::QueryMs | Metric::TotalMs => "ms",
-            Metric::BytesPerRecord | Metric::EncodedBytes => "bytes",
-            Metric::MsgsPerSec => "msgs/s",
-            Metric::BytesPerSec => "bytes/s",
-            Metric::OpsPerSec => "ops/s",
-            Metric::Rejected | Metric::Completed => "requests",
-        }
+        &self.spec().unit
     }
 
     /// Whether a larger value is better (rates) or worse (times, sizes).
     pub fn higher_is_better(self) -> bool {
-        matches!(
-            self,
-            Metric::HopsPerSec
-                | Metric::MsgsPerSec
-                | Metric::BytesPerSec
-                | Metric::OpsPerSec
-                | Metric::Completed
-        )
+        self.spec().better == Better::Higher
+    }
+
+    /// The catalog's entry for the metric (a test checks every metric has one).
+    fn spec(self) -> &'static MetricSpec {
+        catalog()
+            .metric(self.name())
+            .unwrap_or_else(|| unreachable!("metric {} is in experiments/common.toml", self.name()))
     }
 }
 
@@ -307,10 +316,10 @@ impl Measurement {
             self.variant,
             params.join(" "),
             self.metric.name(),
-            format_value(s.median),
+            format::value(s.median),
             self.metric.unit(),
-            format_value(s.min),
-            format_value(s.max),
+            format::value(s.min),
+            format::value(s.max),
             s.runs,
             if self.language == "rust" {
                 String::new()
@@ -373,25 +382,6 @@ macro_rules! variant_text {
             }
         }
     };
-}
-
-/// Formats a figure with about four significant digits, switching to exponent-free
-/// engineering style for large rates (`135.2M`).
-pub fn format_value(v: f64) -> String {
-    let a = v.abs();
-    if a >= 1e9 {
-        format!("{:.3}G", v / 1e9)
-    } else if a >= 1e6 {
-        format!("{:.3}M", v / 1e6)
-    } else if a >= 1e4 {
-        format!("{:.1}k", v / 1e3)
-    } else if a >= 100.0 {
-        format!("{v:.1}")
-    } else if a >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.4}")
-    }
 }
 
 /// Where a run's output goes: seed-style human lines, or the JSON Lines of the schema.

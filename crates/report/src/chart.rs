@@ -8,10 +8,10 @@ use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::format;
 use crate::load_table::LoadPoint;
 use crate::merge::variant_label;
 use crate::table::{LANGUAGES, MetricTable};
+use sympathy_harness::format;
 
 /// Colours of the bars, per language, then the seed.
 const COLOURS: [RGBColor; 4] = [

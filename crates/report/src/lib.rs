@@ -39,7 +39,6 @@
 
 pub mod baseline;
 mod chart;
-mod format;
 mod load_table;
 mod merge;
 mod parse;

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::format;
 use crate::merge::Merged;
 use crate::table::LANGUAGES;
+use sympathy_harness::format;
 
 /// The experiment this view is for.
 pub(crate) const EXPERIMENT: &str = "back-pressure";

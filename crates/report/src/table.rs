@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
-use crate::format;
 use crate::merge::{Merged, PairKey};
 use crate::record::ResultRecord;
 use crate::seed_figures::{SeedFigure, figures_for};
+use sympathy_harness::catalog::{Better, catalog};
+use sympathy_harness::format;
 
 /// The languages with a column, in column order.
 pub const LANGUAGES: [&str; 3] = ["rust", "java", "c"];
@@ -159,7 +160,9 @@ impl Tables {
                 metrics.push(MetricTable {
                     metric: key.metric.clone(),
                     unit: result.unit.clone(),
-                    higher_is_better: format::higher_is_better(&key.metric),
+                    higher_is_better: catalog()
+                        .metric(&key.metric)
+                        .is_some_and(|m| m.better == Better::Higher),
                     rows: Vec::new(),
                 });
                 metrics.len() - 1

@@ -148,7 +148,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 reporter.line(&format!(
                     "{run} - {}: msgs/s={}",
                     mode.name(),
-                    sympathy_harness::results::format_value(rate)
+                    sympathy_harness::format::value(rate)
                 ))?;
             }
             rates.push(rate);

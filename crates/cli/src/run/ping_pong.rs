@@ -7,8 +7,8 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
+use sympathy_harness::format;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::results::format_value;
 use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
 use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{self, EXPERIMENT, Outcome, Variant, core_pairs};
@@ -168,7 +168,7 @@ fn measure_pair(
             } else {
                 format!(" [{language}]")
             },
-            format_value(outcome.hops_per_sec()),
+            format::value(outcome.hops_per_sec()),
             plan.iterations,
             plan.iterations,
         ))?;

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sympathy_harness::results::format_value;
+use sympathy_harness::format;
 use sympathy_harness::{Measurement, Metric, Reporter, Stats};
 use sympathy_lab::queue::{
     DEFAULT_CAPACITY, ElementKind, IpcPeer, PeerLaunch, Placement, QueueRun, Variant,
@@ -137,7 +137,7 @@ pub fn run(args: &QueueArgs, reporter: &mut Reporter) -> Result<()> {
                     reporter.line(&format!(
                         "{i} - {}: ops/sec={}",
                         what(variant),
-                        format_value(rate)
+                        format::value(rate)
                     ))?;
                     samples.push(rate);
                 }

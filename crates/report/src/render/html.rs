@@ -93,7 +93,7 @@ pub(super) fn render(report: &Report) -> String {
                     f.variant
                 }),
                 escape(f.metric),
-                escape(&crate::format::value(f.value)),
+                escape(&sympathy_harness::format::value(f.value)),
                 escape(f.language),
                 escape(f.hardware),
                 escape(f.citation),

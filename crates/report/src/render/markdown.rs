@@ -91,7 +91,7 @@ pub(super) fn render(report: &Report) -> String {
                             .join(" ")
                     )
                 },
-                crate::format::value(f.value),
+                sympathy_harness::format::value(f.value),
                 f.language,
                 f.hardware,
                 f.citation,

@@ -10,11 +10,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::baseline::Baseline;
-use crate::format;
 use crate::merge::{Merged, variant_label};
 use crate::record::EnvRecord;
 use crate::seed_figures::SeedFigure;
 use crate::table::{Row, Tables};
+use sympathy_harness::format;
 
 /// A run of the comparison that produced no results (it failed, timed out, or its language's
 /// side was unavailable). The report lists them so a missing figure is never silent.

@@ -1,7 +1,14 @@
-//! Number formatting shared by the renderers.
+//! The one number formatter: every figure a human reads (seed-style lines of `sympathy run`,
+//! the report's tables and charts) goes through [`value`], every ratio through [`ratio`].
 
-/// A figure with about four significant digits, large rates in engineering style (`135.0M`).
-pub(crate) fn value(v: f64) -> String {
+/// A figure with about four significant digits, large rates in engineering style.
+///
+/// ```
+/// use sympathy_harness::format;
+/// assert_eq!(format::value(135.2e6), "135.2M");
+/// assert_eq!(format::value(64.25), "64.25");
+/// ```
+pub fn value(v: f64) -> String {
     let a = v.abs();
     if v == 0.0 {
         "0".to_string()
@@ -21,7 +28,11 @@ pub(crate) fn value(v: f64) -> String {
 }
 
 /// A ratio such as `1.25x`.
-pub(crate) fn ratio(r: f64) -> String {
+///
+/// ```
+/// assert_eq!(sympathy_harness::format::ratio(1.25), "1.25x");
+/// ```
+pub fn ratio(r: f64) -> String {
     if r >= 100.0 {
         format!("{r:.0}x")
     } else if r >= 0.01 {
@@ -29,11 +40,6 @@ pub(crate) fn ratio(r: f64) -> String {
     } else {
         format!("{r:.4}x")
     }
-}
-
-/// Whether a larger value of `metric` is better (rates) or worse (times, sizes).
-pub(crate) fn higher_is_better(metric: &str) -> bool {
-    metric.ends_with("_per_sec") || metric == "completed"
 }
 
 #[cfg(test)]

@@ -1,0 +1,282 @@
+//! The experiment catalog: one home for every experiment's facts, read by both languages.
+//!
+//! `experiments/<name>.toml` at the repository root holds an experiment's purpose, variants
+//! (with the languages that implement each and Java's name where it differs), parameters with
+//! their value at each [`Preset`], metrics and the seed articles' figures;
+//! `experiments/common.toml` holds the metrics' units and directions and the params that only
+//! say how a language ran the work. The `sympathy` CLI, the criterion benches, `compare`, the
+//! report and the Java JMH runner all read it; `docs/adding-an-experiment.md` walks through an
+//! entry.
+//!
+//! The files are compiled in: the build script parses and validates them, so a malformed
+//! entry fails the build and [`catalog`] cannot fail at run time.
+//!
+//! # Examples
+//! ```
+//! use sympathy_harness::Preset;
+//! use sympathy_harness::catalog::catalog;
+//!
+//! let walk = catalog().experiment("memory-walk").unwrap();
+//! let size = walk.param("size_bytes").unwrap();
+//! assert!(size.u64_at(Preset::Quick).unwrap() < size.u64_at(Preset::Full).unwrap());
+//! assert_eq!(catalog().metric("ns_per_op").unwrap().unit, "ns");
+//! ```
+
+mod spec;
+
+use std::sync::OnceLock;
+
+pub use spec::{
+    Better, CommonSpec, ExperimentSpec, Language, MetricSpec, ParamSpec, Role, SeedFigureSpec,
+    VariantSpec, validate,
+};
+
+use crate::preset::Preset;
+
+/// The catalog files, as `(file name, text)`, embedded by the build script.
+const FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/catalog_files.rs"));
+
+/// Every experiment and what they share.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    /// `common.toml`.
+    pub common: CommonSpec,
+    /// The experiments, in the order `run all` and `compare` run them (by file name).
+    pub experiments: Vec<ExperimentSpec>,
+}
+
+/// The catalog compiled into this build.
+pub fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        Catalog::parse(FILES)
+            .unwrap_or_else(|err| unreachable!("the build script validated the catalog: {err}"))
+    })
+}
+
+impl Catalog {
+    /// Parses and validates catalog files given as `(file name, text)`: `common.toml` and one
+    /// file per experiment, in run order.
+    pub fn parse(files: &[(&str, &str)]) -> Result<Catalog, String> {
+        let mut common = None;
+        let mut experiments = Vec::new();
+        for (file, text) in files {
+            if *file == "common.toml" {
+                common =
+                    Some(toml::from_str::<CommonSpec>(text).map_err(|e| format!("{file}: {e}"))?);
+            } else {
+                let spec =
+                    toml::from_str::<ExperimentSpec>(text).map_err(|e| format!("{file}: {e}"))?;
+                experiments.push((file.to_string(), spec));
+            }
+        }
+        let common = common.ok_or("the catalog has no common.toml")?;
+        let errors = validate(&common, &experiments);
+        if !errors.is_empty() {
+            return Err(errors.join("\n"));
+        }
+        Ok(Catalog {
+            common,
+            experiments: experiments.into_iter().map(|(_, e)| e).collect(),
+        })
+    }
+
+    /// The experiment called `name`.
+    pub fn experiment(&self, name: &str) -> Option<&ExperimentSpec> {
+        self.experiments.iter().find(|e| e.name == name)
+    }
+
+    /// The experiment names, in run order.
+    pub fn names(&self) -> Vec<&str> {
+        self.experiments.iter().map(|e| e.name.as_str()).collect()
+    }
+
+    /// The metric called `name`.
+    pub fn metric(&self, name: &str) -> Option<&MetricSpec> {
+        self.common.metrics.iter().find(|m| m.name == name)
+    }
+
+    /// Whether result param `key` of `experiment` describes the work (and so must match for a
+    /// Rust and a Java result to pair). Keys the catalog does not know count as work: an
+    /// unlisted param splits a pair rather than hiding a difference.
+    pub fn is_work_param(&self, experiment: &str, key: &str) -> bool {
+        if self.common.runner_params.iter().any(|p| p == key) {
+            return false;
+        }
+        self.experiment(experiment)
+            .and_then(|e| e.param(key))
+            .is_none_or(|p| p.role == Role::Work)
+    }
+}
+
+impl ExperimentSpec {
+    /// The parameter called `name`.
+    pub fn param(&self, name: &str) -> Option<&ParamSpec> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// The variant called `name`.
+    pub fn variant(&self, name: &str) -> Option<&VariantSpec> {
+        self.variants.iter().find(|v| v.name == name)
+    }
+
+    /// The catalog's name of a variant a `language` calls `name`: the Rust name of a Java
+    /// variant whose work has another name in Java, else `name` itself.
+    ///
+    /// ```
+    /// use sympathy_harness::catalog::{Language, catalog};
+    /// let dispatch = catalog().experiment("dispatch").unwrap();
+    /// assert_eq!(dispatch.variant_name(Language::Java, "mega"), "dyn-4");
+    /// assert_eq!(dispatch.variant_name(Language::Rust, "dyn-4"), "dyn-4");
+    /// ```
+    pub fn variant_name<'a>(&'a self, language: Language, name: &'a str) -> &'a str {
+        if language != Language::Java {
+            return name;
+        }
+        self.variants
+            .iter()
+            .find(|v| v.java.as_deref() == Some(name))
+            .map_or(name, |v| v.name.as_str())
+    }
+
+    /// The variants `language` implements, by that language's names.
+    pub fn variants_in(&self, language: Language) -> Vec<&str> {
+        self.variants
+            .iter()
+            .filter(|v| v.languages.contains(&language))
+            .map(|v| match (language, &v.java) {
+                (Language::Java, Some(java)) => java.as_str(),
+                _ => v.name.as_str(),
+            })
+            .collect()
+    }
+}
+
+impl ParamSpec {
+    /// The value at `preset`.
+    pub fn at(&self, preset: Preset) -> &toml::Value {
+        match preset {
+            Preset::Smoke => &self.smoke,
+            Preset::Quick => &self.quick,
+            Preset::Default => &self.default,
+            Preset::Full => &self.full,
+        }
+    }
+
+    /// The values at `preset`: the elements of a list, or the one scalar.
+    pub fn values_at(&self, preset: Preset) -> Vec<&toml::Value> {
+        match self.at(preset) {
+            toml::Value::Array(items) => items.iter().collect(),
+            scalar => vec![scalar],
+        }
+    }
+
+    /// The value at `preset` as an unsigned integer (`None` when it is not one).
+    pub fn u64_at(&self, preset: Preset) -> Option<u64> {
+        self.at(preset)
+            .as_integer()
+            .and_then(|v| u64::try_from(v).ok())
+    }
+
+    /// The value at `preset` as a number (an integer or a float).
+    pub fn f64_at(&self, preset: Preset) -> Option<f64> {
+        let value = self.at(preset);
+        value
+            .as_float()
+            .or_else(|| value.as_integer().map(|v| v as f64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COMMON: &str = r#"
+runner_params = ["runs"]
+[[metrics]]
+name = "ns_per_op"
+unit = "ns"
+better = "lower"
+does = "Nanoseconds per operation."
+"#;
+
+    fn experiment(extra: &str) -> String {
+        format!(
+            r#"
+name = "toy"
+purpose = "A toy."
+metrics = ["ns_per_op"]
+[[variants]]
+name = "plain"
+does = "Nothing."
+languages = ["rust", "java"]
+java = "vanilla"
+[[params]]
+name = "size_bytes"
+does = "How big."
+role = "work"
+smoke = 1
+quick = 2
+default = 3
+full = 4
+{extra}"#
+        )
+    }
+
+    #[test]
+    fn the_compiled_catalog_is_valid_and_names_every_metric_of_the_schema() {
+        let catalog = catalog();
+        assert!(catalog.experiments.len() >= 9, "{:?}", catalog.names());
+        for metric in crate::results::Metric::ALL {
+            assert!(catalog.metric(metric.name()).is_some(), "{}", metric.name());
+        }
+    }
+
+    #[test]
+    fn a_toy_entry_parses_and_answers() {
+        let text = experiment("");
+        let catalog = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &text)]).unwrap();
+        let toy = catalog.experiment("toy").unwrap();
+        assert_eq!(
+            toy.param("size_bytes").unwrap().u64_at(Preset::Default),
+            Some(3)
+        );
+        assert_eq!(toy.variant_name(Language::Java, "vanilla"), "plain");
+        assert_eq!(toy.variants_in(Language::Java), ["vanilla"]);
+        assert!(catalog.is_work_param("toy", "size_bytes"));
+        assert!(!catalog.is_work_param("toy", "runs"));
+        assert!(catalog.is_work_param("toy", "unknown"));
+    }
+
+    #[test]
+    fn bad_entries_are_named() {
+        let cases = [
+            ("other.toml", experiment(""), "holds `toy`"),
+            ("toy.toml", experiment("unknown_key = 1"), "unknown field"),
+            (
+                "toy.toml",
+                experiment(
+                    "[[params]]\nname = \"threads\"\ndoes = \"x\"\nrole = \"work\"\nsmoke = [1]\nquick = 1\ndefault = 1\nfull = 1",
+                ),
+                "a list at some presets",
+            ),
+            (
+                "toy.toml",
+                experiment(
+                    "[[seed_figures]]\nvariant = \"nope\"\nmetric = \"ns_per_op\"\nvalue = 1.0\nlanguage = \"java\"\nhardware = \"h\"\ncitation = \"c\"",
+                ),
+                "unknown variant `nope`",
+            ),
+        ];
+        for (file, text, expected) in cases {
+            let err = Catalog::parse(&[("common.toml", COMMON), (file, &text)]).unwrap_err();
+            assert!(err.contains(expected), "{file}: {err}");
+        }
+        let no_metric = experiment("").replace("[\"ns_per_op\"]", "[\"furlongs\"]");
+        let err = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &no_metric)]).unwrap_err();
+        assert!(
+            err.contains("metric `furlongs` is not in common.toml"),
+            "{err}"
+        );
+    }
+}

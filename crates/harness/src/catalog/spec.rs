@@ -1,0 +1,247 @@
+// The catalog's file format: plain serde types and their validation, with no reference to the
+// rest of the crate, because the build script includes this file too (`build.rs` parses and
+// validates every catalog file, so a bad entry fails the build, not a run).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+
+/// A language an experiment's variant runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// Rust, under `sympathy run` and criterion.
+    Rust,
+    /// Java, under JMH (`java/sidecar run`).
+    Java,
+    /// The C reference kernels, run by the Rust side through FFI.
+    C,
+}
+
+impl Language {
+    /// The name in result records (`"language":"rust"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Rust => "rust",
+            Language::Java => "java",
+            Language::C => "c",
+        }
+    }
+}
+
+/// `experiments/common.toml`: what every experiment shares.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommonSpec {
+    /// Result params that say how a language ran the work, never what it was.
+    pub runner_params: Vec<String>,
+    /// Every metric a result may carry.
+    pub metrics: Vec<MetricSpec>,
+}
+
+/// Which way a metric improves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Better {
+    /// Rates: more is better.
+    Higher,
+    /// Times and sizes: less is better.
+    Lower,
+}
+
+/// One metric: its name in results, its unit, which way is better.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricSpec {
+    /// The name in result records, e.g. `ns_per_op`.
+    pub name: String,
+    /// The unit of its values: `ns`, `ms`, `bytes`, `%`, `ratio`, or a rate `msgs/s`, ...
+    pub unit: String,
+    /// Which way is better.
+    pub better: Better,
+    /// One sentence saying what it measures.
+    pub does: String,
+}
+
+/// `experiments/<name>.toml`: one experiment.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentSpec {
+    /// The name in results, `sympathy run <name>` and `compare --only` (lower-kebab case).
+    pub name: String,
+    /// One line: what it measures.
+    pub purpose: String,
+    /// The seed articles it ports (keys of `docs/seeds.md`).
+    #[serde(default)]
+    pub seeds: Vec<String>,
+    /// Its variants, in report order.
+    pub variants: Vec<VariantSpec>,
+    /// Its parameters with their values at each preset.
+    #[serde(default)]
+    pub params: Vec<ParamSpec>,
+    /// The metrics its results carry (names from `common.toml`).
+    pub metrics: Vec<String>,
+    /// Figures the seed articles published, shown beside ours.
+    #[serde(default)]
+    pub seed_figures: Vec<SeedFigureSpec>,
+}
+
+/// One variant of an experiment.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantSpec {
+    /// Its name in results (the Rust name when the languages differ).
+    pub name: String,
+    /// One sentence: what it does.
+    pub does: String,
+    /// The languages that implement it.
+    pub languages: Vec<Language>,
+    /// Java's name for the same work, when it differs from `name`.
+    #[serde(default)]
+    pub java: Option<String>,
+}
+
+/// What a parameter describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The work itself (a size, a count of threads): a Rust and a Java result pair only when
+    /// these match.
+    Work,
+    /// How one language ran it (a loop length, repetitions): shown, never part of pairing.
+    Runner,
+}
+
+/// One parameter and its value at each preset. A value is a TOML scalar, or an array when the
+/// experiment runs every element (thread counts, loads).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamSpec {
+    /// Its key in result params (snake case; Java's JMH `@Param` is its lower camel case).
+    pub name: String,
+    /// One sentence: what it sets.
+    pub does: String,
+    /// Whether it describes the work or how a language ran it.
+    pub role: Role,
+    /// Value at `--smoke`.
+    pub smoke: toml::Value,
+    /// Value at `--quick`.
+    pub quick: toml::Value,
+    /// Value at the default preset.
+    pub default: toml::Value,
+    /// Value at `--full` (the seeds' sizes).
+    pub full: toml::Value,
+}
+
+/// A figure a seed article published.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedFigureSpec {
+    /// The variant it applies to (empty: every variant).
+    #[serde(default)]
+    pub variant: String,
+    /// The metric, in our units.
+    pub metric: String,
+    /// Params a result must have for the figure to apply (values as text).
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+    /// The figure, converted to the metric's unit.
+    pub value: f64,
+    /// The language the seed measured.
+    pub language: String,
+    /// The seed's machine.
+    pub hardware: String,
+    /// Author, title, date (and section) of the source.
+    pub citation: String,
+    /// How the figure was read or converted.
+    #[serde(default)]
+    pub note: String,
+}
+
+/// Checks what serde cannot: unique and well-formed names, known metrics and variants, array
+/// values only where every preset has one. Each error names the file and the entry.
+pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -> Vec<String> {
+    let mut errors = Vec::new();
+    let metrics: BTreeSet<&str> = common.metrics.iter().map(|m| m.name.as_str()).collect();
+    if metrics.len() != common.metrics.len() {
+        errors.push("common.toml: a metric is listed twice".to_string());
+    }
+    let mut names = BTreeSet::new();
+    for (file, e) in experiments {
+        let at = |what: String| format!("{file}: {what}");
+        if file != &format!("{}.toml", e.name) {
+            errors.push(at(format!("holds `{}`; name the file after it", e.name)));
+        }
+        if !names.insert(e.name.clone()) {
+            errors.push(at(format!("a second entry for `{}`", e.name)));
+        }
+        for name in std::iter::once(&e.name).chain(e.variants.iter().map(|v| &v.name)) {
+            if !is_kebab(name) {
+                errors.push(at(format!("`{name}` is not lower-kebab case")));
+            }
+        }
+        let variants: BTreeSet<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
+        if variants.len() != e.variants.len() {
+            errors.push(at("a variant is listed twice".into()));
+        }
+        for v in &e.variants {
+            if v.languages.is_empty() {
+                errors.push(at(format!("variant `{}` names no language", v.name)));
+            }
+        }
+        for m in &e.metrics {
+            if !metrics.contains(m.as_str()) {
+                errors.push(at(format!("metric `{m}` is not in common.toml")));
+            }
+        }
+        let mut params = BTreeSet::new();
+        for p in &e.params {
+            if !params.insert(p.name.as_str()) {
+                errors.push(at(format!("param `{}` is listed twice", p.name)));
+            }
+            if common.runner_params.contains(&p.name) {
+                errors.push(at(format!(
+                    "param `{}` is a runner param of every experiment (common.toml)",
+                    p.name
+                )));
+            }
+            let arrays = [&p.smoke, &p.quick, &p.default, &p.full]
+                .iter()
+                .filter(|v| v.is_array())
+                .count();
+            if arrays != 0 && arrays != 4 {
+                errors.push(at(format!(
+                    "param `{}` is a list at some presets and not at others",
+                    p.name
+                )));
+            }
+        }
+        for f in &e.seed_figures {
+            if !f.variant.is_empty() && !variants.contains(f.variant.as_str()) {
+                errors.push(at(format!(
+                    "seed figure for unknown variant `{}`",
+                    f.variant
+                )));
+            }
+            if !metrics.contains(f.metric.as_str()) {
+                errors.push(at(format!("seed figure for unknown metric `{}`", f.metric)));
+            }
+            if f.value.is_nan() || f.value <= 0.0 || f.citation.is_empty() || f.hardware.is_empty() {
+                errors.push(at(format!(
+                    "seed figure {} {}: needs a positive value, a citation and the hardware",
+                    f.variant, f.metric
+                )));
+            }
+        }
+    }
+    errors
+}
+
+fn is_kebab(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
