@@ -1,18 +1,26 @@
-//! The single writer: copying writes, zero-copy claims and batches, following Agrona's
-//! `OneToOneRingBuffer` write protocol byte for byte (see `docs/ring-layout.md`).
+//! The single writer: copying writes and the reservation they share with claims and batches,
+//! following Agrona's `OneToOneRingBuffer` write protocol byte for byte (see
+//! `docs/ring-layout.md`).
+//!
+//! The producer's other jobs live beside the types they hand out: [`claim`] (zero-copy claims,
+//! [`Claim`](claim::Claim)), [`batch`] (records published together, [`Batch`](batch::Batch)),
+//! [`recovery`] (where a producer taking over after a crash resumes) and, for bindings, `detached`
+//! (claims that outlive the call that made them).
 
-use crate::attach::{Attachment, PeerState};
+use crate::attach::{Attachment, PEER_LOOK_EVERY_MS, PeerState};
+use crate::cache_line::CACHE_LINE;
 use crate::error::RingError;
 use crate::layout::*;
-use crate::ring::check_positions;
+use crate::positions::check_positions;
 use crate::short_bytes;
 use crate::wait::{Strategy, Wait};
 use crate::wake::{self, Sleep, Sleeper};
 
-#[cfg(feature = "detached-claim")]
-mod detached;
-#[cfg(feature = "detached-claim")]
-pub use detached::DetachedClaim;
+pub(crate) mod batch;
+pub(crate) mod claim;
+#[cfg(feature = "bindings")]
+pub(crate) mod detached;
+mod recovery;
 
 /// The one producer of a ring. Obtained from [`crate::Ring::producer`]; detaches on drop.
 pub struct Producer {
@@ -67,7 +75,7 @@ impl Producer {
         let region = &attachment.region;
         // SYNC POINT: head, SYNC POINT: tail (the positions the previous holder left)
         let (head, tail) = (region.lv_head(), region.lv_tail());
-        let tail = resume_position(region, head, tail);
+        let tail = recovery::resume_position(region, head, tail);
         check_positions(region, head, tail)?;
         let capacity = region.capacity();
         // A predecessor may have died armed: its consumer would fence for nobody.
@@ -222,210 +230,6 @@ impl Producer {
         }
     }
 
-    /// Reserves room for a `len`-byte payload of type `type_id` and hands out its bytes to be
-    /// filled in place. Nothing is visible to the consumer until [`Claim::commit`]; dropping
-    /// the claim aborts it (the consumer skips it as padding).
-    ///
-    /// # Errors
-    /// As [`Producer::try_write`].
-    ///
-    /// # Examples
-    /// ```
-    /// let ring = sympathy_ring::Ring::anonymous(1024)?;
-    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
-    /// let mut claim = producer.try_claim(3, 4)?;
-    /// claim.copy_from_slice(&42u32.to_le_bytes());
-    /// claim.commit();
-    /// let n = consumer.read(|t, b| assert_eq!((t, b), (3, &42u32.to_le_bytes()[..])), 8)?;
-    /// assert_eq!(n, 1);
-    /// # Ok::<(), sympathy_ring::RingError>(())
-    /// ```
-    pub fn try_claim(&mut self, type_id: i32, len: usize) -> Result<Claim<'_>, RingError> {
-        let reserved = self.reserve(type_id, len)?;
-        self.publish_padding(reserved);
-        let record_length = (len + RECORD_HEADER_LENGTH) as i32;
-        // A negative length marks the claim in progress (Agrona's tryClaim); it is published by
-        // the release in commit/abort.
-        self.attachment
-            .region
-            .sp_record(reserved.index, pack_header(-record_length, type_id));
-        Ok(Claim {
-            producer: self,
-            index: reserved.index,
-            len,
-            type_id,
-            done: false,
-        })
-    }
-
-    /// Publishes the header of a claimed record (`type_id` -1 turns it into padding) and the
-    /// tail.
-    fn finish_claim(&mut self, index: usize, len: usize, type_id: i32) {
-        let region = &self.attachment.region;
-        let header = pack_header((len + RECORD_HEADER_LENGTH) as i32, type_id);
-        region.so_record(index, header); // SYNC POINT: record
-        region.so_tail(self.tail); // SYNC POINT: tail
-        wake::wake(region, Sleeper::Consumer);
-        self.attachment.tick();
-    }
-
-    /// Starts a batch: records written through it become visible together when it is finished
-    /// (or dropped), which costs the consumer one cache-line handover per batch rather than
-    /// per record.
-    ///
-    /// # Examples
-    /// ```
-    /// let ring = sympathy_ring::Ring::anonymous(1024)?;
-    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
-    /// let mut batch = producer.batch();
-    /// batch.try_write(1, b"a")?;
-    /// batch.try_write(1, b"b")?;
-    /// assert_eq!(consumer.read(|_, _| {}, 8)?, 0); // not yet visible
-    /// assert_eq!(batch.finish(), 2);
-    /// assert_eq!(consumer.read(|_, _| {}, 8)?, 2);
-    /// # Ok::<(), sympathy_ring::RingError>(())
-    /// ```
-    pub fn batch(&mut self) -> Batch<'_> {
-        Batch {
-            producer: self,
-            first: None,
-            count: 0,
-        }
-    }
-
-    /// Writes up to `max` messages of type `type_id` with `len`-byte payloads as one batch,
-    /// filling message `k` (counting from 0) in place with `fill(k, payload)`. The messages
-    /// become visible together, as those of a [`Batch`]: the first record's header is stored
-    /// last, with release. Returns how many were written: fewer than `max` when the ring filled
-    /// up, 0 when it is full (back pressure).
-    ///
-    /// The bytes left in the ring are those of the same messages written one by one, but each
-    /// message costs only its payload and one header store: the room check, the pre-zeroing of
-    /// the next header and the tail store are paid once per contiguous run of records (the
-    /// one-record path handles the wrap and a possibly full ring). If `fill` panics, nothing of
-    /// the batch is published and the producer's position stays where the batch started.
-    ///
-    /// # Errors
-    /// [`RingError::InvalidTypeId`] and [`RingError::MessageTooLong`] (nothing written), or
-    /// [`RingError::CorruptRecord`] if the consumer's head in the trailer is invalid (the
-    /// messages written before it are published).
-    ///
-    /// # Examples
-    /// ```
-    /// let ring = sympathy_ring::Ring::anonymous(1024)?;
-    /// let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
-    /// let written = producer.try_write_batch(1, 4, 3, |k, payload| {
-    ///     payload.copy_from_slice(&(k as u32 * 10).to_le_bytes())
-    /// })?;
-    /// assert_eq!(written, 3);
-    /// let mut seen = Vec::new();
-    /// consumer.read(|_, b| seen.push(u32::from_le_bytes(b.try_into().unwrap())), 8)?;
-    /// assert_eq!(seen, [0, 10, 20]);
-    /// # Ok::<(), sympathy_ring::RingError>(())
-    /// ```
-    #[inline]
-    pub fn try_write_batch<F: FnMut(usize, &mut [u8])>(
-        &mut self,
-        type_id: i32,
-        len: usize,
-        max: usize,
-        mut fill: F,
-    ) -> Result<usize, RingError> {
-        if type_id < 1 {
-            return Err(RingError::InvalidTypeId { type_id });
-        }
-        if len > self.max_message_length {
-            return Err(self.too_long(len));
-        }
-        let aligned = align_record(len + RECORD_HEADER_LENGTH);
-        let header = pack_header((len + RECORD_HEADER_LENGTH) as i32, type_id);
-        let capacity = self.capacity;
-        let mask = capacity - 1;
-        // The batch's position and its held-back first header live in locals (registers) and
-        // reach `self` and the ring only when the batch is published.
-        let mut tail = self.tail;
-        let mut first: Option<(usize, i64)> = None;
-        let mut written = 0;
-        let mut outcome = Ok(());
-        while written < max {
-            let index = tail as usize & mask;
-            // Whole records that fit before the end of the area and before the cached head,
-            // leaving the 8 bytes of the header after the last one (as `reserve` requires).
-            let room = (capacity - index).min(capacity - (tail - self.cached_head) as usize);
-            let fit = room.saturating_sub(RECORD_HEADER_LENGTH) / aligned;
-            if fit == 0 {
-                // At the wrap or possibly full: the one-record path pads and refreshes the head.
-                match self.reserve_at::<false>(tail, type_id, len) {
-                    Ok(reserved) => {
-                        let region = &self.attachment.region;
-                        if let Some((at, length)) = reserved.padding {
-                            let padding = pack_header(length, PADDING_MSG_TYPE_ID);
-                            hold_or_store(region, &mut first, at, padding);
-                        }
-                        // SAFETY: reserve_at checked index + 8 + len <= capacity, and the
-                        // producer owns the bytes until the batch is published.
-                        let payload = unsafe {
-                            std::slice::from_raw_parts_mut(region.payload(reserved.index, len), len)
-                        };
-                        fill(written, payload);
-                        hold_or_store(region, &mut first, reserved.index, header);
-                        tail = reserved.end;
-                        written += 1;
-                    }
-                    Err(e) if e.is_full() => {
-                        if let Some(padding) = self.wrap_padding.take() {
-                            // Full at the wrap: padded as one-by-one writes would be.
-                            let header = pack_header(padding.length, PADDING_MSG_TYPE_ID);
-                            hold_or_store(&self.attachment.region, &mut first, padding.at, header);
-                            tail = padding.end;
-                        }
-                        break;
-                    }
-                    Err(e) => {
-                        outcome = Err(e);
-                        break;
-                    }
-                }
-                continue;
-            }
-            let n = fit.min(max - written);
-            let region = &self.attachment.region;
-            let hold = first.is_none();
-            // Ask for the run's lines all at once, before its stores.
-            self.prefetch_ahead(tail, (n * aligned).min(PREFETCH_RUN_MAX));
-            for k in 0..n {
-                let at = index + k * aligned;
-                // SAFETY: at + aligned + 8 <= index + n * aligned + 8 <= capacity and these
-                // bytes are free (before the cached head); the producer owns them until the
-                // batch is published.
-                let payload =
-                    unsafe { std::slice::from_raw_parts_mut(region.payload(at, len), len) };
-                fill(written + k, payload);
-                if !(hold && k == 0) {
-                    // Invisible until the held-back first header is released.
-                    region.sp_record(at, header);
-                }
-            }
-            if hold {
-                first = Some((index, header));
-            }
-            written += n;
-            tail += (n * aligned) as i64;
-        }
-        if let Some((at, first_header)) = first {
-            let region = &self.attachment.region;
-            // Pre-zero the header after the last record (free: each record was given 8 bytes
-            // more than it takes) so that the consumer stops there.
-            region.sp_record(tail as usize & mask, 0);
-            region.so_record(at, first_header); // SYNC POINT: record
-            region.so_tail(tail); // SYNC POINT: tail
-            wake::wake(region, Sleeper::Consumer);
-            self.tail = tail;
-            self.attachment.tick();
-        }
-        outcome.map(|()| written)
-    }
-
     /// Stores a heartbeat now (call it from idle loops so the consumer sees a live producer).
     pub fn heartbeat(&mut self) {
         self.attachment.heartbeat();
@@ -443,7 +247,7 @@ impl Producer {
     /// [`PeerState::Stale`] (default [`crate::HEARTBEAT_STALE_MS`]).
     pub fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
         self.attachment
-            .set_stale_limit(crate::ring::duration_ms(stale_limit));
+            .set_stale_limit(crate::attach::duration_ms(stale_limit));
     }
 
     /// Whether the consumer is attached, running and heartbeating.
@@ -469,7 +273,7 @@ impl Producer {
     /// the wrap, a head to refresh) is [`Producer::reserve_slow`], out of line.
     ///
     /// `SINGLE` is true for a single write or claim, false for a record of a batch
-    /// ([`Batch`], [`Producer::try_write_batch`]), which pre-zeroes only the header after its
+    /// ([`Batch`](batch::Batch), [`Producer::try_write_batch`]), which pre-zeroes only the header after its
     /// last record when it publishes (the fast path leaves the next header to it), and which
     /// publishes the padding of a ring full at the wrap with itself (see [`WrapPadding`]).
     #[inline(always)]
@@ -648,84 +452,6 @@ impl Producer {
     }
 }
 
-/// Holds `header` back as a batch's first (published last) or, when the batch already has
-/// one, stores it now: the consumer cannot reach it before the first header is released.
-#[inline(always)]
-fn hold_or_store(
-    region: &crate::region::Region,
-    first: &mut Option<(usize, i64)>,
-    index: usize,
-    header: i64,
-) {
-    match first {
-        None => *first = Some((index, header)),
-        // Relaxed: published by the release of the first header, which follows it.
-        Some(_) => region.sp_record(index, header),
-    }
-}
-
-/// Where a producer taking over the ring resumes. A previous producer publishes a record's
-/// header before it stores the trailer's tail; if it was killed between the two, records past
-/// the trailer's tail are already published (the consumer may even have read them, putting its
-/// head past that tail). Resuming at the trailer's tail would then overwrite a published record
-/// while the consumer may be reading it (a torn message), or start behind the head. So the new
-/// producer starts at the later of head and tail and walks over complete published records
-/// (positive lengths that fit) to the first header that is not one: zero, or the negative length
-/// of a claim its predecessor never finished, which it overwrites. Found by the crash tests
-/// (docs/verification.md). Invalid positions are left for [`check_positions`] to report.
-fn resume_position(region: &crate::region::Region, head: i64, tail: i64) -> i64 {
-    let capacity = region.capacity() as i64;
-    let aligned = |p: i64| p >= 0 && p % RECORD_ALIGNMENT as i64 == 0;
-    if !aligned(head) || !aligned(tail) || tail.wrapping_sub(head) > capacity {
-        return tail;
-    }
-    if head.wrapping_sub(tail) > capacity {
-        return tail; // head implausibly far ahead: corrupt, reported by the caller
-    }
-    unblock_dead_claims(region, head, tail);
-    let mut position = head.max(tail);
-    while position - head < capacity {
-        let index = (position & (capacity - 1)) as usize;
-        let (length, _) = unpack_header(region.lv_record(index)); // SYNC POINT: record
-        let to_end = capacity as usize - index;
-        if length < RECORD_HEADER_LENGTH as i32 || align_record(length as usize) > to_end {
-            break;
-        }
-        let next = position + align_record(length as usize) as i64;
-        if next - head > capacity {
-            break;
-        }
-        position = next;
-    }
-    position
-}
-
-/// Turns claims left unfinished below the trailer's tail into padding (Agrona's `unblock`). A
-/// predecessor that stores the tail when it claims (Agrona, the Java ring) and died inside a
-/// claim left a negative length there that would block the consumer forever; this producer has
-/// taken the role over (the predecessor is dead or detached), so nobody will finish it. Our own
-/// producer stores the tail after publishing, so it never leaves one below the tail. Stops at a
-/// zero or invalid header (nothing to skip by).
-fn unblock_dead_claims(region: &crate::region::Region, head: i64, tail: i64) {
-    let capacity = region.capacity();
-    let mut position = head;
-    while position < tail {
-        let index = position as usize & (capacity - 1);
-        let (length, _) = unpack_header(region.lv_record(index)); // SYNC POINT: record
-        let Some(record) = length.checked_abs().map(|l| l as usize) else {
-            break;
-        };
-        if record < RECORD_HEADER_LENGTH || align_record(record) > capacity - index {
-            break;
-        }
-        if length < 0 {
-            // SYNC POINT: record (the consumer skips it as padding)
-            region.so_record(index, pack_header(record as i32, PADDING_MSG_TYPE_ID));
-        }
-        position += align_record(record) as i64;
-    }
-}
-
 impl Drop for Producer {
     fn drop(&mut self) {
         // Leaving: the consumer stops fencing for a sleeper that is gone.
@@ -743,185 +469,9 @@ impl std::fmt::Debug for Producer {
     }
 }
 
-/// A reserved record being filled in place. Derefs to its payload bytes.
-///
-/// [`Claim::commit`] publishes it; [`Claim::abort`] or dropping it turns it into padding that
-/// the consumer skips.
-pub struct Claim<'a> {
-    producer: &'a mut Producer,
-    index: usize,
-    len: usize,
-    type_id: i32,
-    done: bool,
-}
-
-impl Claim<'_> {
-    /// Publishes the record.
-    pub fn commit(mut self) {
-        self.finish(self.type_id);
-    }
-
-    /// Withdraws the record: it stays in the ring as padding.
-    pub fn abort(mut self) {
-        self.finish(PADDING_MSG_TYPE_ID);
-    }
-
-    fn finish(&mut self, type_id: i32) {
-        self.done = true;
-        self.producer.finish_claim(self.index, self.len, type_id);
-    }
-}
-
-impl std::ops::Deref for Claim<'_> {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        // SAFETY: reserve() checked index + 8 + len <= capacity and the producer owns these
-        // bytes until the claim is committed or aborted; &self borrows the claim.
-        unsafe {
-            std::slice::from_raw_parts(
-                self.producer
-                    .attachment
-                    .region
-                    .payload(self.index, self.len),
-                self.len,
-            )
-        }
-    }
-}
-
-impl std::ops::DerefMut for Claim<'_> {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        // SAFETY: as in deref; &mut self makes this the only view of the bytes.
-        unsafe {
-            std::slice::from_raw_parts_mut(
-                self.producer
-                    .attachment
-                    .region
-                    .payload(self.index, self.len),
-                self.len,
-            )
-        }
-    }
-}
-
-impl Drop for Claim<'_> {
-    fn drop(&mut self) {
-        if !self.done {
-            self.finish(PADDING_MSG_TYPE_ID);
-        }
-    }
-}
-
-/// Records written together: the header of the batch's first record is held back and published
-/// last, so the consumer (which stops at the first header that is not positive) sees the whole
-/// batch at once. Finishing or dropping the batch publishes it.
-pub struct Batch<'a> {
-    producer: &'a mut Producer,
-    /// The held-back first header: (index, packed header).
-    first: Option<(usize, i64)>,
-    count: usize,
-}
-
-impl Batch<'_> {
-    /// Adds a message to the batch.
-    ///
-    /// # Errors
-    /// As [`Producer::try_write`]; on `Full`, finish the batch and let the consumer catch up.
-    #[inline]
-    pub fn try_write(&mut self, type_id: i32, payload: &[u8]) -> Result<(), RingError> {
-        let p = &mut *self.producer;
-        // Only the header after the batch's last record is pre-zeroed, when it is published:
-        // the ones in between are overwritten by the next record's before the consumer may
-        // reach them (it stops at the held-back first one).
-        let reserved = match p.reserve_at::<false>(p.tail, type_id, payload.len()) {
-            Ok(reserved) => {
-                p.tail = reserved.end;
-                reserved
-            }
-            Err(e) => return Err(self.refused(e)),
-        };
-        if let Some((at, length)) = reserved.padding {
-            self.put(at, pack_header(length, PADDING_MSG_TYPE_ID));
-        }
-        let p = &mut *self.producer;
-        // SAFETY: reserve() checked index + 8 + len <= capacity; the producer owns the bytes.
-        unsafe {
-            let dst = p.attachment.region.payload(reserved.index, payload.len());
-            short_bytes::copy(payload.as_ptr(), dst, payload.len());
-        }
-        let header = pack_header((payload.len() + RECORD_HEADER_LENGTH) as i32, type_id);
-        self.put(reserved.index, header);
-        self.count += 1;
-        Ok(())
-    }
-
-    /// Messages written so far.
-    pub fn len(&self) -> usize {
-        self.count
-    }
-
-    /// Whether nothing was written yet.
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    /// Publishes the batch; returns the number of messages in it.
-    pub fn finish(mut self) -> usize {
-        self.publish();
-        self.count
-    }
-
-    /// The error of a refused record; the padding of a ring full at the wrap joins the batch
-    /// and the producer's position moves past it, as one-by-one writes would leave them.
-    #[cold]
-    #[inline(never)]
-    fn refused(&mut self, e: RingError) -> RingError {
-        if let Some(padding) = self.producer.wrap_padding.take() {
-            self.producer.tail = padding.end;
-            self.put(padding.at, pack_header(padding.length, PADDING_MSG_TYPE_ID));
-        }
-        e
-    }
-
-    #[inline]
-    fn put(&mut self, index: usize, header: i64) {
-        if self.first.is_none() {
-            self.first = Some((index, header));
-        } else {
-            // Invisible until the first header is released (the consumer stops before it).
-            self.producer.attachment.region.so_record(index, header); // SYNC POINT: record
-        }
-    }
-
-    fn publish(&mut self) {
-        if let Some((index, header)) = self.first.take() {
-            let p = &mut *self.producer;
-            // Pre-zero the header after the last record (try_write left it), so that the
-            // consumer stops there: it was given 8 bytes more than it took.
-            p.attachment.region.sp_record(p.tail as usize, 0);
-            p.attachment.region.so_record(index, header); // SYNC POINT: record
-            p.attachment.region.so_tail(p.tail); // SYNC POINT: tail
-            wake::wake(&p.attachment.region, Sleeper::Consumer);
-            p.attachment.tick();
-        }
-    }
-}
-
-impl Drop for Batch<'_> {
-    fn drop(&mut self) {
-        self.publish();
-    }
-}
-
-/// How often, at most, a waiting side looks at its peer (a `kill` and a `/proc` read).
-pub(crate) const PEER_LOOK_EVERY_MS: i64 = 10;
-
-/// How far ahead of the record it writes the producer asks for cache lines (8 lines).
-const PREFETCH_AHEAD: usize = 512;
-/// The most bytes of a batch run asked for at once (64 lines: a run of 256 short records).
-const PREFETCH_RUN_MAX: usize = 4096;
-/// Bytes per cache line (x86-64 and most ARM cores).
-const CACHE_LINE: i64 = 64;
+/// How far ahead of the record it writes the producer asks for cache lines (8 lines: 512
+/// bytes).
+const PREFETCH_AHEAD: usize = 8 * CACHE_LINE;
 
 /// Asks for the cache lines that start in positions `from..to` for writing, only lines the
 /// consumer is known to have released (before `cached_head` + capacity): taking a line it has
@@ -935,9 +485,10 @@ const CACHE_LINE: i64 = 64;
 #[inline(always)]
 fn prefetch_for_write(region: &crate::region::Region, from: i64, to: i64, cached_head: i64) {
     let to = to.min(cached_head + region.capacity() as i64);
-    let mut line = (from + CACHE_LINE - 1) & !(CACHE_LINE - 1);
+    let line_bytes = CACHE_LINE as i64;
+    let mut line = (from + line_bytes - 1) & !(line_bytes - 1);
     while line < to {
         region.prefetch_for_write(line as usize);
-        line += CACHE_LINE;
+        line += line_bytes;
     }
 }
