@@ -444,8 +444,9 @@ impl Attachment {
         self.watch.has_left(state)
     }
 
-    /// Sets the heartbeat age above which the peer counts as stale.
-    pub(crate) fn set_stale_limit(&mut self, stale_ms: i64) {
+    /// Sets the heartbeat age above which the peer counts as stale (in whole ms, saturating).
+    pub(crate) fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
+        let stale_ms = duration_ms(stale_limit);
         self.watch.stale_ms.store(stale_ms, Local::Relaxed);
     }
 }

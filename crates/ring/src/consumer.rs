@@ -376,8 +376,7 @@ impl Consumer {
     /// Sets how old the producer's last sign of life may be before it reads as
     /// [`PeerState::Stale`] (default [`crate::HEARTBEAT_STALE_MS`]).
     pub fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
-        self.attachment
-            .set_stale_limit(crate::attach::duration_ms(stale_limit));
+        self.attachment.set_stale_limit(stale_limit);
     }
 
     /// Whether the producer is attached, running and heartbeating.

@@ -78,12 +78,7 @@ impl Producer {
         max: usize,
         mut fill: F,
     ) -> Result<usize, RingError> {
-        if type_id < 1 {
-            return Err(RingError::InvalidTypeId { type_id });
-        }
-        if len > self.max_message_length {
-            return Err(self.too_long(len));
-        }
+        self.check_message(type_id, len)?;
         let aligned = align_record(len + RECORD_HEADER_LENGTH);
         let header = pack_header((len + RECORD_HEADER_LENGTH) as i32, type_id);
         let capacity = self.capacity;

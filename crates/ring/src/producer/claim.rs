@@ -87,6 +87,18 @@ impl Claim<'_> {
         self.finish(PADDING_MSG_TYPE_ID);
     }
 
+    /// The first byte of the claimed payload (`len` bytes).
+    fn payload(&self) -> *mut u8 {
+        // SAFETY: reserve() checked index + 8 + len <= capacity, and the producer owns these
+        // bytes until the claim is committed or aborted.
+        unsafe {
+            self.producer
+                .attachment
+                .region
+                .payload(self.index, self.len)
+        }
+    }
+
     fn finish(&mut self, type_id: i32) {
         self.done = true;
         self.producer.finish_claim(self.index, self.len, type_id);
@@ -96,32 +108,16 @@ impl Claim<'_> {
 impl std::ops::Deref for Claim<'_> {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        // SAFETY: reserve() checked index + 8 + len <= capacity and the producer owns these
-        // bytes until the claim is committed or aborted; &self borrows the claim.
-        unsafe {
-            std::slice::from_raw_parts(
-                self.producer
-                    .attachment
-                    .region
-                    .payload(self.index, self.len),
-                self.len,
-            )
-        }
+        // SAFETY: the producer owns the claimed bytes until the claim is committed or aborted
+        // (see Claim::payload); &self borrows the claim.
+        unsafe { std::slice::from_raw_parts(self.payload(), self.len) }
     }
 }
 
 impl std::ops::DerefMut for Claim<'_> {
     fn deref_mut(&mut self) -> &mut [u8] {
         // SAFETY: as in deref; &mut self makes this the only view of the bytes.
-        unsafe {
-            std::slice::from_raw_parts_mut(
-                self.producer
-                    .attachment
-                    .region
-                    .payload(self.index, self.len),
-                self.len,
-            )
-        }
+        unsafe { std::slice::from_raw_parts_mut(self.payload(), self.len) }
     }
 }
 

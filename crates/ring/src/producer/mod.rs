@@ -246,8 +246,7 @@ impl Producer {
     /// Sets how old the consumer's last sign of life may be before it reads as
     /// [`PeerState::Stale`] (default [`crate::HEARTBEAT_STALE_MS`]).
     pub fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
-        self.attachment
-            .set_stale_limit(crate::attach::duration_ms(stale_limit));
+        self.attachment.set_stale_limit(stale_limit);
     }
 
     /// Whether the consumer is attached, running and heartbeating.
@@ -273,9 +272,10 @@ impl Producer {
     /// the wrap, a head to refresh) is [`Producer::reserve_slow`], out of line.
     ///
     /// `SINGLE` is true for a single write or claim, false for a record of a batch
-    /// ([`Batch`](batch::Batch), [`Producer::try_write_batch`]), which pre-zeroes only the header after its
-    /// last record when it publishes (the fast path leaves the next header to it), and which
-    /// publishes the padding of a ring full at the wrap with itself (see [`WrapPadding`]).
+    /// ([`Batch`](batch::Batch), [`Producer::try_write_batch`]), which pre-zeroes only the
+    /// header after its last record when it publishes (the fast path leaves the next header to
+    /// it), and which publishes the padding of a ring full at the wrap with itself (see
+    /// [`WrapPadding`]).
     #[inline(always)]
     fn reserve_at<const SINGLE: bool>(
         &mut self,
@@ -318,12 +318,7 @@ impl Producer {
         type_id: i32,
         len: usize,
     ) -> Result<Reserved, RingError> {
-        if type_id < 1 {
-            return Err(RingError::InvalidTypeId { type_id });
-        }
-        if len > self.max_message_length {
-            return Err(self.too_long(len));
-        }
+        self.check_message(type_id, len)?;
         let aligned = align_record(len + RECORD_HEADER_LENGTH);
         // Room for the record plus the next header, which is pre-zeroed.
         let required = aligned + RECORD_HEADER_LENGTH;
@@ -440,6 +435,19 @@ impl Producer {
         self.cached_head = head;
         region.sp_head_cache(head);
         Ok(head)
+    }
+
+    /// Refuses a type id below 1 ([`RingError::InvalidTypeId`]) and a payload longer than
+    /// [`Producer::max_message_length`] ([`RingError::MessageTooLong`]).
+    #[inline]
+    fn check_message(&self, type_id: i32, len: usize) -> Result<(), RingError> {
+        if type_id < 1 {
+            return Err(RingError::InvalidTypeId { type_id });
+        }
+        if len > self.max_message_length {
+            return Err(self.too_long(len));
+        }
+        Ok(())
     }
 
     #[cold]
