@@ -88,6 +88,7 @@ impl Claim<'_> {
     }
 
     /// The first byte of the claimed payload (`len` bytes).
+    #[inline]
     fn payload(&self) -> *mut u8 {
         // SAFETY: reserve() checked index + 8 + len <= capacity, and the producer owns these
         // bytes until the claim is committed or aborted.
