@@ -229,6 +229,7 @@ pub const CONSTANTS: &[(&str, i128)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache_line::CACHE_LINE;
 
     #[test]
     fn magic_spells_sympring() {
@@ -269,8 +270,8 @@ mod tests {
                 assert_eq!(offset % 4, 0, "a futex word is 4-aligned");
             }
             // `armed` alone on its cache line: sleeps do not evict it from the waker's cache.
-            assert_ne!(fields[0] / 64, fields[1] / 64);
-            assert_eq!(fields[1] / 64, fields[2] / 64);
+            assert_ne!(fields[0] / CACHE_LINE, fields[1] / CACHE_LINE);
+            assert_eq!(fields[1] / CACHE_LINE, fields[2] / CACHE_LINE);
         }
     }
 
