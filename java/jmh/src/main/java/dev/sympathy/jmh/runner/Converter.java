@@ -1,6 +1,8 @@
 package dev.sympathy.jmh.runner;
 
-import dev.sympathy.jmh.support.Json;
+import dev.sympathy.results.Json;
+import dev.sympathy.results.ResultRecord;
+import dev.sympathy.results.Stats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -171,21 +173,9 @@ public final class Converter {
 
     private Map<String, Object> record(String experiment, String variant, Map<String, Object> params,
             String metric, String unit, List<Double> samples) {
-        final Stats stats = Stats.of(samples);
         final Map<String, Object> allParams = new LinkedHashMap<>(params);
         commonParams.forEach(allParams::putIfAbsent);
-        final Map<String, Object> rec = new LinkedHashMap<>();
-        rec.put("kind", "result");
-        rec.put("experiment", experiment);
-        rec.put("language", "java");
-        rec.put("variant", variant);
-        rec.put("params", allParams);
-        rec.put("metric", metric);
-        rec.put("value", stats.median());
-        rec.put("unit", unit);
-        rec.put("stats", stats.toJson());
-        rec.put("check", "ok");
-        return rec;
+        return ResultRecord.of(experiment, variant, allParams, metric, unit, Stats.of(samples), "ok");
     }
 
     /** Every iteration score of every fork, normalised by {@code f}; checks the score unit. */

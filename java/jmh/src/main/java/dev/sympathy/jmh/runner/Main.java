@@ -1,8 +1,9 @@
 package dev.sympathy.jmh.runner;
 
 import dev.sympathy.jmh.support.Extras;
-import dev.sympathy.jmh.support.Json;
 import dev.sympathy.jmh.support.Pinning;
+import dev.sympathy.results.EnvRecord;
+import dev.sympathy.results.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  */
 public final class Main {
     static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
+    /** The env record's {@code tool}. */
+    static final String TOOL = "sympathy-jmh 0.1.0 (JMH 1.37)";
 
     private Main() {
     }
@@ -77,9 +80,9 @@ public final class Main {
 
         final PrintStream stdout = System.out;
         if (json) {
-            stdout.println(Json.write(EnvRecord.collect()));
+            stdout.println(Json.write(EnvRecord.collect(TOOL)));
         } else {
-            final Map<String, Object> env = EnvRecord.collect();
+            final Map<String, Object> env = EnvRecord.collect(TOOL);
             stdout.println(env.get("cpu_model") + " | " + env.get("cores") + " cores | caches " + env.get("caches")
                     + " | THP " + env.get("thp") + " | Linux " + env.get("kernel") + " | " + env.get("java"));
         }
