@@ -173,6 +173,26 @@ mod tests {
     }
 
     #[test]
+    fn the_table_of_runs_in_docs_report_matches_the_catalog() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/report.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        for experiment in &catalog().experiments {
+            let jobs = jobs_of(experiment, Preset::Quick);
+            let quick = |language| {
+                jobs.iter()
+                    .find(|j| j.language == language)
+                    .map_or("-".to_string(), |j| format!("{} s", j.estimate.as_secs()))
+            };
+            let (rust, java) = (quick(Language::Rust), quick(Language::Java));
+            let row = format!("| {} | {rust} | {java} |", experiment.name);
+            assert!(
+                doc.lines().any(|l| l == row),
+                "docs/report.md should list `{row}`"
+            );
+        }
+    }
+
+    #[test]
     fn each_job_has_its_own_logs() {
         let jobs = all_jobs(Preset::Full);
         let mut stems: Vec<_> = jobs.iter().map(Job::log_stem).collect();
