@@ -163,7 +163,8 @@ pub fn run(args: &QueueArgs, reporter: &mut Reporter) -> Result<()> {
     Ok(())
 }
 
-/// The targets, as ratios of medians of this run (human lines; not results).
+/// The queue's targets (P1C1 against rtrb, the IPC queue against the off-heap one), as ratios
+/// of medians of this run (human lines; not results).
 fn report_targets(
     reporter: &mut Reporter,
     placement: Placement,
