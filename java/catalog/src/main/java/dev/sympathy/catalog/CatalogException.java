@@ -5,8 +5,6 @@ package dev.sympathy.catalog;
  * or entry, and what to do.
  */
 public final class CatalogException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
     /** An error with its message. */
     public CatalogException(String message) {
         super(message);
@@ -16,4 +14,6 @@ public final class CatalogException extends RuntimeException {
     public CatalogException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    private static final long serialVersionUID = 1L;
 }

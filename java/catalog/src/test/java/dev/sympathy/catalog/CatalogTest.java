@@ -26,29 +26,32 @@ class CatalogTest {
 
     private static final String WALK = """
             name = "walk"
-            purpose = "Walks."
             metrics = ["ns_per_op"]
-            [[variants]]
-            name = "dyn-4"
-            does = "Four."
-            languages = ["rust", "java"]
-            java = "mega"
+            purpose = "Walks."
+
             [[params]]
             name = "size_bytes"
-            does = "Bytes."
             role = "work"
-            smoke = 4194304
-            quick = 2147483648
-            default = 1073741824
+            does = "Bytes."
             full = 3
+            default = 1073741824
+            quick = 2147483648
+            smoke = 4194304
+
             [[params]]
             name = "threads"
-            does = "Threads."
             role = "work"
-            smoke = [1]
-            quick = [1, 2]
-            default = [1, 2]
+            does = "Threads."
             full = [1, 2, 4]
+            default = [1, 2]
+            quick = [1, 2]
+            smoke = [1]
+
+            [[variants]]
+            name = "dyn-4"
+            java = "mega"
+            languages = ["rust", "java"]
+            does = "Four."
             """;
 
     private static Path folder(Path dir, String walk) throws IOException {
