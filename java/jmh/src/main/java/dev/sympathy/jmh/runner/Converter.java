@@ -35,6 +35,9 @@ import java.util.function.DoubleUnaryOperator;
  *   <li>serialization, dispatch step-down, back-pressure: single-shot runs whose score (the whole
  *       run, checks included) is not reported; their metrics come from the extras</li>
  * </ul>
+ * Params carry the catalog's names ({@code size_bytes}, not the {@code @Param} {@code sizeBytes});
+ * {@link #groups} says which (variant, params) groups a case emits, for the run and for
+ * {@code --plan} alike.
  * {@code check} is {@code "ok"}: the benchmarks verify their results and throw on a mismatch, and
  * the runner runs JMH with fail-on-error, so a result exists only when it was verified.
  *
