@@ -7,6 +7,8 @@
 //!   sharded), with each thread's share of the increments.
 //! - [`ping_pong`]: two pinned threads bounce a counter (one-way inter-core latency).
 //! - [`c_reference`]: the C reference kernels of those two, called through FFI.
+//! - [`ipc`]: the memory-mapped ring between two processes (throughput within and across
+//!   languages, echo round trip), with the seam that starts the peer process.
 //! - [`memory_walk`]: the seed's linear / in-page / whole-heap walks and dependent chases.
 //! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
 //! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
@@ -25,6 +27,7 @@ pub mod atomic_increment;
 pub mod back_pressure;
 pub mod c_reference;
 pub mod dispatch;
+pub mod ipc;
 pub mod memory_walk;
 pub mod ping_pong;
 pub mod queue;
