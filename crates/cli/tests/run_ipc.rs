@@ -34,7 +34,7 @@ fn the_plan_lists_every_variant_with_the_catalog_values() {
     for plan in &plans {
         assert_eq!(plan["kind"], "plan");
         assert_eq!(plan["language"], "rust");
-        assert_eq!(plan["params"]["capacity"], 1048576);
+        assert_eq!(plan["params"]["capacity"], 262144);
         assert_eq!(plan["params"]["size_bytes"], 4);
         assert_eq!(plan["params"]["writes"], "per-message");
         assert!(plan["params"].get("preset").is_none(), "{plan}");
@@ -58,7 +58,12 @@ fn a_smoke_run_reports_throughput_and_round_trips_with_the_plans_params() {
     let lines = results(&out);
     let seen: Vec<(&str, &str)> = lines
         .iter()
-        .map(|r| (r["variant"].as_str().unwrap(), r["metric"].as_str().unwrap()))
+        .map(|r| {
+            (
+                r["variant"].as_str().unwrap(),
+                r["metric"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         seen,

@@ -17,7 +17,7 @@ pub struct BenchArgs {
     /// Messages per run [default: the catalog's count at the preset].
     #[arg(long)]
     count: Option<u64>,
-    /// Ring capacity in bytes [default: the catalog's, 1 MiB, or 8 x the size if larger].
+    /// Ring capacity in bytes [default: the catalog's, 256 KiB, or 8 x the size if larger].
     #[arg(long)]
     capacity: Option<usize>,
     /// Two cores `producer,consumer` (default: the first two available).

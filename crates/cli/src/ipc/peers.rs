@@ -126,6 +126,8 @@ mod tests {
             core: 0,
         });
         let parsed = Hidden::try_parse_from(peer_args(&echo).iter().skip(1)).unwrap();
-        assert!(matches!(parsed, Hidden::LatencyEcho(e) if e.count == 3 && e.pong == PathBuf::from("/b")));
+        assert!(
+            matches!(parsed, Hidden::LatencyEcho(e) if e.count == 3 && e.pong == PathBuf::from("/b"))
+        );
     }
 }

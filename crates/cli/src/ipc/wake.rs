@@ -26,8 +26,8 @@ use hdrhistogram::Histogram;
 use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
-use sympathy_lab::ipc::{Quantiles, ScratchRing};
 use crate::run::{Common, reporter};
+use sympathy_lab::ipc::{Quantiles, ScratchRing};
 
 /// `ipc wake`
 #[derive(Args, Debug)]

@@ -140,7 +140,9 @@ impl PeerLauncher for CliPeers {
         match language {
             Language::Java => match &self.java {
                 Some(java) => java.command(task),
-                None => Err(IpcError::JavaUnavailable("java/sidecar was not probed".into())),
+                None => Err(IpcError::JavaUnavailable(
+                    "java/sidecar was not probed".into(),
+                )),
             },
             Language::Rust => {
                 let mut command = std::process::Command::new(std::env::current_exe()?);

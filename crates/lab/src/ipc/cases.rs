@@ -125,7 +125,8 @@ impl Case {
         } else {
             "round_trips"
         };
-        m.param(count, self.messages).param("placement", "cross-core")
+        m.param(count, self.messages)
+            .param("placement", "cross-core")
     }
 
     /// The plan line of this case (`{"kind":"plan",...}`): what the run would report.
@@ -155,14 +156,18 @@ pub fn cases(
 ) -> Result<Vec<Case>, IpcError> {
     let size_bytes = overrides
         .size_bytes
-        .map_or_else(|| catalog_u64("size_bytes", preset), |v| Ok(v as u64))? as usize;
+        .map_or_else(|| catalog_u64("size_bytes", preset), |v| Ok(v as u64))?
+        as usize;
     // Without --capacity, a large --size gets a ring that takes it (8 x the size).
     let capacity = match overrides.capacity {
         Some(capacity) => capacity,
         None => (catalog_u64("capacity", preset)? as usize)
             .max(size_bytes.saturating_mul(8).next_power_of_two()),
     };
-    check_size(size_bytes, sympathy_ring::layout::max_message_length(capacity))?;
+    check_size(
+        size_bytes,
+        sympathy_ring::layout::max_message_length(capacity),
+    )?;
     let count = overrides
         .count
         .map_or_else(|| catalog_u64("count", preset), Ok)?;

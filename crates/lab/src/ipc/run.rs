@@ -41,7 +41,8 @@ pub fn run_cases(
                 match samples {
                     Samples::Rates(rates) => {
                         let rate = measure_throughput(case, cores, launcher).map_err(named)?;
-                        reporter.line(&format!("{run} - {label}: msgs/s={}", format::value(rate)))?;
+                        reporter
+                            .line(&format!("{run} - {label}: msgs/s={}", format::value(rate)))?;
                         rates.push(rate);
                     }
                     Samples::Rtt(quantiles) => {
@@ -96,7 +97,12 @@ impl Samples {
         }
     }
 
-    fn report(&self, case: &Case, base: &Measurement, reporter: &mut Reporter) -> std::io::Result<()> {
+    fn report(
+        &self,
+        case: &Case,
+        base: &Measurement,
+        reporter: &mut Reporter,
+    ) -> std::io::Result<()> {
         match self {
             Samples::Rates(rates) => {
                 let Some(msgs) = Stats::from_samples(rates) else {
@@ -104,7 +110,10 @@ impl Samples {
                 };
                 let size = case.size_bytes as f64;
                 reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
-                reporter.result(base.clone().stats(Metric::BytesPerSec, msgs.map(|m| m * size)))
+                reporter.result(
+                    base.clone()
+                        .stats(Metric::BytesPerSec, msgs.map(|m| m * size)),
+                )
             }
             Samples::Rtt(quantiles) => quantiles.report(reporter, base, RTT_METRICS),
         }
@@ -112,7 +121,11 @@ impl Samples {
 }
 
 /// `ratio batch / per-message (same round): median ...` for each case after the first.
-fn print_ratios(group: &[Case], samples: &[Samples], reporter: &mut Reporter) -> std::io::Result<()> {
+fn print_ratios(
+    group: &[Case],
+    samples: &[Samples],
+    reporter: &mut Reporter,
+) -> std::io::Result<()> {
     let Some(Samples::Rates(first)) = samples.first() else {
         return Ok(());
     };

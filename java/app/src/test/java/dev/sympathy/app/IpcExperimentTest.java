@@ -29,7 +29,7 @@ class IpcExperimentTest {
                 List.copyOf(cases.get(0).params().keySet()));
         assertTrue(cases.get(1).params().containsKey("round_trips"));
         assertEquals(2_000_000L, cases.get(0).params().get("count"));
-        assertEquals(1_048_576L, cases.get(0).params().get("capacity"));
+        assertEquals(262_144L, cases.get(0).params().get("capacity"));
         assertEquals("rust", cases.get(2).params().get("producer"));
         assertEquals("java", cases.get(2).params().get("consumer"));
         String plan = cases.get(2).planJson();
