@@ -112,8 +112,9 @@ mod tests {
             writes: WriteMode::Batch,
             batch: 64,
         });
+        // The first argument, `ipc`, stands where clap expects the program's name.
         let args = peer_args(&produce);
-        let parsed = Hidden::try_parse_from(args.iter().skip(1)).unwrap();
+        let parsed = Hidden::try_parse_from(&args).unwrap();
         let Hidden::BenchProducer(p) = parsed else {
             panic!("not a producer")
         };
@@ -125,9 +126,9 @@ mod tests {
             count: 3,
             core: 0,
         });
-        let parsed = Hidden::try_parse_from(peer_args(&echo).iter().skip(1)).unwrap();
+        let parsed = Hidden::try_parse_from(peer_args(&echo)).unwrap();
         assert!(
-            matches!(parsed, Hidden::LatencyEcho(e) if e.count == 3 && e.pong == PathBuf::from("/b"))
+            matches!(parsed, Hidden::LatencyEcho(e) if e.count == 3 && e.pong.as_path() == std::path::Path::new("/b"))
         );
     }
 }

@@ -230,7 +230,7 @@ fn consumer_latency(count: u64, interval_us: u64) -> Result<Histogram<u64>> {
     let warmup = count / 10;
     let child = spawn_peer(
         "writer",
-        &scratch.path(),
+        scratch.path(),
         &[
             format!("--count={}", count + warmup),
             format!("--interval-us={interval_us}"),
@@ -270,7 +270,7 @@ fn producer_latency(count: u64, interval_us: u64) -> Result<Histogram<u64>> {
     let warmup = count / 10;
     let child = spawn_peer(
         "reader",
-        &scratch.path(),
+        scratch.path(),
         &[
             format!("--clock={}", clock_scratch.path().display()),
             format!("--count={}", count + warmup),
@@ -448,7 +448,7 @@ fn idle(
         };
         let child = spawn_peer(
             mode,
-            &scratch.path(),
+            scratch.path(),
             &[
                 format!("--wait={}", wait.name()),
                 format!("--seconds={}", SETTLE + seconds + 0.5),
@@ -498,7 +498,7 @@ fn idle_java(
         let timeout_ms = ((SETTLE + seconds + 1.0) * 1000.0) as u64;
         let mut child = Command::new(sidecar)
             .arg("consume")
-            .arg(&scratch.path())
+            .arg(scratch.path())
             .args(["--count", "1", "--wait", wait])
             .args(["--timeout-ms", &timeout_ms.to_string()])
             .stdout(Stdio::null())
