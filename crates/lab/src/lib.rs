@@ -17,6 +17,8 @@
 //!   bounds-checked hand codec, a zero-copy view, straight into a claimed ring record).
 //! - [`dispatch`]: the seed's four `Operation`s in a hot loop through static, `dyn` (1, 2, 4
 //!   implementations at the call site) and enum dispatch.
+//! - [`scratch`]: scratch files in `/dev/shm` for the experiments that map one between
+//!   processes.
 //! - [`back_pressure`]: an open-loop generator feeding pinned workers through an unbounded
 //!   queue or a Little's-law-sized bounded one that answers "busy" when full.
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -31,5 +33,6 @@ pub mod ipc;
 pub mod memory_walk;
 pub mod ping_pong;
 pub mod queue;
+pub mod scratch;
 pub mod serialization;
 pub mod struct_table;

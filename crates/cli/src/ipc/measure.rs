@@ -54,29 +54,35 @@ pub struct LatencyArgs {
 
 /// `ipc bench`: `run ipc --variants ring`.
 pub fn bench(args: BenchArgs) -> Result<()> {
-    let args = IpcArgs {
+    run_variant(IpcArgs {
         variants: Some(vec![Variant::Ring]),
-        size: args.size,
         count: args.count,
         capacity: args.capacity,
-        cores: args.cores,
         writes: args.writes,
         batch: args.batch,
-        common: args.common,
-        ..IpcArgs::default()
-    };
-    execute(&args, &mut crate::run::reporter(&args.common)?)
+        ..shared(args.size, args.cores, args.common)
+    })
 }
 
 /// `ipc latency`: `run ipc --variants echo`.
 pub fn latency(args: LatencyArgs) -> Result<()> {
-    let args = IpcArgs {
+    run_variant(IpcArgs {
         variants: Some(vec![Variant::Echo]),
-        size: args.size,
         round_trips: args.count,
-        cores: args.cores,
-        common: args.common,
+        ..shared(args.size, args.cores, args.common)
+    })
+}
+
+/// The flags both commands have.
+fn shared(size: Option<usize>, cores: Option<String>, common: Common) -> IpcArgs {
+    IpcArgs {
+        size,
+        cores,
+        common,
         ..IpcArgs::default()
-    };
+    }
+}
+
+fn run_variant(args: IpcArgs) -> Result<()> {
     execute(&args, &mut crate::run::reporter(&args.common)?)
 }

@@ -27,7 +27,8 @@ use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
 use crate::run::{Common, reporter};
-use sympathy_lab::ipc::{Quantiles, ScratchRing};
+use sympathy_lab::ipc::Quantiles;
+use sympathy_lab::scratch::ScratchFile;
 
 /// `ipc wake`
 #[derive(Args, Debug)]
@@ -198,9 +199,9 @@ fn latency(
     Ok(())
 }
 
-/// A fresh ring of `capacity` bytes and its [`ScratchRing`] (which removes the file).
-fn scratch_ring(tag: &str, capacity: usize) -> Result<(ScratchRing, Ring)> {
-    let scratch = ScratchRing::new(tag);
+/// A fresh ring of `capacity` bytes and its [`ScratchFile`] (which removes the file).
+fn scratch_ring(tag: &str, capacity: usize) -> Result<(ScratchFile, Ring)> {
+    let scratch = ScratchFile::new(&format!("sympathy-ipc-{tag}"));
     let ring = Ring::create(scratch.path(), capacity)?;
     Ok((scratch, ring))
 }

@@ -18,7 +18,7 @@ use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Producer, Ring, Role};
 
 use super::peer::{self, EchoTask, PeerLauncher, PeerTask};
-use super::{Case, IpcError, ScratchRing};
+use super::{Case, IpcError, Progress, scratch_ring};
 
 /// Polls between two looks at whether the peer is still there.
 const LOOK_EVERY: u32 = 1 << 20;
@@ -35,7 +35,7 @@ pub fn measure_echo(
     cores: (usize, usize),
     launcher: &dyn PeerLauncher,
 ) -> Result<Histogram<u64>, IpcError> {
-    let (ping_file, pong_file) = (ScratchRing::new("ping"), ScratchRing::new("pong"));
+    let (ping_file, pong_file) = (scratch_ring("ping"), scratch_ring("pong"));
     let ping = Ring::create(ping_file.path(), case.capacity)?;
     let pong = Ring::create(pong_file.path(), case.capacity)?;
     let mut producer = ping.producer()?;
@@ -157,7 +157,7 @@ pub fn echo_in_peer(task: &EchoTask) -> Result<(), IpcError> {
     let mut producer = Ring::open(&task.pong)?.producer()?;
     let mut echoed = 0u64;
     let mut idle: u32 = 0;
-    let mut progress = (0u64, Instant::now());
+    let mut progress = Progress::new();
     while echoed < task.count {
         let mut failure = None;
         let n = consumer.read(
@@ -181,9 +181,7 @@ pub fn echo_in_peer(task: &EchoTask) -> Result<(), IpcError> {
             if let Some(e) = consumer.peer().to_error(Role::Producer) {
                 return Err(e.into());
             }
-            if echoed != progress.0 {
-                progress = (echoed, Instant::now());
-            } else if progress.1.elapsed() > NO_PING_LIMIT {
+            if progress.stalled(echoed, NO_PING_LIMIT) {
                 return Err(IpcError::Peer(format!(
                     "no ping for {NO_PING_LIMIT:?} ({echoed} of {} echoed)",
                     task.count

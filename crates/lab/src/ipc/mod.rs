@@ -24,10 +24,11 @@ mod quantiles;
 mod run;
 mod throughput;
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
+
+use crate::scratch::ScratchFile;
 
 pub use cases::{Case, Overrides, Variant, WriteMode, cases, check_size};
 pub use echo::{echo_in_peer, measure_echo};
@@ -72,39 +73,33 @@ pub enum IpcError {
     Histogram(String),
 }
 
-/// A fresh ring file path in `/dev/shm` when it exists (memory, never disk), else in the
-/// temporary directory, unique in this process; the file is removed when this is dropped.
-///
-/// ```
-/// let scratch = sympathy_lab::ipc::ScratchRing::new("doc");
-/// assert!(scratch.path().to_string_lossy().contains("sympathy-ipc-doc-"));
-/// ```
-pub struct ScratchRing(PathBuf);
-
-impl ScratchRing {
-    /// A new path whose file name contains `tag` (no file is made).
-    pub fn new(tag: &str) -> ScratchRing {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let shm = Path::new("/dev/shm");
-        let dir = if shm.is_dir() {
-            shm.to_path_buf()
-        } else {
-            std::env::temp_dir()
-        };
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("sympathy-ipc-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        ScratchRing(path)
-    }
-
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
+/// A fresh ring file path (`/dev/shm/sympathy-ipc-<tag>-<pid>-<n>`), removed when dropped.
+pub(crate) fn scratch_ring(tag: &str) -> ScratchFile {
+    ScratchFile::new(&format!("sympathy-ipc-{tag}"))
 }
 
-impl Drop for ScratchRing {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+/// Watches a loop that waits on its peer: [`Progress::stalled`] says whether the count it is
+/// shown has stood still for longer than a limit.
+pub(crate) struct Progress {
+    seen: u64,
+    since: Instant,
+}
+
+impl Progress {
+    pub(crate) fn new() -> Progress {
+        Progress {
+            seen: 0,
+            since: Instant::now(),
+        }
+    }
+
+    /// Whether `count` has not moved for `limit` (call it now and then while waiting).
+    pub(crate) fn stalled(&mut self, count: u64, limit: Duration) -> bool {
+        if count != self.seen {
+            self.seen = count;
+            self.since = Instant::now();
+            return false;
+        }
+        self.since.elapsed() > limit
     }
 }

@@ -16,7 +16,7 @@ use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Ring, Role};
 
 use super::peer::{self, PeerLauncher, PeerTask, ProduceTask};
-use super::{Case, IpcError, ScratchRing, WriteMode};
+use super::{Case, IpcError, Progress, WriteMode, scratch_ring};
 
 /// How long a consumer waits for a next message from a live producer before giving up (a JVM
 /// producer starts in a second or two; the launcher builds it before the run).
@@ -36,7 +36,7 @@ pub fn measure_throughput(
     cores: (usize, usize),
     launcher: &dyn PeerLauncher,
 ) -> Result<f64, IpcError> {
-    let scratch = ScratchRing::new("ring");
+    let scratch = scratch_ring("ring");
     let ring = Ring::create(scratch.path(), case.capacity)?;
     let mut consumer = ring.consumer()?;
     let task = PeerTask::Produce(ProduceTask {
@@ -80,7 +80,7 @@ fn consume(
     let mut bad: Option<String> = None;
     let mut idle: u32 = 0;
     let mut exited = false;
-    let mut progress = (0u64, Instant::now());
+    let mut progress = Progress::new();
     while next < count {
         let n = consumer.read(
             |_, bytes| {
@@ -108,9 +108,7 @@ fn consume(
                 }
                 exited = true;
             }
-            if next != progress.0 {
-                progress = (next, Instant::now());
-            } else if progress.1.elapsed() > NO_PROGRESS_LIMIT {
+            if progress.stalled(next, NO_PROGRESS_LIMIT) {
                 return Err(IpcError::Peer(format!(
                     "the producer process is alive but sent nothing for {NO_PROGRESS_LIMIT:?} \
                      ({next} of {count} messages received)"
@@ -139,8 +137,7 @@ pub fn produce_in_peer(task: &ProduceTask) -> Result<(), IpcError> {
     let mut buf = vec![0u8; task.size];
     let mut i = 0u64;
     let mut idle: u32 = 0;
-    // (messages written, when) at the last look at a full ring that made progress.
-    let mut progress = (0u64, Instant::now());
+    let mut progress = Progress::new();
     while i < task.count {
         let before = i;
         if task.writes == WriteMode::Batch {
@@ -179,9 +176,7 @@ pub fn produce_in_peer(task: &ProduceTask) -> Result<(), IpcError> {
                 if let Some(e) = producer.peer().to_error(Role::Consumer) {
                     return Err(e.into());
                 }
-                if i != progress.0 {
-                    progress = (i, Instant::now());
-                } else if progress.1.elapsed() > FULL_LIMIT {
+                if progress.stalled(i, FULL_LIMIT) {
                     return Err(IpcError::Peer(format!(
                         "the ring stayed full for {FULL_LIMIT:?} (consumer stuck?)"
                     )));
