@@ -141,7 +141,7 @@ fn bench_alternates_write_modes_and_reports_each() {
         "2",
         "--json",
         "--writes",
-        "per-message,write-batch",
+        "per-message,batch",
     ]);
     if !out.status.success() {
         assert!(text(&out).contains("two distinct cores"), "{}", text(&out));
@@ -154,28 +154,32 @@ fn bench_alternates_write_modes_and_reports_each() {
         .collect();
     assert_eq!(rates.len(), 2, "{stdout}");
     assert!(
-        rates[0].contains(r#""writes":"per-message""#),
+        rates[0].contains(r#""writes":"per-message""#) && !rates[0].contains(r#""batch""#),
         "{}",
         rates[0]
     );
     assert!(
-        rates[1].contains(r#""writes":"write-batch""#),
+        rates[1].contains(r#""writes":"batch""#) && rates[1].contains(r#""batch":256"#),
         "{}",
         rates[1]
     );
     assert!(rates.iter().all(|l| l.contains(r#""runs":2"#)), "{stdout}");
     let human = String::from_utf8_lossy(&out.stderr);
-    assert!(human.contains("ratio write-batch / per-message"), "{human}");
-    let twice = sympathy(&["ipc", "bench", "--writes", "write-batch,write-batch"]);
+    assert!(human.contains("ratio batch / per-message"), "{human}");
+    let twice = sympathy(&["ipc", "bench", "--writes", "batch,batch"]);
     assert!(!twice.status.success());
     assert!(
-        text(&twice).contains("names write-batch twice"),
+        text(&twice).contains("names batch twice"),
         "{}",
         text(&twice)
     );
     let unknown = sympathy(&["ipc", "bench", "--writes", "sideways"]);
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
-    assert!(text(&unknown).contains("choose per-message or write-batch"));
+    assert!(
+        text(&unknown).contains("use one of per-message, batch"),
+        "{}",
+        text(&unknown)
+    );
 }
 
 #[test]

@@ -7,6 +7,8 @@
 //!   sharded), with each thread's share of the increments.
 //! - [`ping_pong`]: two pinned threads bounce a counter (one-way inter-core latency).
 //! - [`c_reference`]: the C reference kernels of those two, called through FFI.
+//! - [`ipc`]: the memory-mapped ring between two processes (throughput within and across
+//!   languages, echo round trip), with the seam that starts the peer process.
 //! - [`memory_walk`]: the seed's linear / in-page / whole-heap walks and dependent chases.
 //! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
 //! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
@@ -15,6 +17,8 @@
 //!   bounds-checked hand codec, a zero-copy view, straight into a claimed ring record).
 //! - [`dispatch`]: the seed's four `Operation`s in a hot loop through static, `dyn` (1, 2, 4
 //!   implementations at the call site) and enum dispatch.
+//! - [`scratch`]: scratch files in `/dev/shm` for the experiments that map one between
+//!   processes.
 //! - [`back_pressure`]: an open-loop generator feeding pinned workers through an unbounded
 //!   queue or a Little's-law-sized bounded one that answers "busy" when full.
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -25,8 +29,10 @@ pub mod atomic_increment;
 pub mod back_pressure;
 pub mod c_reference;
 pub mod dispatch;
+pub mod ipc;
 pub mod memory_walk;
 pub mod ping_pong;
 pub mod queue;
+pub mod scratch;
 pub mod serialization;
 pub mod struct_table;

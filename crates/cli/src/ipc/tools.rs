@@ -51,6 +51,10 @@ pub struct ProduceArgs {
     /// slow to read, and fails naming which when this runs out.
     #[arg(long, default_value_t = 30_000)]
     timeout_ms: u64,
+    /// Pin the writing thread to this core (as `java/sidecar run ipc` asks of its Rust
+    /// producer).
+    #[arg(long)]
+    core: Option<usize>,
 }
 
 /// Payload sizes of `ipc produce`: one size, or a range drawn from a seeded generator.
@@ -203,9 +207,12 @@ pub fn create(args: CreateArgs) -> Result<()> {
 }
 
 pub fn produce(args: ProduceArgs) -> Result<()> {
+    if let Some(core) = args.core {
+        sympathy_harness::pin::pin_current_thread(core)?;
+    }
     let ring = open_for_use(&args.path)?;
-    super::check_size(args.size.min, ring.max_message_length())?;
-    super::check_size(args.size.max, ring.max_message_length())?;
+    sympathy_lab::ipc::check_size(args.size.min, ring.max_message_length())?;
+    sympathy_lab::ipc::check_size(args.size.max, ring.max_message_length())?;
     let mut producer = ring.producer()?;
     let pattern = Pattern::new(args.size.max); // serves every size up to the largest
     let mut draw = SizeDraw {

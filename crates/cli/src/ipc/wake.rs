@@ -26,8 +26,9 @@ use hdrhistogram::Histogram;
 use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
-use super::quantiles::Quantiles;
 use crate::run::{Common, reporter};
+use sympathy_lab::ipc::Quantiles;
+use sympathy_lab::scratch::ScratchFile;
 
 /// `ipc wake`
 #[derive(Args, Debug)]
@@ -194,25 +195,15 @@ fn latency(
             Metric::WakeP999Ns,
             Metric::WakeMaxNs,
         ],
-    )
+    )?;
+    Ok(())
 }
 
-/// A scratch ring and the removal of its file.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str, capacity: usize) -> Result<(Scratch, Ring)> {
-        let path = super::scratch_path(tag);
-        let _ = std::fs::remove_file(&path);
-        let ring = Ring::create(&path, capacity)?;
-        Ok((Scratch(path), ring))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+/// A fresh ring of `capacity` bytes and its [`ScratchFile`] (which removes the file).
+fn scratch_ring(tag: &str, capacity: usize) -> Result<(ScratchFile, Ring)> {
+    let scratch = ScratchFile::new(&format!("sympathy-ipc-{tag}"));
+    let ring = Ring::create(scratch.path(), capacity)?;
+    Ok((scratch, ring))
 }
 
 fn spawn_peer(mode: &str, ring: &Path, extra: &[String]) -> Result<Child> {
@@ -235,12 +226,12 @@ fn finish(mut child: Child) -> Result<()> {
 }
 
 fn consumer_latency(count: u64, interval_us: u64) -> Result<Histogram<u64>> {
-    let (scratch, ring) = Scratch::new("wake", 64 << 10)?;
+    let (scratch, ring) = scratch_ring("wake", 64 << 10)?;
     let mut consumer = ring.consumer()?;
     let warmup = count / 10;
     let child = spawn_peer(
         "writer",
-        &scratch.0,
+        scratch.path(),
         &[
             format!("--count={}", count + warmup),
             format!("--interval-us={interval_us}"),
@@ -273,16 +264,16 @@ fn consumer_latency(count: u64, interval_us: u64) -> Result<Histogram<u64>> {
 }
 
 fn producer_latency(count: u64, interval_us: u64) -> Result<Histogram<u64>> {
-    let (scratch, ring) = Scratch::new("wake", 64)?;
-    let (clock_scratch, clock_ring) = Scratch::new("wake-clock", 64 << 10)?;
+    let (scratch, ring) = scratch_ring("wake", 64)?;
+    let (clock_scratch, clock_ring) = scratch_ring("wake-clock", 64 << 10)?;
     let mut producer = ring.producer()?;
     let mut clock = clock_ring.consumer()?;
     let warmup = count / 10;
     let child = spawn_peer(
         "reader",
-        &scratch.0,
+        scratch.path(),
         &[
-            format!("--clock={}", clock_scratch.0.display()),
+            format!("--clock={}", clock_scratch.path().display()),
             format!("--count={}", count + warmup),
             format!("--interval-us={interval_us}"),
         ],
@@ -446,7 +437,7 @@ fn idle(
     const SETTLE: f64 = 0.5;
     let mut samples = Vec::new();
     for _ in 0..runs {
-        let (scratch, ring) = Scratch::new("wake-idle", 64)?;
+        let (scratch, ring) = scratch_ring("wake-idle", 64)?;
         // The silent peer: attached (and alive), never writing or reading.
         let (mut producer, mut consumer) = match side {
             Role::Consumer => (Some(ring.producer()?), None),
@@ -458,7 +449,7 @@ fn idle(
         };
         let child = spawn_peer(
             mode,
-            &scratch.0,
+            scratch.path(),
             &[
                 format!("--wait={}", wait.name()),
                 format!("--seconds={}", SETTLE + seconds + 0.5),
@@ -503,12 +494,12 @@ fn idle_java(
     const SETTLE: f64 = 5.0;
     let mut samples = Vec::new();
     for _ in 0..runs {
-        let (scratch, ring) = Scratch::new("wake-idle-java", 64)?;
+        let (scratch, ring) = scratch_ring("wake-idle-java", 64)?;
         let mut producer = ring.producer()?;
         let timeout_ms = ((SETTLE + seconds + 1.0) * 1000.0) as u64;
         let mut child = Command::new(sidecar)
             .arg("consume")
-            .arg(&scratch.0)
+            .arg(scratch.path())
             .args(["--count", "1", "--wait", wait])
             .args(["--timeout-ms", &timeout_ms.to_string()])
             .stdout(Stdio::null())

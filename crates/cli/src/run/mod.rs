@@ -5,6 +5,7 @@ mod atomic_increment;
 mod back_pressure;
 mod cores;
 mod dispatch;
+pub mod ipc;
 mod memory_walk;
 mod ping_pong;
 mod queue;
@@ -86,6 +87,9 @@ enum Experiment {
     /// An open-loop generator feeding pinned workers through an unbounded or a Little's-law
     /// bounded queue, below and above capacity: latency percentiles and rejections.
     BackPressure(back_pressure::BackPressureArgs),
+    /// The memory-mapped ring between two pinned processes: throughput within a language and
+    /// from the other one, echo round trip.
+    Ipc(ipc::IpcArgs),
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
@@ -104,6 +108,7 @@ const EXPERIMENTS: &[Entry] = &[
     ("serialization", serialization::run_with_common),
     ("dispatch", dispatch::run_with_common),
     ("back-pressure", back_pressure::run_with_common),
+    ("ipc", ipc::run_with_common),
 ];
 
 /// Runs the chosen experiment.
@@ -119,6 +124,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         Experiment::Serialization(args) => serialization::run(&args),
         Experiment::Dispatch(args) => dispatch::run(&args),
         Experiment::BackPressure(args) => back_pressure::run(&args),
+        Experiment::Ipc(args) => ipc::run(&args),
     }
 }
 

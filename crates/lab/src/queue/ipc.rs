@@ -13,9 +13,8 @@
 //! polled the last value. The peer's verdict (every value in order, nothing after the last)
 //! comes back as its exit status.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use sympathy_queue::{Consumer, Full, Producer, create_file};
@@ -23,6 +22,7 @@ use sympathy_queue::{Consumer, Full, Producer, create_file};
 use super::message::{ElementKind, Message, Tick};
 use super::variants::{consume_each, produce_each};
 use super::{Cores, Placement, QueueRunError};
+use crate::scratch::ScratchFile;
 use sympathy_harness::pin::pin_current_thread;
 
 /// How long the producer waits for the peer to attach before giving up.
@@ -136,29 +136,6 @@ impl Peer {
     }
 }
 
-/// A queue file removed when dropped.
-struct TempQueueFile(PathBuf);
-
-impl TempQueueFile {
-    fn new() -> TempQueueFile {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let shm = Path::new("/dev/shm");
-        let dir = if shm.is_dir() {
-            shm.to_path_buf()
-        } else {
-            std::env::temp_dir()
-        };
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        TempQueueFile(dir.join(format!("sympathy-queue-{}-{n}", std::process::id())))
-    }
-}
-
-impl Drop for TempQueueFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// `p1c1-ipc`: produces `count` values into a queue file that a peer process consumes.
 ///
 /// # Errors
@@ -172,11 +149,11 @@ pub fn p1c1_ipc<M: Message>(
     capacity: usize,
     launch: &PeerLaunch,
 ) -> Result<Duration, QueueRunError> {
-    let file = TempQueueFile::new();
-    create_file::<M>(&file.0, capacity)?;
-    let producer = Producer::<M>::attach(&file.0)?;
+    let file = ScratchFile::new("sympathy-queue");
+    create_file::<M>(file.path(), capacity)?;
+    let producer = Producer::<M>::attach(file.path())?;
     let spec = IpcPeer {
-        file: file.0.clone(),
+        file: file.path().to_path_buf(),
         core: cores.consumer,
         count,
         element,

@@ -61,7 +61,8 @@ final class BenchCommands {
             RingImpl producerImpl = pairs.get(pair)[0];
             RingImpl consumerImpl = pairs.get(pair)[1];
             String variant = producerImpl.label() + "-to-" + consumerImpl.label();
-            Map<String, Object> params = params(producerImpl, consumerImpl, size, count, capacity);
+            Map<String, Object> params = params(producerImpl, consumerImpl, size, capacity);
+            params.put("count", count);
             params.put("cores", cores.label());
             params.put("pinning", "pinned");
             double[] bytesPerSec = Arrays.stream(msgsPerSec[pair]).map(m -> m * size).toArray();
@@ -105,7 +106,7 @@ final class BenchCommands {
     }
 
     /** One run on a fresh ring file: returns messages per second, first message to last. */
-    private static double oneBench(Path file, RingImpl producerImpl, RingImpl consumerImpl, int size, long count,
+    static double oneBench(Path file, RingImpl producerImpl, RingImpl consumerImpl, int size, long count,
             long capacity, Cores cores) throws IOException, InterruptedException {
         try (RingFile ring = RingFile.create(file, capacity)) {
             SizeSpec sizes = SizeSpec.parse("bench", Integer.toString(size), 1);
@@ -151,52 +152,63 @@ final class BenchCommands {
         Path dir = benchDir(args);
         Output out = new Output(args.flag("json"));
         long warmup = count / 10;
-        int recorded = (int) (count - warmup);
+        long recorded = count - warmup;
         String[] names = {"rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_max_ns"};
         double[][] samples = new double[names.length][runs];
-        byte[] message = new byte[size];
         for (int run = 0; run < runs; run++) {
-            String stem = "sympathy-latency-" + ProcessHandle.current().pid() + "-" + run;
-            Path pingFile = dir.resolve(stem + "-ping.ring");
-            Path pongFile = dir.resolve(stem + "-pong.ring");
-            try (RingFile ping = RingFile.create(pingFile, capacity); RingFile pong = RingFile.create(pongFile, capacity)) {
-                SizeSpec.parse("latency", Integer.toString(size), 1).checkFits("latency", ping.maxMessageLength());
-                Process echo = ChildJvm.start(List.of("echo", pingFile.toString(), pongFile.toString(),
-                        "--count", Long.toString(count), "--impl", impl.name(), "--timeout-ms", "30000",
-                        "--core", Integer.toString(cores.consumer())));
-                long[] rtt = new long[recorded];
-                MessageCheck check = new MessageCheck(0);
-                try {
-                    Cores.onPinnedThread("latency", "ping", cores.producer(), () -> {
-                        pingPong(impl, ping, pong, check, echo, message, size, count, warmup, rtt);
-                        return null;
-                    });
-                } catch (RuntimeException | Error e) {
-                    echo.destroy();
-                    throw e;
-                }
-                ChildJvm.finish(echo, "echo");
-                if (check.received() != count) {
-                    throw new IllegalStateException("received " + check.received() + " echoes, expected " + count);
-                }
-                Arrays.sort(rtt);
-                long[] values = {Stats.quantile(rtt, 0.50), Stats.quantile(rtt, 0.99), Stats.quantile(rtt, 0.999),
-                        rtt[rtt.length - 1]};
-                for (int m = 0; m < names.length; m++) {
-                    samples[m][run] = values[m];
-                }
-                out.line(String.format("run %d: %s echo, %d B x %d: p50 %d ns, p99 %d ns, p99.9 %d ns, max %d ns",
-                        run + 1, impl.label(), size, recorded, values[0], values[1], values[2], values[3]));
-            } finally {
-                Files.deleteIfExists(pingFile);
-                Files.deleteIfExists(pongFile);
+            long[] values = oneEcho(dir, impl, size, warmup, recorded, capacity, cores);
+            for (int m = 0; m < names.length; m++) {
+                samples[m][run] = values[m];
             }
+            out.line(String.format("run %d: %s echo, %d B x %d: p50 %d ns, p99 %d ns, p99.9 %d ns, max %d ns",
+                    run + 1, impl.label(), size, recorded, values[0], values[1], values[2], values[3]));
         }
-        Map<String, Object> params = params(impl, impl, size, recorded, capacity);
+        Map<String, Object> params = params(impl, impl, size, capacity);
+        params.put("round_trips", recorded);
         params.put("cores", cores.label());
         params.put("pinning", "pinned");
         for (int m = 0; m < names.length; m++) {
             out.result("ipc", impl.label() + "-echo", params, names[m], "ns", Stats.of(samples[m]));
+        }
+    }
+
+    /**
+     * One echo run on fresh rings in {@code dir}: {@code warmup} untimed then {@code timed} timed
+     * round trips with an echo JVM; returns p50, p99, p99.9 and max in nanoseconds.
+     */
+    static long[] oneEcho(Path dir, RingImpl impl, int size, long warmup, long timed, long capacity, Cores cores)
+            throws IOException, InterruptedException {
+        long count = warmup + timed;
+        String stem = "sympathy-latency-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        Path pingFile = dir.resolve(stem + "-ping.ring");
+        Path pongFile = dir.resolve(stem + "-pong.ring");
+        try (RingFile ping = RingFile.create(pingFile, capacity); RingFile pong = RingFile.create(pongFile, capacity)) {
+            SizeSpec.parse("latency", Integer.toString(size), 1).checkFits("latency", ping.maxMessageLength());
+            Process echo = ChildJvm.start(List.of("echo", pingFile.toString(), pongFile.toString(),
+                    "--count", Long.toString(count), "--impl", impl.name(), "--timeout-ms", "30000",
+                    "--core", Integer.toString(cores.consumer())));
+            long[] rtt = new long[Math.toIntExact(timed)];
+            MessageCheck check = new MessageCheck(0);
+            byte[] message = new byte[size];
+            try {
+                Cores.onPinnedThread("latency", "ping", cores.producer(), () -> {
+                    pingPong(impl, ping, pong, check, echo, message, size, count, warmup, rtt);
+                    return null;
+                });
+            } catch (RuntimeException | Error e) {
+                echo.destroy();
+                throw e;
+            }
+            ChildJvm.finish(echo, "echo");
+            if (check.received() != count) {
+                throw new IllegalStateException("received " + check.received() + " echoes, expected " + count);
+            }
+            Arrays.sort(rtt);
+            return new long[] {Stats.quantile(rtt, 0.50), Stats.quantile(rtt, 0.99), Stats.quantile(rtt, 0.999),
+                rtt[rtt.length - 1]};
+        } finally {
+            Files.deleteIfExists(pingFile);
+            Files.deleteIfExists(pongFile);
         }
     }
 
@@ -232,22 +244,24 @@ final class BenchCommands {
         }
     }
 
-    private static Map<String, Object> params(RingImpl producer, RingImpl consumer, int size, long count, long capacity) {
+    private static Map<String, Object> params(RingImpl producer, RingImpl consumer, int size, long capacity) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("producer", producer.label());
         params.put("consumer", consumer.label());
         params.put("size_bytes", size);
-        params.put("count", count);
-        params.put("capacity_bytes", capacity);
+        params.put("capacity", capacity);
+        params.put("writes", "per-message");
         return params;
     }
 
     /** Ring files go to /dev/shm when it exists (memory, not disk), else the temp dir, or --dir. */
     private static Path benchDir(Args args) {
         String explicit = args.string("dir", "");
-        if (!explicit.isEmpty()) {
-            return Path.of(explicit);
-        }
+        return explicit.isEmpty() ? scratchDir() : Path.of(explicit);
+    }
+
+    /** /dev/shm when it exists and is writable (memory, not disk), else the temp dir. */
+    static Path scratchDir() {
         Path shm = Path.of("/dev/shm");
         return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
     }

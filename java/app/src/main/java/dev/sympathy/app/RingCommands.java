@@ -27,7 +27,7 @@ final class RingCommands {
 
     static void produce(String[] argv) throws IOException {
         Args args = new Args("produce", argv, 1, Set.of("count", "size", "type", "seed", "impl", "timeout-ms",
-                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds", "wait"), Set.of("claim"));
+                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds", "wait", "core"), Set.of("claim"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         ProduceLoop loop = new ProduceLoop();
@@ -47,6 +47,7 @@ final class RingCommands {
         loop.claim = args.flag("claim");
         RingImpl impl = Impls.byName("produce", args.string("impl", "ffm"));
         loop.futexWait = futexWait(args, "produce", impl);
+        pinIfAsked(args, "produce");
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             sizes.checkFits("produce", ring.maxMessageLength());
             long bytes = loop.run(ring, impl, sizes);
@@ -215,7 +216,7 @@ final class RingCommands {
         return true;
     }
 
-    /** {@code --core C}: pins this (the only working) thread, as bench and latency ask of their child. */
+    /** {@code --core C}: pins this (the only working) thread, as bench, latency and run ipc ask of their peer. */
     private static void pinIfAsked(Args args, String command) {
         if (args.flag("core")) {
             Cores.pin(command, (int) args.longOption("core", 0, Integer.MAX_VALUE, 0));

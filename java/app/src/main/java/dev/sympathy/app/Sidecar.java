@@ -18,6 +18,7 @@ import java.util.Map;
  * java/sidecar inspect PATH
  * java/sidecar bench --size S --count N [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--cores P,C] [--json]
  * java/sidecar latency --size S --count N [--impl X] [--runs R] [--cores P,C] [--json]
+ * java/sidecar run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]
  * java/sidecar COMMAND --help
  * </pre>
  *
@@ -43,6 +44,7 @@ public final class Sidecar {
                           [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
                           [--seconds S]     stop after S seconds (then --count is optional: a soak)
                           [--claim]         write each message through tryClaim/commit, filled in place
+                          [--core C]        pin the writing thread to core C
                           [--wait spin|futex]  on a full ring: spin (default) or sleep until the consumer reads (ffm)
                           [--first I]       pattern index of the first message (a restarted producer)
                           [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
@@ -68,6 +70,11 @@ public final class Sidecar {
         c.put("latency", """
                   latency --size S --count N               round trip over two rings (echo in a separate JVM)
                           [--impl X] [--runs R] [--capacity B] [--dir D] [--cores P,C] [--json]""");
+        c.put("run", """
+                  run ipc [--smoke|--quick|--full]         the ipc experiment (experiments/ipc.toml) in Java:
+                          [--json] [--plan]                ring, echo, ring-cross (a Rust producer);
+                          [--variants V,..] [--runs R]     --plan prints what it would report
+                          [--cores P,C]""");
         c.put("jni-cost", """
                   jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
                           [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");
@@ -127,6 +134,7 @@ public final class Sidecar {
                 case "bench" -> BenchCommands.bench(argv);
                 case "latency" -> BenchCommands.latency(argv);
                 case "jni-cost" -> JniCost.run(argv);
+                case "run" -> IpcExperiment.run(argv);
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);
             }
             return 0;

@@ -1,0 +1,194 @@
+//! Round trip (`echo`): this process writes message `i` to a ping ring and spins until an echo
+//! process returns it on a pong ring, both pinned; every echoed message is verified against the
+//! pattern. A tenth as many round trips as are timed run first, untimed, as warm-up. The echo
+//! is started through the [`PeerLauncher`]; a Rust echo runs [`echo_in_peer`].
+//!
+//! Round trips are timed with the CPU's time-stamp counter on x86_64 (`rdtsc`, converted with
+//! the tick rate measured against `Instant` before the run): `Instant::now()` is a vDSO
+//! `clock_gettime` that cost ~34 ns per call on the 2-core KVM guest, and about one whole call
+//! falls inside every timed interval, against ~13 ns for `rdtsc` (this relies on an invariant
+//! TSC, which the kernel's `tsc` clocksource implies). Elsewhere `Instant` is used.
+
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+use sympathy_harness::pin::pin_current_thread;
+use sympathy_ring::pattern::Pattern;
+use sympathy_ring::{Consumer, Producer, Ring, Role};
+
+use super::peer::{self, EchoTask, PeerLauncher, PeerTask};
+use super::{Case, IpcError, Progress, scratch_ring};
+
+/// Polls between two looks at whether the peer is still there.
+const LOOK_EVERY: u32 = 1 << 20;
+/// How long the echo waits for a ping before giving up.
+const NO_PING_LIMIT: Duration = Duration::from_secs(120);
+
+/// One echo run of `case` on fresh rings: the histogram of `case.messages` timed round trips
+/// in nanoseconds. This process pings from `cores.0`, the echo runs on `cores.1`.
+///
+/// # Errors
+/// A ring or the echo cannot be made, an echo is wrong, or the echo process fails.
+pub fn measure_echo(
+    case: &Case,
+    cores: (usize, usize),
+    launcher: &dyn PeerLauncher,
+) -> Result<Histogram<u64>, IpcError> {
+    let (ping_file, pong_file) = (scratch_ring("ping"), scratch_ring("pong"));
+    let ping = Ring::create(ping_file.path(), case.capacity)?;
+    let pong = Ring::create(pong_file.path(), case.capacity)?;
+    let mut producer = ping.producer()?;
+    let mut consumer = pong.consumer()?;
+    let warmup = case.messages / 10;
+    let task = PeerTask::Echo(EchoTask {
+        ping: ping_file.path().to_path_buf(),
+        pong: pong_file.path().to_path_buf(),
+        count: case.messages + warmup,
+        core: cores.1,
+    });
+    let mut child = peer::start(launcher, case.producer, &task)?;
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            pin_current_thread(cores.0)?;
+            let ends = (&mut producer, &mut consumer);
+            ping_loop(ends, case.size_bytes, case.messages, warmup, &mut child)
+        })
+        .join()
+        .unwrap_or_else(|_| Err(IpcError::Peer("the ping thread panicked".into())))
+    });
+    match outcome {
+        Ok(h) => {
+            peer::finish(child, "echo")?;
+            Ok(h)
+        }
+        Err(err) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(err)
+        }
+    }
+}
+
+fn ping_loop(
+    (producer, consumer): (&mut Producer, &mut Consumer),
+    size: usize,
+    count: u64,
+    warmup: u64,
+    child: &mut Child,
+) -> Result<Histogram<u64>, IpcError> {
+    let histogram_error = |e: &dyn std::fmt::Display| IpcError::Histogram(e.to_string());
+    let pattern = Pattern::new(size);
+    let mut h = Histogram::<u64>::new(3).map_err(|e| histogram_error(&e))?;
+    let mut buf = vec![0u8; size];
+    let mut bad: Option<String> = None;
+    let ns_per_tick = ns_per_tick();
+    for i in 0..warmup + count {
+        pattern.fill(i, &mut buf);
+        let start = ticks();
+        producer.try_write(1, &buf)?; // one message in flight: never full
+        let mut idle: u32 = 0;
+        loop {
+            let got = consumer.read(
+                |_, bytes| {
+                    if let Err(m) = pattern.check(i, bytes) {
+                        bad.get_or_insert_with(|| format!("echo of message {i}: {m}"));
+                    }
+                },
+                1,
+            )?;
+            if got == 1 {
+                break;
+            }
+            idle = idle.wrapping_add(1);
+            if idle.is_multiple_of(LOOK_EVERY)
+                && let Some(status) = child.try_wait()?
+            {
+                return Err(IpcError::Peer(format!(
+                    "the echo process exited ({status}) at round trip {i}"
+                )));
+            }
+            std::hint::spin_loop();
+        }
+        let rtt = (ticks().wrapping_sub(start) as f64 * ns_per_tick) as u64;
+        if i >= warmup {
+            h.record(rtt.max(1)).map_err(|e| histogram_error(&e))?;
+        }
+    }
+    if let Some(m) = bad {
+        return Err(IpcError::Mismatch(m));
+    }
+    Ok(h)
+}
+
+/// A timestamp in ticks of [`ns_per_tick`]: the time-stamp counter on x86_64, else nanoseconds
+/// since the first call.
+#[inline(always)]
+fn ticks() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `rdtsc` exists on every x86_64 CPU and only reads the counter.
+        unsafe { core::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        static BASE: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        BASE.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    }
+}
+
+/// Nanoseconds per [`ticks`] tick, measured against `Instant` over 2 ms.
+fn ns_per_tick() -> f64 {
+    let (i0, t0) = (Instant::now(), ticks());
+    while i0.elapsed() < Duration::from_millis(2) {
+        std::hint::spin_loop();
+    }
+    let (i1, t1) = (Instant::now(), ticks());
+    (i1 - i0).as_nanos() as f64 / t1.wrapping_sub(t0).max(1) as f64
+}
+
+/// The Rust echo process: pins itself and sends every ping back on the pong ring.
+///
+/// # Errors
+/// Pinning or opening fails, the pinging process goes away, or no ping comes for too long.
+pub fn echo_in_peer(task: &EchoTask) -> Result<(), IpcError> {
+    pin_current_thread(task.core)?;
+    let mut consumer = Ring::open(&task.ping)?.consumer()?;
+    let mut producer = Ring::open(&task.pong)?.producer()?;
+    let mut echoed = 0u64;
+    let mut idle: u32 = 0;
+    let mut progress = Progress::new();
+    while echoed < task.count {
+        let mut failure = None;
+        let n = consumer.read(
+            |type_id, bytes| {
+                if let Err(e) = producer.try_write(type_id, bytes) {
+                    failure = Some(e);
+                }
+            },
+            1,
+        )?;
+        if let Some(e) = failure {
+            return Err(e.into());
+        }
+        if n == 1 {
+            echoed += 1;
+            continue;
+        }
+        idle = idle.wrapping_add(1);
+        if idle.is_multiple_of(LOOK_EVERY) {
+            consumer.heartbeat();
+            if let Some(e) = consumer.peer().to_error(Role::Producer) {
+                return Err(e.into());
+            }
+            if progress.stalled(echoed, NO_PING_LIMIT) {
+                return Err(IpcError::Peer(format!(
+                    "no ping for {NO_PING_LIMIT:?} ({echoed} of {} echoed)",
+                    task.count
+                )));
+            }
+        }
+        std::hint::spin_loop();
+    }
+    Ok(())
+}

@@ -1,0 +1,150 @@
+//! Measuring a list of [`Case`]s and reporting them: cases of one variant (a throughput
+//! variant under several write modes) alternate run by run (run 0 of each, then run 1 of each,
+//! ...) so that a drifting core-to-core cost on a shared host hits each alike, and the ratio of
+//! each to the first is printed per round.
+
+use sympathy_harness::format;
+use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
+
+use super::{Case, IpcError, PeerLauncher, Quantiles, measure_echo, measure_throughput};
+
+const RTT_METRICS: [Metric; 4] = [
+    Metric::RttP50Ns,
+    Metric::RttP99Ns,
+    Metric::RttP999Ns,
+    Metric::RttMaxNs,
+];
+
+/// Measures every case `runs` times with the producer (pinger) on `cores.0` and the consumer
+/// (echo) on `cores.1`, and reports each case's results with the runner params `cores`,
+/// `preset` and `pinning`.
+///
+/// # Errors
+/// The first failed run (named by case and run) or a failed write of a result.
+pub fn run_cases(
+    cases: &[Case],
+    runs: usize,
+    cores: (usize, usize),
+    preset: Preset,
+    launcher: &dyn PeerLauncher,
+    reporter: &mut Reporter,
+) -> Result<(), IpcError> {
+    for group in cases.chunk_by(|a, b| a.variant == b.variant) {
+        let mut samples: Vec<Samples> = group.iter().map(Samples::new).collect();
+        for run in 0..runs {
+            for (case, samples) in group.iter().zip(&mut samples) {
+                let label = label(case);
+                let named = |err: IpcError| match err {
+                    IpcError::Peer(m) => IpcError::Peer(format!("{label} run {run}: {m}")),
+                    other => other,
+                };
+                match samples {
+                    Samples::Rates(rates) => {
+                        let rate = measure_throughput(case, cores, launcher).map_err(named)?;
+                        reporter
+                            .line(&format!("{run} - {label}: msgs/s={}", format::value(rate)))?;
+                        rates.push(rate);
+                    }
+                    Samples::Rtt(quantiles) => {
+                        let h = measure_echo(case, cores, launcher).map_err(named)?;
+                        reporter.line(&format!(
+                            "{run} - {label}: rtt p50={}ns p99={}ns",
+                            h.value_at_quantile(0.5),
+                            h.value_at_quantile(0.99)
+                        ))?;
+                        quantiles.push(&h);
+                    }
+                }
+            }
+        }
+        for (case, samples) in group.iter().zip(&samples) {
+            let base = case
+                .measurement()
+                .param("cores", format!("{},{}", cores.0, cores.1))
+                .param("preset", preset.name())
+                .param("pinning", "pinned")
+                .check(Check::Ok);
+            samples.report(case, &base, reporter)?;
+        }
+        print_ratios(group, &samples, reporter)?;
+    }
+    Ok(())
+}
+
+/// `ring per-message`, `echo`, ...
+fn label(case: &Case) -> String {
+    if case.is_throughput() {
+        format!("{} {}", case.variant.name(), case.writes.name())
+    } else {
+        case.variant.name().to_string()
+    }
+}
+
+/// One case's measurements so far.
+enum Samples {
+    /// Messages per second, one per run.
+    Rates(Vec<f64>),
+    /// Round-trip quantiles, one set per run.
+    Rtt(Quantiles),
+}
+
+impl Samples {
+    fn new(case: &Case) -> Samples {
+        if case.is_throughput() {
+            Samples::Rates(Vec::new())
+        } else {
+            Samples::Rtt(Quantiles::default())
+        }
+    }
+
+    fn report(
+        &self,
+        case: &Case,
+        base: &Measurement,
+        reporter: &mut Reporter,
+    ) -> std::io::Result<()> {
+        match self {
+            Samples::Rates(rates) => {
+                let Some(msgs) = Stats::from_samples(rates) else {
+                    return Ok(());
+                };
+                let size = case.size_bytes as f64;
+                reporter.result(base.clone().stats(Metric::MsgsPerSec, msgs))?;
+                reporter.result(
+                    base.clone()
+                        .stats(Metric::BytesPerSec, msgs.map(|m| m * size)),
+                )
+            }
+            Samples::Rtt(quantiles) => quantiles.report(reporter, base, RTT_METRICS),
+        }
+    }
+}
+
+/// `ratio batch / per-message (same round): median ...` for each case after the first.
+fn print_ratios(
+    group: &[Case],
+    samples: &[Samples],
+    reporter: &mut Reporter,
+) -> std::io::Result<()> {
+    let Some(Samples::Rates(first)) = samples.first() else {
+        return Ok(());
+    };
+    for (case, samples) in group.iter().zip(samples).skip(1) {
+        let Samples::Rates(rates) = samples else {
+            continue;
+        };
+        let ratios: Vec<f64> = rates.iter().zip(first).map(|(r, r0)| r / r0).collect();
+        if let Some(r) = Stats::from_samples(&ratios) {
+            reporter.line(&format!(
+                "ratio {} / {} (same round): median {:.2} (min {:.2} .. max {:.2}, {} rounds)",
+                case.writes.name(),
+                group[0].writes.name(),
+                r.median,
+                r.min,
+                r.max,
+                ratios.len()
+            ))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! Throughput (`ring`, `ring-cross`): a producer process writes `count` pattern messages into
+//! one ring file; a pinned thread of this process consumes and verifies every byte, timed from
+//! the first message to the last. The producer is started through the [`PeerLauncher`]; a Rust
+//! producer runs [`produce_in_peer`].
+//!
+//! A Rust producer writes each message through the one-message API (`Batch::try_write` for
+//! small payloads, publishing up to `batch` messages at once; a claim per message over 64
+//! bytes), or with [`WriteMode::Batch`] through `Producer::try_write_batch`, which fills up to
+//! `batch` fixed-size messages in place and publishes them together.
+
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+use sympathy_harness::pin::pin_current_thread;
+use sympathy_ring::pattern::Pattern;
+use sympathy_ring::{Consumer, Ring, Role};
+
+use super::peer::{self, PeerLauncher, PeerTask, ProduceTask};
+use super::{Case, IpcError, Progress, WriteMode, scratch_ring};
+
+/// How long a consumer waits for a next message from a live producer before giving up (a JVM
+/// producer starts in a second or two; the launcher builds it before the run).
+const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(120);
+/// How long a producer waits on a ring that stays full.
+const FULL_LIMIT: Duration = Duration::from_secs(120);
+
+/// One throughput run of `case` on a fresh ring: returns messages per second, first message to
+/// last (`count - 1` intervals). The producer is pinned to `cores.0`, the consumer to `cores.1`.
+/// (The calling thread stays unpinned so the producer process inherits an affinity mask that
+/// lets it pin itself elsewhere.)
+///
+/// # Errors
+/// The ring or peer cannot be made, a message is wrong, or the producer fails or goes away.
+pub fn measure_throughput(
+    case: &Case,
+    cores: (usize, usize),
+    launcher: &dyn PeerLauncher,
+) -> Result<f64, IpcError> {
+    let scratch = scratch_ring("ring");
+    let ring = Ring::create(scratch.path(), case.capacity)?;
+    let mut consumer = ring.consumer()?;
+    let task = PeerTask::Produce(ProduceTask {
+        ring: scratch.path().to_path_buf(),
+        size: case.size_bytes,
+        count: case.messages,
+        core: cores.0,
+        writes: case.writes,
+        batch: case.batch,
+    });
+    let mut child = peer::start(launcher, case.producer, &task)?;
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            pin_current_thread(cores.1)?;
+            consume(&mut consumer, case.size_bytes, case.messages, &mut child)
+        })
+        .join()
+        .unwrap_or_else(|_| Err(IpcError::Peer("the consumer thread panicked".into())))
+    });
+    let seconds = match outcome {
+        Ok(seconds) => seconds,
+        Err(err) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(err);
+        }
+    };
+    peer::finish(child, "producer")?;
+    Ok((case.messages - 1) as f64 / seconds)
+}
+
+fn consume(
+    consumer: &mut Consumer,
+    size: usize,
+    count: u64,
+    child: &mut Child,
+) -> Result<f64, IpcError> {
+    let pattern = Pattern::new(size);
+    let mut next = 0u64;
+    let mut first = None;
+    let mut bad: Option<String> = None;
+    let mut idle: u32 = 0;
+    let mut exited = false;
+    let mut progress = Progress::new();
+    while next < count {
+        let n = consumer.read(
+            |_, bytes| {
+                if let Err(m) = pattern.check(next, bytes) {
+                    bad.get_or_insert_with(|| format!("message {next}: {m}"));
+                }
+                next += 1;
+            },
+            usize::MAX,
+        )?;
+        if n > 0 {
+            if first.is_none() {
+                first = Some(Instant::now());
+            }
+            continue;
+        }
+        idle = idle.wrapping_add(1);
+        if idle.is_multiple_of(1 << 16) {
+            if let Some(status) = child.try_wait()? {
+                // 65536 empty polls after seeing it exit: nothing more is coming.
+                if exited {
+                    return Err(IpcError::Peer(format!(
+                        "the producer exited ({status}) after {next} of {count} messages"
+                    )));
+                }
+                exited = true;
+            }
+            if progress.stalled(next, NO_PROGRESS_LIMIT) {
+                return Err(IpcError::Peer(format!(
+                    "the producer process is alive but sent nothing for {NO_PROGRESS_LIMIT:?} \
+                     ({next} of {count} messages received)"
+                )));
+            }
+            consumer.heartbeat();
+        }
+        std::hint::spin_loop();
+    }
+    let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
+    if let Some(m) = bad {
+        return Err(IpcError::Mismatch(m));
+    }
+    Ok(seconds.max(1e-9))
+}
+
+/// The Rust producer process: pins itself, writes `task.count` pattern messages.
+///
+/// # Errors
+/// Pinning or opening fails, the consumer goes away, or the ring stays full too long.
+pub fn produce_in_peer(task: &ProduceTask) -> Result<(), IpcError> {
+    pin_current_thread(task.core)?;
+    let ring = Ring::open(&task.ring)?;
+    let mut producer = ring.producer()?;
+    let pattern = Pattern::new(task.size);
+    let mut buf = vec![0u8; task.size];
+    let mut i = 0u64;
+    let mut idle: u32 = 0;
+    let mut progress = Progress::new();
+    while i < task.count {
+        let before = i;
+        if task.writes == WriteMode::Batch {
+            let max = (task.count - i).min(task.batch as u64) as usize;
+            let first = i;
+            let fill = |k: usize, payload: &mut [u8]| pattern.fill(first + k as u64, payload);
+            i += producer.try_write_batch(1, task.size, max, fill)? as u64;
+        } else if task.size > 64 {
+            // Zero copy: fill the claimed bytes in place.
+            while i < task.count {
+                match producer.try_claim(1, task.size) {
+                    Ok(mut claim) => {
+                        pattern.fill(i, &mut claim);
+                        claim.commit();
+                        i += 1;
+                    }
+                    Err(e) if e.is_full() => break,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        } else {
+            let mut batch = producer.batch();
+            while i < task.count && batch.len() < task.batch {
+                pattern.fill(i, &mut buf);
+                match batch.try_write(1, &buf) {
+                    Ok(()) => i += 1,
+                    Err(e) if e.is_full() => break,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        if i == before {
+            idle = idle.wrapping_add(1);
+            if idle.is_multiple_of(1 << 16) {
+                producer.heartbeat();
+                if let Some(e) = producer.peer().to_error(Role::Consumer) {
+                    return Err(e.into());
+                }
+                if progress.stalled(i, FULL_LIMIT) {
+                    return Err(IpcError::Peer(format!(
+                        "the ring stayed full for {FULL_LIMIT:?} (consumer stuck?)"
+                    )));
+                }
+            }
+            std::hint::spin_loop();
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,219 @@
+package dev.sympathy.app;
+
+import dev.sympathy.ring.RingFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code run ipc}: the ipc experiment of the catalog ({@code experiments/ipc.toml}) with Java as
+ * the result's language, the twin of {@code sympathy run ipc}. Variants: {@code ring} (a
+ * producer thread of this JVM to a consumer JVM, both on the FFM ring), {@code echo} (round trip
+ * to an echo JVM), {@code ring-cross} (a Rust producer, {@code sympathy ipc produce}, to a consumer
+ * thread of this JVM). Each end is pinned to its own core. Values come from the catalog at the preset; {@code --plan} prints, from the same
+ * {@link #cases} the run measures, one line per result group without measuring.
+ *
+ * <p>{@code ring-cross} needs the Rust binary ({@link SympathyBinary}); when it cannot be had, a
+ * run of the default variants skips it with a note on stderr, and naming it in {@code --variants}
+ * makes that an error.
+ *
+ * <pre>
+ * java/sidecar run ipc --smoke --json
+ * java/sidecar run ipc --plan --quick
+ * java/sidecar run ipc --variants echo --runs 3
+ * </pre>
+ */
+final class IpcExperiment {
+    private IpcExperiment() {}
+
+    /** Catalog variant names, in report order. */
+    static final List<String> VARIANTS = List.of("ring", "echo", "ring-cross");
+
+    /** One result group: a variant and every param its results carry (runner params aside). */
+    record Case(String variant, String producer, int sizeBytes, long capacity, String writes, long messages) {
+        boolean throughput() {
+            return !variant.equals("echo");
+        }
+
+        /** The params, in the order and with the names of the Rust side's results. */
+        Map<String, Object> params() {
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("producer", producer);
+            params.put("consumer", "java");
+            params.put("size_bytes", sizeBytes);
+            params.put("capacity", capacity);
+            params.put("writes", writes);
+            params.put(throughput() ? "count" : "round_trips", messages);
+            params.put("placement", "cross-core");
+            return params;
+        }
+
+        /** The plan line. */
+        String planJson() {
+            Map<String, Object> plan = new LinkedHashMap<>();
+            plan.put("kind", "plan");
+            plan.put("experiment", "ipc");
+            plan.put("language", "java");
+            plan.put("variant", variant);
+            plan.put("params", params());
+            return Json.object(plan);
+        }
+    }
+
+    /** The cases of {@code variants} at {@code preset}, from the catalog. */
+    static List<Case> cases(IpcCatalog catalog, List<String> variants, String preset) {
+        int size = Math.toIntExact(catalog.longAt("size_bytes", preset));
+        long capacity = catalog.longAt("capacity", preset);
+        String writes = catalog.stringAt("writes", preset);
+        if (!writes.equals("per-message")) {
+            throw new IllegalStateException("experiments/ipc.toml: writes = " + writes + "; the Java producer writes"
+                    + " per-message only");
+        }
+        List<Case> cases = new ArrayList<>();
+        for (String variant : variants) {
+            switch (variant) {
+                case "ring" -> cases.add(new Case(variant, "java", size, capacity, writes, catalog.longAt("count", preset)));
+                case "echo" -> cases.add(new Case(variant, "java", size, capacity, writes,
+                        catalog.longAt("round_trips", preset)));
+                case "ring-cross" -> cases.add(new Case(variant, "rust", size, capacity, writes,
+                        catalog.longAt("count", preset)));
+                default -> throw new UsageException("run ipc: unknown variant '" + variant + "' (choose from "
+                        + String.join(", ", VARIANTS) + ")");
+            }
+        }
+        return cases;
+    }
+
+    /** {@code run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]}. */
+    static void run(String[] argv) throws IOException, InterruptedException {
+        if (argv.length < 2 || !argv[1].equals("ipc")) {
+            throw new UsageException("run: the sidecar runs only `run ipc` (java/sidecar hands the other experiments"
+                    + " to java/jmh/run)");
+        }
+        Args args = new Args("run ipc", argv, 2, Set.of("variants", "runs", "cores"),
+                Set.of("smoke", "quick", "full", "json", "plan"));
+        args.expectPositional(0);
+        String preset = preset(args);
+        boolean named = args.flag("variants");
+        List<String> variants = named ? Arrays.stream(args.string("variants", "").split(",")).map(String::trim).toList()
+                : VARIANTS;
+        IpcCatalog catalog = IpcCatalog.load();
+        List<Case> cases = cases(catalog, variants, preset);
+        if (args.flag("plan")) {
+            cases.forEach(c -> System.out.println(c.planJson()));
+            return;
+        }
+        int runs = (int) args.longOption("runs", 1, 1000, switch (preset) {
+            case "smoke" -> 1;
+            case "quick" -> 3;
+            case "full" -> 10;
+            default -> 5;
+        });
+        Cores cores = Cores.parse("run ipc", args.string("cores", "")).checked("run ipc");
+        Path sympathy = null;
+        if (cases.stream().anyMatch(c -> c.producer().equals("rust"))) {
+            try {
+                sympathy = SympathyBinary.find(catalog.repositoryRoot());
+            } catch (SympathyBinary.Unavailable e) {
+                if (named) {
+                    throw new IllegalStateException("ring-cross needs the Rust side: " + e.getMessage(), e);
+                }
+                System.err.println("note: ipc ring-cross skipped: the Rust side is unavailable: " + e.getMessage());
+                cases = cases.stream().filter(c -> !c.producer().equals("rust")).toList();
+            }
+        }
+        Output out = new Output(args.flag("json"));
+        for (Case c : cases) {
+            measure(c, runs, cores, preset, sympathy, out);
+        }
+    }
+
+    private static String preset(Args args) {
+        int chosen = (args.flag("smoke") ? 1 : 0) + (args.flag("quick") ? 1 : 0) + (args.flag("full") ? 1 : 0);
+        if (chosen > 1) {
+            throw new UsageException("run ipc: choose one of --smoke, --quick, --full");
+        }
+        return args.flag("smoke") ? "smoke" : args.flag("quick") ? "quick" : args.flag("full") ? "full" : "default";
+    }
+
+    /** Runs one case {@code runs} times and reports it with the runner params cores, preset, pinning. */
+    private static void measure(Case c, int runs, Cores cores, String preset, Path sympathy, Output out)
+            throws IOException, InterruptedException {
+        Path dir = BenchCommands.scratchDir();
+        RingImpl ffm = Impls.byName("run ipc", "ffm");
+        Map<String, Object> params = c.params();
+        params.put("cores", cores.label());
+        params.put("preset", preset);
+        params.put("pinning", "pinned");
+        if (c.throughput()) {
+            double[] msgs = new double[runs];
+            for (int run = 0; run < runs; run++) {
+                Path file = dir.resolve("sympathy-run-ipc-" + ProcessHandle.current().pid() + "-" + run + ".ring");
+                msgs[run] = c.producer().equals("java")
+                        ? BenchCommands.oneBench(file, ffm, ffm, c.sizeBytes(), c.messages(), c.capacity(), cores)
+                        : fromRust(sympathy, file, c, cores);
+                out.line(String.format("%d - %s: msgs/s=%s", run, c.variant(), Output.human(msgs[run])));
+            }
+            double[] bytes = Arrays.stream(msgs).map(m -> m * c.sizeBytes()).toArray();
+            out.result("ipc", c.variant(), params, "msgs_per_sec", "msgs/s", Stats.of(msgs));
+            out.result("ipc", c.variant(), params, "bytes_per_sec", "bytes/s", Stats.of(bytes));
+            return;
+        }
+        String[] names = {"rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_max_ns"};
+        double[][] samples = new double[names.length][runs];
+        for (int run = 0; run < runs; run++) {
+            long[] values = BenchCommands.oneEcho(dir, ffm, c.sizeBytes(), c.messages() / 10, c.messages(),
+                    c.capacity(), cores);
+            for (int m = 0; m < names.length; m++) {
+                samples[m][run] = values[m];
+            }
+            out.line(String.format("%d - echo: rtt p50=%dns p99=%dns", run, values[0], values[1]));
+        }
+        for (int m = 0; m < names.length; m++) {
+            out.result("ipc", c.variant(), params, names[m], "ns", Stats.of(samples[m]));
+        }
+    }
+
+    /**
+     * One ring-cross run: {@code sympathy ipc produce} (pinned to the producer core) writes into a
+     * fresh ring that a thread of this JVM, pinned to the consumer core, reads and verifies;
+     * returns messages per second, first message to last.
+     */
+    private static double fromRust(Path sympathy, Path file, Case c, Cores cores)
+            throws IOException, InterruptedException {
+        try (RingFile ring = RingFile.create(file, c.capacity())) {
+            SizeSpec.parse("run ipc", Integer.toString(c.sizeBytes()), 1).checkFits("run ipc", ring.maxMessageLength());
+            Process producer = new ProcessBuilder(List.of(sympathy.toString(), "ipc", "produce", file.toString(),
+                    "--count", Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()),
+                    "--timeout-ms", "30000", "--core", Integer.toString(cores.producer())))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            ConsumeLoop loop = new ConsumeLoop();
+            loop.count = c.messages();
+            loop.timeoutMs = 30_000;
+            MessageCheck check;
+            try {
+                check = Cores.onPinnedThread("run ipc", "consumer", cores.consumer(),
+                        () -> loop.run(ring, Impls.byName("run ipc", "ffm")));
+            } catch (RuntimeException | Error e) {
+                producer.destroy();
+                throw e;
+            }
+            ChildJvm.finish(producer, "Rust producer");
+            if (check.bytes() != c.messages() * c.sizeBytes()) {
+                throw new IllegalStateException("verified " + check.bytes() + " bytes, expected "
+                        + c.messages() * c.sizeBytes());
+            }
+            return c.messages() / (Math.max(loop.elapsedNanos, 1) / 1e9);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}

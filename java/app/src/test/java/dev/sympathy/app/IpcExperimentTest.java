@@ -1,0 +1,73 @@
+package dev.sympathy.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code run ipc}'s cases and plan, from the repository's experiments/ipc.toml. */
+class IpcExperimentTest {
+    /** The catalog folder, from java/app (Maven's working directory for the tests). */
+    private static final Path EXPERIMENTS = Path.of("../../experiments").toAbsolutePath().normalize();
+
+    private static IpcCatalog catalog() throws Exception {
+        return IpcCatalog.read(EXPERIMENTS.resolve("ipc.toml"));
+    }
+
+    @Test
+    void shouldListEveryVariantWithTheCatalogValuesAndTheRustParamNames() throws Exception {
+        List<IpcExperiment.Case> cases = IpcExperiment.cases(catalog(), IpcExperiment.VARIANTS, "quick");
+        assertEquals(List.of("ring", "echo", "ring-cross"), cases.stream().map(IpcExperiment.Case::variant).toList());
+        assertEquals(List.of("producer", "consumer", "size_bytes", "capacity", "writes", "count", "placement"),
+                List.copyOf(cases.get(0).params().keySet()));
+        assertTrue(cases.get(1).params().containsKey("round_trips"));
+        assertEquals(2_000_000L, cases.get(0).params().get("count"));
+        assertEquals(262_144L, cases.get(0).params().get("capacity"));
+        assertEquals("rust", cases.get(2).params().get("producer"));
+        assertEquals("java", cases.get(2).params().get("consumer"));
+        String plan = cases.get(2).planJson();
+        assertTrue(plan.startsWith("{\"kind\":\"plan\",\"experiment\":\"ipc\",\"language\":\"java\","
+                + "\"variant\":\"ring-cross\""), plan);
+        assertEquals(catalog().repositoryRoot(), EXPERIMENTS.getParent());
+    }
+
+    @Test
+    void shouldPrintThePlanAndRefuseWhatItDoesNotRun() throws Exception {
+        String before = System.getProperty(IpcCatalog.PROPERTY);
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        try {
+            System.setProperty(IpcCatalog.PROPERTY, EXPERIMENTS.toString());
+            System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            assertEquals(0, Sidecar.run(new String[] {"run", "ipc", "--plan", "--smoke", "--variants", "echo"}));
+            assertEquals(2, Sidecar.run(new String[] {"run", "ipc", "--plan", "--variants", "sideways"}));
+            assertEquals(2, Sidecar.run(new String[] {"run", "queue"}));
+            assertEquals(2, Sidecar.run(new String[] {"run", "ipc", "--smoke", "--full"}));
+        } finally {
+            System.setOut(out);
+            if (before == null) {
+                System.clearProperty(IpcCatalog.PROPERTY);
+            } else {
+                System.setProperty(IpcCatalog.PROPERTY, before);
+            }
+        }
+        String text = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(1, text.lines().count(), text);
+        assertTrue(text.contains("\"variant\":\"echo\"") && text.contains("\"round_trips\":2000"), text);
+        assertFalse(text.contains("\"preset\""), text);
+    }
+
+    @Test
+    void shouldSayWhereTheCatalogIsMissing() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> IpcCatalog.read(EXPERIMENTS.resolve("nope.toml")));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+    }
+}
