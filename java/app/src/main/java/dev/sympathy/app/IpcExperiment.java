@@ -1,5 +1,12 @@
 package dev.sympathy.app;
 
+import dev.sympathy.catalog.Catalog;
+import dev.sympathy.catalog.CatalogException;
+import dev.sympathy.catalog.ExperimentSpec;
+import dev.sympathy.catalog.ParamSpec;
+import dev.sympathy.catalog.Preset;
+import dev.sympathy.results.Json;
+import dev.sympathy.results.Stats;
 import dev.sympathy.ring.RingFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -62,15 +70,18 @@ final class IpcExperiment {
             plan.put("language", "java");
             plan.put("variant", variant);
             plan.put("params", params());
-            return Json.object(plan);
+            return Json.write(plan);
         }
     }
 
-    /** The cases of {@code variants} at {@code preset}, from the catalog. */
-    static List<Case> cases(IpcCatalog catalog, List<String> variants, String preset) {
-        int size = Math.toIntExact(catalog.longAt("size_bytes", preset));
-        long capacity = catalog.longAt("capacity", preset);
-        String writes = catalog.stringAt("writes", preset);
+    /** The cases of {@code variants} at {@code preset}, from the catalog's ipc entry. */
+    static List<Case> cases(ExperimentSpec ipc, List<String> variants, String preset) {
+        Preset at = Preset.valueOf(preset.toUpperCase(Locale.ROOT));
+        int size = Math.toIntExact(param(ipc, "size_bytes").longAt(at));
+        long capacity = param(ipc, "capacity").longAt(at);
+        long count = param(ipc, "count").longAt(at);
+        long roundTrips = param(ipc, "round_trips").longAt(at);
+        String writes = String.valueOf(param(ipc, "writes").at(at));
         if (!writes.equals("per-message")) {
             throw new IllegalStateException("experiments/ipc.toml: writes = " + writes + "; the Java producer writes"
                     + " per-message only");
@@ -78,16 +89,25 @@ final class IpcExperiment {
         List<Case> cases = new ArrayList<>();
         for (String variant : variants) {
             switch (variant) {
-                case "ring" -> cases.add(new Case(variant, "java", size, capacity, writes, catalog.longAt("count", preset)));
-                case "echo" -> cases.add(new Case(variant, "java", size, capacity, writes,
-                        catalog.longAt("round_trips", preset)));
-                case "ring-cross" -> cases.add(new Case(variant, "rust", size, capacity, writes,
-                        catalog.longAt("count", preset)));
+                case "ring" -> cases.add(new Case(variant, "java", size, capacity, writes, count));
+                case "echo" -> cases.add(new Case(variant, "java", size, capacity, writes, roundTrips));
+                case "ring-cross" -> cases.add(new Case(variant, "rust", size, capacity, writes, count));
                 default -> throw new UsageException("run ipc: unknown variant '" + variant + "' (choose from "
                         + String.join(", ", VARIANTS) + ")");
             }
         }
         return cases;
+    }
+
+    /** The repository: the parent of the catalog folder the launcher names. */
+    static Path repositoryRoot() {
+        return Path.of(System.getProperty(Catalog.PROPERTY)).toAbsolutePath().normalize().getParent();
+    }
+
+    /** The ipc param called {@code name}; the catalog entry must have it. */
+    private static ParamSpec param(ExperimentSpec ipc, String name) {
+        return ipc.param(name).orElseThrow(() -> new CatalogException("experiments/ipc.toml has no param `" + name
+                + "`"));
     }
 
     /** {@code run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]}. */
@@ -103,8 +123,7 @@ final class IpcExperiment {
         boolean named = args.flag("variants");
         List<String> variants = named ? Arrays.stream(args.string("variants", "").split(",")).map(String::trim).toList()
                 : VARIANTS;
-        IpcCatalog catalog = IpcCatalog.load();
-        List<Case> cases = cases(catalog, variants, preset);
+        List<Case> cases = cases(Catalog.fromProperty().experiment("ipc"), variants, preset);
         if (args.flag("plan")) {
             cases.forEach(c -> System.out.println(c.planJson()));
             return;
@@ -119,7 +138,7 @@ final class IpcExperiment {
         Path sympathy = null;
         if (cases.stream().anyMatch(c -> c.producer().equals("rust"))) {
             try {
-                sympathy = SympathyBinary.find(catalog.repositoryRoot());
+                sympathy = SympathyBinary.find(repositoryRoot());
             } catch (SympathyBinary.Unavailable e) {
                 if (named) {
                     throw new IllegalStateException("ring-cross needs the Rust side: " + e.getMessage(), e);

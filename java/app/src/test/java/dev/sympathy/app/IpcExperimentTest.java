@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sympathy.catalog.Catalog;
+import dev.sympathy.catalog.CatalogException;
+import dev.sympathy.catalog.ExperimentSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +20,8 @@ class IpcExperimentTest {
     /** The catalog folder, from java/app (Maven's working directory for the tests). */
     private static final Path EXPERIMENTS = Path.of("../../experiments").toAbsolutePath().normalize();
 
-    private static IpcCatalog catalog() throws Exception {
-        return IpcCatalog.read(EXPERIMENTS.resolve("ipc.toml"));
+    private static ExperimentSpec catalog() {
+        return Catalog.load(EXPERIMENTS).experiment("ipc");
     }
 
     @Test
@@ -35,27 +38,27 @@ class IpcExperimentTest {
         String plan = cases.get(2).planJson();
         assertTrue(plan.startsWith("{\"kind\":\"plan\",\"experiment\":\"ipc\",\"language\":\"java\","
                 + "\"variant\":\"ring-cross\""), plan);
-        assertEquals(catalog().repositoryRoot(), EXPERIMENTS.getParent());
     }
 
     @Test
     void shouldPrintThePlanAndRefuseWhatItDoesNotRun() throws Exception {
-        String before = System.getProperty(IpcCatalog.PROPERTY);
+        String before = System.getProperty(Catalog.PROPERTY);
         PrintStream out = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         try {
-            System.setProperty(IpcCatalog.PROPERTY, EXPERIMENTS.toString());
+            System.setProperty(Catalog.PROPERTY, EXPERIMENTS.toString());
             System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
             assertEquals(0, Sidecar.run(new String[] {"run", "ipc", "--plan", "--smoke", "--variants", "echo"}));
+            assertEquals(EXPERIMENTS.getParent(), IpcExperiment.repositoryRoot());
             assertEquals(2, Sidecar.run(new String[] {"run", "ipc", "--plan", "--variants", "sideways"}));
             assertEquals(2, Sidecar.run(new String[] {"run", "queue"}));
             assertEquals(2, Sidecar.run(new String[] {"run", "ipc", "--smoke", "--full"}));
         } finally {
             System.setOut(out);
             if (before == null) {
-                System.clearProperty(IpcCatalog.PROPERTY);
+                System.clearProperty(Catalog.PROPERTY);
             } else {
-                System.setProperty(IpcCatalog.PROPERTY, before);
+                System.setProperty(Catalog.PROPERTY, before);
             }
         }
         String text = captured.toString(StandardCharsets.UTF_8);
@@ -66,8 +69,7 @@ class IpcExperimentTest {
 
     @Test
     void shouldSayWhereTheCatalogIsMissing() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> IpcCatalog.read(EXPERIMENTS.resolve("nope.toml")));
-        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        CatalogException e = assertThrows(CatalogException.class, () -> Catalog.load(EXPERIMENTS.resolve("nope")));
+        assertTrue(e.getMessage().contains("no experiment catalog"), e.getMessage());
     }
 }
