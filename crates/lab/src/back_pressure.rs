@@ -45,6 +45,7 @@
 //! }
 //! ```
 
+use std::fmt;
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -103,7 +104,11 @@ impl Variant {
     }
 }
 
-sympathy_harness::variant_text!(Variant, "a back-pressure variant");
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq)]

@@ -19,7 +19,7 @@ use sympathy_harness::{Check, Metric, Stats};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Ring, Role};
 
-use crate::run::{Common, reporter};
+use crate::experiment::{Common, reporter};
 
 /// Messages a producer batch holds at most by default (one consumer-visible publish per batch).
 const BATCH: usize = 256;

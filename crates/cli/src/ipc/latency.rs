@@ -21,7 +21,7 @@ use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Producer, Ring, Role};
 
 use super::quantiles::Quantiles;
-use crate::run::{Common, reporter};
+use crate::experiment::{Common, reporter};
 
 /// `ipc latency --size S --count N`
 #[derive(Args, Debug)]

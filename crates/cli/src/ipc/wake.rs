@@ -27,7 +27,7 @@ use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
 use super::quantiles::Quantiles;
-use crate::run::{Common, reporter};
+use crate::experiment::{Common, reporter};
 
 /// `ipc wake`
 #[derive(Args, Debug)]

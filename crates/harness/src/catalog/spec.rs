@@ -226,7 +226,8 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
             if !metrics.contains(f.metric.as_str()) {
                 errors.push(at(format!("seed figure for unknown metric `{}`", f.metric)));
             }
-            if f.value.is_nan() || f.value <= 0.0 || f.citation.is_empty() || f.hardware.is_empty() {
+            if f.value.is_nan() || f.value <= 0.0 || f.citation.is_empty() || f.hardware.is_empty()
+            {
                 errors.push(at(format!(
                     "seed figure {} {}: needs a positive value, a citation and the hardware",
                     f.variant, f.metric

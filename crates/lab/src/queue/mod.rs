@@ -201,20 +201,6 @@ impl Variant {
             Variant::Ring => "ring",
         }
     }
-
-    /// Parses a name from [`Variant::name`].
-    ///
-    /// # Errors
-    /// A message listing the valid names.
-    pub fn parse(text: &str) -> Result<Variant, String> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-                format!("unknown variant '{text}'; use one of {}", names.join(", "))
-            })
-    }
 }
 
 /// One transfer to measure.
