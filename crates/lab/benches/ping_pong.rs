@@ -1,6 +1,7 @@
 //! ping-pong: two pinned threads bounce a counter (see `sympathy_lab::ping_pong`). Ids
 //! `ping-pong/<variant>/cores-<a>-<b>`; the C references of the seed are `c-<variant>`.
-//! Throughput is one-way hops (two per round trip).
+//! Throughput is one-way hops (two per round trip). Round trips per run: `iterations` of
+//! `experiments/ping-pong.toml` at the bench's preset.
 //!
 //! ```text
 //! cargo bench --bench ping_pong
@@ -12,14 +13,13 @@
 mod support;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use support::criterion_config;
-use sympathy_harness::Preset;
+use support::{criterion_config, u64_of};
 use sympathy_harness::pin::available_cores;
 use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{Variant, run};
 
 fn ping_pong(c: &mut Criterion) {
-    let iterations: u64 = Preset::for_bench().pick(10_000, 1_000_000, 500_000_000);
+    let iterations = u64_of("ping-pong", "iterations");
     let cores = available_cores();
     let [a, b, ..] = cores[..] else {
         eprintln!("ping-pong benches skipped: they need two cores, this process has {cores:?}");

@@ -73,14 +73,6 @@ pub const BOUND_TOLERANCE_PERCENT: u64 = 5;
 
 /// Default latency bound of the bounded queue: 1 ms.
 pub const DEFAULT_MAX_LATENCY_NS: u64 = 1_000_000;
-/// The offered loads, as fractions of capacity, and their names in `params.load`.
-pub const LOADS: [(f64, &str); 5] = [
-    (0.5, "0.5"),
-    (0.8, "0.8"),
-    (0.95, "0.95"),
-    (1.2, "1.2"),
-    (1.5, "1.5"),
-];
 
 /// The queue in front of the workers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -122,6 +122,84 @@ mod tests {
         );
     }
 
+    /// Every kernel name parses back to its kernel through the catalog, the catalog's Rust
+    /// variants are exactly the kernels, and a wrong name is an error naming a right one.
+    fn names_round_trip<V: Copy + PartialEq + std::fmt::Debug + Send + Sync + 'static>(
+        experiment: &'static str,
+        all: &'static [V],
+        name: fn(V) -> &'static str,
+        wrong: &str,
+        listed: &str,
+    ) {
+        let parser = variant_parser(experiment, all, name);
+        let cmd = clap::Command::new("x");
+        for &v in all {
+            let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(name(v)));
+            assert_eq!(parsed.unwrap(), v, "{experiment}");
+        }
+        let kernels: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        assert_eq!(
+            spec(experiment).unwrap().variants_in(Language::Rust),
+            kernels,
+            "{experiment}: the catalog's Rust variants are the kernels, in order"
+        );
+        let err = parser
+            .parse_ref(&cmd, None, std::ffi::OsStr::new(wrong))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(wrong) && err.contains(listed), "{err}");
+    }
+
+    #[test]
+    fn every_experiments_variant_names_round_trip_through_the_catalog() {
+        use atomic_increment::Variant as Atomic;
+        use sympathy_lab::*;
+        names_round_trip(
+            "atomic-increment",
+            &Atomic::ALL,
+            Atomic::name,
+            "lock-inc",
+            "lock-xadd",
+        );
+        use ping_pong::Variant as Ping;
+        names_round_trip("ping-pong", &Ping::ALL, Ping::name, "ping", "same-line");
+        use memory_walk::Variant as Walk;
+        names_round_trip(
+            "memory-walk",
+            &Walk::ALL,
+            Walk::name,
+            "zigzag",
+            "chase-heap",
+        );
+        use struct_table::Variant as Table;
+        names_round_trip(
+            "struct-table",
+            &Table::ALL,
+            Table::name,
+            "heap",
+            "flyweight",
+        );
+        use queue::Variant as Queue;
+        names_round_trip("queue", &Queue::ALL, Queue::name, "ring2", "p1c1-batch");
+        use serialization::Variant as Codec;
+        names_round_trip(
+            "serialization",
+            &Codec::ALL,
+            Codec::name,
+            "unsafe",
+            "ring-claim",
+        );
+        names_round_trip("dispatch", &Variant::ALL, Variant::name, "mono", "dyn-1");
+        use back_pressure::Variant as Pressure;
+        names_round_trip(
+            "back-pressure",
+            &Pressure::ALL,
+            Pressure::name,
+            "lifo",
+            "bounded",
+        );
+    }
+
     #[test]
     fn values_come_from_the_catalog_and_missing_ones_are_named() {
         assert_eq!(

@@ -26,9 +26,6 @@ pub use message::{ElementKind, Message, Tick};
 pub use pair::{Waiter, timed_pair};
 pub use variants::BATCH;
 
-/// Slots per queue unless told otherwise: the seed's `QUEUE_CAPACITY = 32 * 1024`.
-pub const DEFAULT_CAPACITY: usize = 32 * 1024;
-
 /// Why a queue run failed.
 #[derive(Debug, Error)]
 pub enum QueueRunError {
