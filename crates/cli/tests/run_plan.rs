@@ -5,21 +5,12 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{results, sympathy};
+use common::{json_lines, results, sympathy};
 use serde_json::Value;
 use sympathy_harness::catalog::catalog;
 
 fn plan_lines(args: &[&str]) -> Vec<Value> {
-    let out = sympathy(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
-        .collect()
+    json_lines(&sympathy(args))
 }
 
 /// (variant, language, params less the runner params of common.toml) of a line.

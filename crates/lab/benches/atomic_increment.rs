@@ -18,11 +18,10 @@ mod support;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use support::{criterion_config, u64_of, u64s};
+use support::{bench_runs, criterion_config, kernels, u64_of, u64s};
 use sympathy_harness::Preset;
 use sympathy_harness::pin::available_cores;
 use sympathy_lab::atomic_increment::{Variant, run};
-use sympathy_lab::c_reference::Language;
 
 fn atomic_increment(c: &mut Criterion) {
     let count = u64_of("atomic-increment", "count");
@@ -39,23 +38,16 @@ fn atomic_increment(c: &mut Criterion) {
             .sample_size(10)
             .measurement_time(Duration::from_secs(60));
     }
-    for language in Language::ALL {
-        for variant in Variant::ALL.into_iter().filter(|v| v.has(language)) {
-            for &threads in &threads {
-                let prefix = if language == Language::C { "c-" } else { "" };
-                let id = format!("{prefix}{variant}/threads-{threads}");
-                group.bench_function(id, |b| {
-                    b.iter_custom(|iters| {
-                        (0..iters)
-                            .map(|_| {
-                                run(variant, language, &cores[..threads], count)
-                                    .expect("a pinned, verified run")
-                                    .elapsed
-                            })
-                            .sum()
-                    })
-                });
-            }
+    for (variant, language, prefix) in kernels(&Variant::ALL, Variant::has) {
+        for &threads in &threads {
+            let id = format!("{prefix}{variant}/threads-{threads}");
+            let cores = &cores[..threads];
+            bench_runs(&mut group, id, || {
+                match run(variant, language, cores, count) {
+                    Ok(outcome) => outcome.elapsed,
+                    Err(err) => panic!("{prefix}{variant} on {threads} threads: {err}"),
+                }
+            });
         }
     }
     group.finish();

@@ -13,9 +13,8 @@
 mod support;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use support::{criterion_config, u64_of};
+use support::{bench_runs, criterion_config, kernels, u64_of};
 use sympathy_harness::pin::available_cores;
-use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{Variant, run};
 
 fn ping_pong(c: &mut Criterion) {
@@ -27,21 +26,15 @@ fn ping_pong(c: &mut Criterion) {
     };
     let mut group = c.benchmark_group("ping-pong");
     group.throughput(Throughput::Elements(2 * iterations));
-    for language in Language::ALL {
-        for variant in Variant::ALL.into_iter().filter(|v| v.has(language)) {
-            let prefix = if language == Language::C { "c-" } else { "" };
-            group.bench_function(format!("{prefix}{variant}/cores-{a}-{b}"), |bencher| {
-                bencher.iter_custom(|iters| {
-                    (0..iters)
-                        .map(|_| {
-                            run(variant, language, (a, b), iterations)
-                                .expect("a pinned, verified run")
-                                .elapsed
-                        })
-                        .sum()
-                })
-            });
-        }
+    for (variant, language, prefix) in kernels(&Variant::ALL, Variant::has) {
+        bench_runs(
+            &mut group,
+            format!("{prefix}{variant}/cores-{a}-{b}"),
+            || {
+                let outcome = run(variant, language, (a, b), iterations);
+                outcome.expect("a pinned, verified run").elapsed
+            },
+        );
     }
     group.finish();
 }

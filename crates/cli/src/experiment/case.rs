@@ -6,7 +6,7 @@
 //! the results therefore come from the same params.
 
 use serde_json::{Map, Value, json};
-use sympathy_harness::Measurement;
+use sympathy_harness::{Check, Measurement, Metric, Stats};
 
 /// One result group: a variant in one kernel language with one combination of params, and the
 /// typed `work` the experiment needs to measure it.
@@ -52,6 +52,14 @@ impl<W> Case<W> {
             Measurement::new(experiment, self.variant).language(self.language),
             |m, (key, value)| m.param(key, value.clone()),
         )
+    }
+
+    /// A verified result of this case: [`Case::measurement`] with the metric, its stats and
+    /// `check` ok.
+    pub fn result(&self, experiment: &str, metric: Metric, stats: Stats) -> Measurement {
+        self.measurement(experiment)
+            .stats(metric, stats)
+            .check(Check::Ok)
     }
 
     /// The plan line of this case (one JSON object, `"kind":"plan"`), as `--plan` prints it.

@@ -7,7 +7,7 @@ use clap::Args;
 use sympathy_harness::catalog::Language;
 use sympathy_harness::format;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Check, Metric, Reporter, Stats};
+use sympathy_harness::{Metric, Reporter, Stats};
 use sympathy_lab::back_pressure::{
     self, Config, DEFAULT_MAX_LATENCY_NS, EXPERIMENT, Outcome, Variant,
 };
@@ -253,11 +253,7 @@ fn report(reporter: &mut Reporter, case: &Case<LoadTest>, outcomes: &[Outcome]) 
         let samples: Vec<f64> = outcomes.iter().map(|o| value(o) as f64).collect();
         let stats = Stats::from_samples(&samples)
             .with_context(|| format!("{}: no valid samples", case.variant))?;
-        reporter.result(
-            case.measurement(EXPERIMENT)
-                .stats(metric, stats)
-                .check(Check::Ok),
-        )?;
+        reporter.result(case.result(EXPERIMENT, metric, stats))?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use sympathy_harness::catalog::Language;
 use sympathy_harness::pin::run_pinned;
-use sympathy_harness::{Check, Metric, Reporter, Stats};
+use sympathy_harness::{Metric, Reporter, Stats};
 use sympathy_lab::dispatch::{self, DispatchError, EXPERIMENT, Variant};
 
 use crate::experiment::catalog::{u64_at, variant_parser, variants_in};
@@ -94,11 +94,7 @@ impl Experiment for DispatchArgs {
                 rates.push(phase.ops_per_sec());
             }
             let stats = Stats::from_samples(&rates).context("no valid samples")?;
-            reporter.result(
-                case.measurement(EXPERIMENT)
-                    .stats(Metric::OpsPerSec, stats)
-                    .check(Check::Ok),
-            )?;
+            reporter.result(case.result(EXPERIMENT, Metric::OpsPerSec, stats))?;
         }
         Ok(())
     }

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use sympathy_harness::catalog::Language;
 use sympathy_harness::machine::human_bytes;
-use sympathy_harness::{Check, Metric, Reporter, Stats};
+use sympathy_harness::{Metric, Reporter, Stats};
 use sympathy_lab::memory_walk::{self, Variant, WalkArray, sweep_sizes, validate_size};
 
 use crate::experiment::catalog::{bool_at, u64_at, variant_parser, variants_in};
@@ -152,11 +152,7 @@ impl Experiment for MemoryWalkArgs {
             }
             let stats = Stats::from_samples(&samples)
                 .with_context(|| format!("{variant}: no valid samples"))?;
-            reporter.result(
-                case.measurement(EXPERIMENT)
-                    .stats(Metric::NsPerOp, stats)
-                    .check(Check::Ok),
-            )?;
+            reporter.result(case.result(EXPERIMENT, Metric::NsPerOp, stats))?;
         }
         Ok(())
     }

@@ -101,11 +101,7 @@ impl Experiment for StructTableArgs {
             ] {
                 let stats = Stats::from_samples(samples)
                     .with_context(|| format!("{variant}: no valid samples"))?;
-                reporter.result(
-                    case.measurement(EXPERIMENT)
-                        .stats(metric, stats)
-                        .check(Check::Ok),
-                )?;
+                reporter.result(case.result(EXPERIMENT, metric, stats))?;
             }
             match struct_table::bytes_per_record(variant, records)? {
                 Some(bytes) => reporter.result(

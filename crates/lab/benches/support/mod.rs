@@ -8,9 +8,11 @@
 
 use std::time::Duration;
 
-use criterion::Criterion;
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
 use sympathy_harness::Preset;
 use sympathy_harness::catalog::{ParamSpec, catalog};
+use sympathy_lab::c_reference::Language;
 
 /// Criterion settings used by every bench: few, longer samples suit multi-threaded
 /// `iter_custom` benchmarks whose single iteration already spans many operations.
@@ -20,6 +22,35 @@ pub fn criterion_config() -> Criterion {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
         .configure_from_args()
+}
+
+/// Every kernel to bench of a two-language experiment: each variant in Rust, then each that
+/// has a C reference, with its id prefix (`c-` for the C references of the seed).
+pub fn kernels<V: Copy>(
+    all: &[V],
+    has: fn(V, Language) -> bool,
+) -> Vec<(V, Language, &'static str)> {
+    Language::ALL
+        .into_iter()
+        .flat_map(|language| {
+            let prefix = if language == Language::C { "c-" } else { "" };
+            all.iter()
+                .filter(move |&&v| has(v, language))
+                .map(move |&v| (v, language, prefix))
+        })
+        .collect()
+}
+
+/// Benches `id` as whole runs: each criterion iteration is one `run`, which returns the time
+/// it measured (`iter_custom` sums them).
+pub fn bench_runs(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: String,
+    mut run: impl FnMut() -> Duration,
+) {
+    group.bench_function(id, |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| run()).sum())
+    });
 }
 
 /// Param `param` of `experiment` in the catalog; a missing one stops the bench with its name.
