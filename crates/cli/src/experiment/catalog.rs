@@ -27,6 +27,25 @@ pub fn u64_at(experiment: &str, name: &str, preset: Preset) -> Result<u64> {
         .with_context(|| not_a(experiment, name, preset, "an unsigned integer"))
 }
 
+/// `flag` when given, else the unsigned integer param `name` at `preset`.
+pub fn u64_or(flag: Option<u64>, experiment: &str, name: &str, preset: Preset) -> Result<u64> {
+    match flag {
+        Some(value) => Ok(value),
+        None => u64_at(experiment, name, preset),
+    }
+}
+
+/// `flag` when given, else the catalog's param `name` at `preset` as a `usize`.
+pub fn usize_or(
+    flag: Option<usize>,
+    experiment: &str,
+    name: &str,
+    preset: Preset,
+) -> Result<usize> {
+    let value = u64_or(flag.map(|v| v as u64), experiment, name, preset)?;
+    usize::try_from(value).with_context(|| format!("{name} {value} does not fit in memory"))
+}
+
 /// The unsigned integers of param `name` at `preset` (a list, or one scalar).
 pub fn u64s_at(experiment: &str, name: &str, preset: Preset) -> Result<Vec<u64>> {
     param(experiment, name)?
@@ -66,6 +85,19 @@ pub fn variants_in<V: Copy>(
         .into_iter()
         .filter_map(|n| all.iter().copied().find(|&v| name(v) == n))
         .collect())
+}
+
+/// `flag` when given, else [`variants_in`] for Rust: the variants a run measures.
+pub fn variants_or<V: Copy>(
+    flag: &Option<Vec<V>>,
+    experiment: &str,
+    all: &[V],
+    name: fn(V) -> &'static str,
+) -> Result<Vec<V>> {
+    match flag {
+        Some(chosen) => Ok(chosen.clone()),
+        None => variants_in(experiment, Language::Rust, all, name),
+    }
 }
 
 /// The clap value parser of an experiment's `--variants`: the names the catalog lists for

@@ -9,19 +9,17 @@ use anyhow::{Result, bail};
 use clap::Args;
 use sympathy_harness::catalog::Language as CatalogLanguage;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Check, Metric, Reporter, Stats};
+use sympathy_harness::{Check, Metric, Preset, Reporter, Stats};
 use sympathy_lab::atomic_increment::{self, EXPERIMENT, Outcome, Variant};
 use sympathy_lab::c_reference::Language;
 
-use crate::experiment::catalog::{spec, u64_at, u64s_at, variant_parser};
+use crate::experiment::catalog::{spec, u64_or, u64s_at, variant_parser};
 use crate::experiment::cores::{CoreList, parse_cores};
 use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run atomic-increment`.
 #[derive(Args, Debug, Clone)]
 pub struct AtomicIncrementArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// Thread counts to sweep, e.g. 1,2 [default: threads of experiments/atomic-increment.toml
     /// at the preset, up to the cores in use].
     #[arg(long, value_delimiter = ',')]
@@ -46,7 +44,6 @@ pub struct AtomicIncrementArgs {
 impl Default for AtomicIncrementArgs {
     fn default() -> Self {
         AtomicIncrementArgs {
-            common: Common::default(),
             threads: None,
             cores: None,
             count: None,
@@ -82,8 +79,7 @@ fn catalog_language(language: Language) -> CatalogLanguage {
     }
 }
 
-fn setup(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Setup> {
-    let preset = args.common.preset();
+fn setup(args: &AtomicIncrementArgs, preset: Preset, available: &[usize]) -> Result<Setup> {
     let cores = match args.cores.as_ref().map(|c| &c.0) {
         Some(cores) => {
             if let Some(core) = cores.iter().find(|c| !available.contains(c)) {
@@ -117,10 +113,7 @@ fn setup(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Setup> {
             cores.len()
         );
     }
-    let count = match args.count {
-        Some(count) => count,
-        None => u64_at(EXPERIMENT, "count", preset)?,
-    };
+    let count = u64_or(args.count, EXPERIMENT, "count", preset)?;
     if count == 0 {
         bail!("--count 0: the counter must be incremented at least once (e.g. --count 1000000)");
     }
@@ -135,8 +128,12 @@ fn setup(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Setup> {
     })
 }
 
-fn cases_on(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Vec<Case<Contention>>> {
-    let setup = setup(args, available)?;
+fn cases_on(
+    args: &AtomicIncrementArgs,
+    preset: Preset,
+    available: &[usize],
+) -> Result<Vec<Case<Contention>>> {
+    let setup = setup(args, preset, available)?;
     let spec = spec(EXPERIMENT)?;
     let mut cases = Vec::new();
     for &language in &args.languages {
@@ -170,24 +167,18 @@ impl Experiment for AtomicIncrementArgs {
     type Work = Contention;
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
+    fn cases(&self, common: &Common) -> Result<Vec<Case<Contention>>> {
+        cases_on(self, common.preset(), &available_cores())
     }
 
-    fn with_common(common: Common) -> Self {
-        AtomicIncrementArgs {
-            common,
-            ..AtomicIncrementArgs::default()
-        }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<Contention>>> {
-        cases_on(self, &available_cores())
-    }
-
-    fn measure(&self, cases: &[Case<Contention>], reporter: &mut Reporter) -> Result<()> {
-        let setup = setup(self, &available_cores())?;
-        let runs = self.common.runs_or(3, 5, 5);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<Contention>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let setup = setup(self, common.preset(), &available_cores())?;
+        let runs = common.runs_or(3, 5, 5);
         let threads: Vec<String> = setup.threads.iter().map(|t| t.to_string()).collect();
         let skipped: Vec<String> = setup.skipped.iter().map(|t| t.to_string()).collect();
         reporter.line(&format!(
@@ -298,7 +289,7 @@ mod tests {
 
     #[test]
     fn the_default_sweep_is_the_catalogs_up_to_the_cores() {
-        let setup = setup(&args(None, None), &[0, 1]).unwrap();
+        let setup = setup(&args(None, None), Preset::Default, &[0, 1]).unwrap();
         assert_eq!(setup.threads, vec![1, 2]);
         assert_eq!(setup.skipped, vec![4]);
         assert_eq!(setup.count, 20_000_000);
@@ -307,12 +298,13 @@ mod tests {
     }
 
     fn setup_of(threads: Option<Vec<usize>>, count: Option<u64>) -> Setup {
-        setup(&args(threads, count), &[0, 1]).unwrap()
+        setup(&args(threads, count), Preset::Default, &[0, 1]).unwrap()
     }
 
     #[test]
     fn bad_flags_are_clear_errors() {
-        let err = |a: AtomicIncrementArgs| setup(&a, &[0, 1]).unwrap_err().to_string();
+        let err =
+            |a: AtomicIncrementArgs| setup(&a, Preset::Default, &[0, 1]).unwrap_err().to_string();
         assert!(err(args(Some(vec![0]), None)).contains("--threads 0"));
         assert!(err(args(Some(vec![3]), None)).contains("from 1 to 2"));
         assert!(err(args(None, Some(0))).contains("--count 0"));
@@ -325,7 +317,7 @@ mod tests {
     fn the_c_references_cover_what_the_catalog_says_and_the_kernels_have() {
         let mut a = args(Some(vec![1]), Some(10));
         a.languages = Language::ALL.to_vec();
-        let cases = cases_on(&a, &[0, 1]).unwrap();
+        let cases = cases_on(&a, Preset::Default, &[0, 1]).unwrap();
         for case in &cases {
             assert!(case.work.variant.has(case.work.language), "{case:?}");
         }
@@ -343,12 +335,16 @@ mod tests {
         let cores = available_cores();
         let threads = cores.len().min(2);
         let mut a = args(Some(vec![threads]), Some(10_000));
-        a.common.runs = Some(2);
+        let common = Common {
+            runs: Some(2),
+            ..Common::default()
+        };
         a.variants = Some(vec![Variant::LockXadd, Variant::Sharded]);
         a.languages = vec![Language::Rust, Language::C];
         let mut reporter =
             Reporter::to_writers(true, Box::new(std::io::sink()), Box::new(std::io::sink()));
-        a.measure(&a.cases().unwrap(), &mut reporter).unwrap();
+        a.measure(&common, &a.cases(&common).unwrap(), &mut reporter)
+            .unwrap();
         let lines: Vec<(String, String, &str)> = reporter
             .results()
             .iter()

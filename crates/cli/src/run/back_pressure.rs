@@ -4,22 +4,19 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sympathy_harness::catalog::Language;
 use sympathy_harness::format;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Metric, Reporter, Stats};
+use sympathy_harness::{Metric, Preset, Reporter, Stats};
 use sympathy_lab::back_pressure::{
     self, Config, DEFAULT_MAX_LATENCY_NS, EXPERIMENT, Outcome, Variant,
 };
 
-use crate::experiment::catalog::{strs_at, u64_at, variant_parser, variants_in};
+use crate::experiment::catalog::{strs_at, u64_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run back-pressure`.
 #[derive(Args, Debug, Clone)]
 pub struct BackPressureArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// Requests generated per load and run [default: count of experiments/back-pressure.toml
     /// at the preset].
     #[arg(long)]
@@ -45,7 +42,6 @@ pub struct BackPressureArgs {
 impl Default for BackPressureArgs {
     fn default() -> Self {
         BackPressureArgs {
-            common: Common::default(),
             count: None,
             variants: None,
             loads: None,
@@ -63,10 +59,10 @@ pub struct LoadTest {
 }
 
 /// The loads to run, each with its text as given (for `params.load`).
-fn loads(args: &BackPressureArgs) -> Result<Vec<(f64, String)>> {
+fn loads(args: &BackPressureArgs, preset: Preset) -> Result<Vec<(f64, String)>> {
     let texts: Vec<String> = match &args.loads {
         Some(texts) => texts.clone(),
-        None => strs_at(EXPERIMENT, "load", args.common.preset())?
+        None => strs_at(EXPERIMENT, "load", preset)?
             .into_iter()
             .map(String::from)
             .collect(),
@@ -95,32 +91,12 @@ impl Experiment for BackPressureArgs {
     type Work = LoadTest;
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
-    fn with_common(common: Common) -> Self {
-        BackPressureArgs {
-            common,
-            ..BackPressureArgs::default()
-        }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<LoadTest>>> {
-        let preset = self.common.preset();
-        let count = match self.count {
-            Some(count) => count,
-            None => u64_at(EXPERIMENT, "count", preset)?,
-        };
-        let service_ns = match self.service_ns {
-            Some(ns) => ns,
-            None => u64_at(EXPERIMENT, "service_ns", preset)?,
-        };
-        let variants = match &self.variants {
-            Some(v) => v.clone(),
-            None => variants_in(EXPERIMENT, Language::Rust, &Variant::ALL, Variant::name)?,
-        };
-        let loads = loads(self)?;
+    fn cases(&self, common: &Common) -> Result<Vec<Case<LoadTest>>> {
+        let preset = common.preset();
+        let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
+        let service_ns = u64_or(self.service_ns, EXPERIMENT, "service_ns", preset)?;
+        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let loads = loads(self, preset)?;
         let cores = available_cores();
         let mut cases = Vec::new();
         for variant in variants {
@@ -150,8 +126,13 @@ impl Experiment for BackPressureArgs {
         Ok(cases)
     }
 
-    fn measure(&self, cases: &[Case<LoadTest>], reporter: &mut Reporter) -> Result<()> {
-        let runs = self.common.runs_or(1, 3, 3);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<LoadTest>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(1, 3, 3);
         if let Some(first) = cases.first() {
             header(&first.work.config, runs, reporter)?;
         }
@@ -266,16 +247,24 @@ mod tests {
     #[test]
     fn loads_keep_their_text_and_reject_garbage() {
         let mut args = BackPressureArgs::default();
-        assert_eq!(loads(&args).unwrap()[2], (0.95, "0.95".to_string()));
+        assert_eq!(
+            loads(&args, Preset::Default).unwrap()[2],
+            (0.95, "0.95".to_string())
+        );
         args.loads = Some(vec!["0.8".into(), " 1.5".into()]);
         assert_eq!(
-            loads(&args).unwrap(),
+            loads(&args, Preset::Default).unwrap(),
             [(0.8, "0.8".to_string()), (1.5, "1.5".to_string())]
         );
         args.loads = Some(vec!["fast".into()]);
-        assert!(loads(&args).unwrap_err().to_string().contains("'fast'"));
+        assert!(
+            loads(&args, Preset::Default)
+                .unwrap_err()
+                .to_string()
+                .contains("'fast'")
+        );
         args.loads = Some(vec!["-1".into()]);
-        assert!(loads(&args).is_err());
+        assert!(loads(&args, Preset::Default).is_err());
     }
 
     fn rejecting(rejected: u64) -> Outcome {

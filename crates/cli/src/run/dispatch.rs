@@ -3,19 +3,16 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sympathy_harness::catalog::Language;
 use sympathy_harness::pin::run_pinned;
 use sympathy_harness::{Metric, Reporter, Stats};
 use sympathy_lab::dispatch::{self, DispatchError, EXPERIMENT, Variant};
 
-use crate::experiment::catalog::{u64_at, variant_parser, variants_in};
+use crate::experiment::catalog::{u64_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment, first_core};
 
 /// Flags of `sympathy run dispatch`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct DispatchArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// Calls per timed run [default: iterations of experiments/dispatch.toml at the preset].
     #[arg(long)]
     pub iterations: Option<u64>,
@@ -42,27 +39,12 @@ impl Experiment for DispatchArgs {
     type Work = (Variant, u64);
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
-    fn with_common(common: Common) -> Self {
-        DispatchArgs {
-            common,
-            ..DispatchArgs::default()
+    fn cases(&self, common: &Common) -> Result<Vec<Case<(Variant, u64)>>> {
+        let iterations = u64_or(self.iterations, EXPERIMENT, "iterations", common.preset())?;
+        if iterations == 0 {
+            return Err(DispatchError::ZeroIterations.into());
         }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<(Variant, u64)>>> {
-        let iterations = match self.iterations {
-            Some(0) => return Err(DispatchError::ZeroIterations.into()),
-            Some(n) => n,
-            None => u64_at(EXPERIMENT, "iterations", self.common.preset())?,
-        };
-        let variants = match &self.variants {
-            Some(v) => v.clone(),
-            None => variants_in(EXPERIMENT, Language::Rust, &Variant::ALL, Variant::name)?,
-        };
+        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
         Ok(variants
             .into_iter()
             .map(|v| {
@@ -73,8 +55,13 @@ impl Experiment for DispatchArgs {
             .collect())
     }
 
-    fn measure(&self, cases: &[Case<(Variant, u64)>], reporter: &mut Reporter) -> Result<()> {
-        let runs = self.common.runs_or(3, 5, 10);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<(Variant, u64)>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(3, 5, 10);
         let core = first_core()?;
         for case in cases {
             let (variant, iterations) = case.work;
@@ -113,11 +100,11 @@ mod tests {
 
     #[test]
     fn cases_take_the_catalog_iterations_and_every_rust_variant() {
-        let args = DispatchArgs::with_common(Common {
+        let quick = Common {
             quick: true,
             ..Common::default()
-        });
-        let cases = args.cases().unwrap();
+        };
+        let cases = DispatchArgs::default().cases(&quick).unwrap();
         let names: Vec<&str> = cases.iter().map(|c| c.variant).collect();
         assert_eq!(names, ["static", "dyn-1", "dyn-2", "dyn-4", "enum"]);
         assert_eq!(cases[3].params["implementations"], 4);

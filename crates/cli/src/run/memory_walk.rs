@@ -3,12 +3,11 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sympathy_harness::catalog::Language;
 use sympathy_harness::machine::human_bytes;
-use sympathy_harness::{Metric, Reporter, Stats};
+use sympathy_harness::{Metric, Preset, Reporter, Stats};
 use sympathy_lab::memory_walk::{self, Variant, WalkArray, sweep_sizes, validate_size};
 
-use crate::experiment::catalog::{bool_at, u64_at, variant_parser, variants_in};
+use crate::experiment::catalog::{bool_at, usize_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
 
 const EXPERIMENT: &str = "memory-walk";
@@ -19,8 +18,6 @@ const MEMORY: &str = "off-heap";
 /// Flags of `sympathy run memory-walk`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct MemoryWalkArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// Array size in MiB, a power of two of at least 2 [default: size_bytes of
     /// experiments/memory-walk.toml at the preset].
     #[arg(long)]
@@ -49,19 +46,18 @@ pub struct Walk {
 
 impl MemoryWalkArgs {
     /// The array's size in bytes: `--size-mib`, or the catalog's `size_bytes`.
-    fn array_bytes(&self) -> Result<usize> {
-        let bytes = match self.size_mib {
-            Some(mib) => mib
-                .checked_mul(1024 * 1024)
-                .ok_or(memory_walk::WalkError::BadSize(usize::MAX))?,
-            None => usize::try_from(u64_at(EXPERIMENT, "size_bytes", self.common.preset())?)?,
+    fn array_bytes(&self, preset: Preset) -> Result<usize> {
+        let mib = self.size_mib.map(|mib| mib.checked_mul(1024 * 1024));
+        let bytes = match mib {
+            Some(bytes) => bytes.ok_or(memory_walk::WalkError::BadSize(usize::MAX))?,
+            None => usize_or(None, EXPERIMENT, "size_bytes", preset)?,
         };
         validate_size(bytes)?;
         Ok(bytes)
     }
 
-    fn huge_pages(&self) -> Result<bool> {
-        Ok(self.huge_pages || bool_at(EXPERIMENT, "huge_pages", self.common.preset())?)
+    fn huge_pages(&self, preset: Preset) -> Result<bool> {
+        Ok(self.huge_pages || bool_at(EXPERIMENT, "huge_pages", preset)?)
     }
 }
 
@@ -69,20 +65,9 @@ impl Experiment for MemoryWalkArgs {
     type Work = Walk;
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
-    fn with_common(common: Common) -> Self {
-        MemoryWalkArgs {
-            common,
-            ..MemoryWalkArgs::default()
-        }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<Walk>>> {
-        let array = self.array_bytes()?;
-        let huge_pages = self.huge_pages()?;
+    fn cases(&self, common: &Common) -> Result<Vec<Case<Walk>>> {
+        let array = self.array_bytes(common.preset())?;
+        let huge_pages = self.huge_pages(common.preset())?;
         let walks: Vec<Walk> = if self.sweep {
             sweep_sizes(array)
                 .into_iter()
@@ -92,10 +77,7 @@ impl Experiment for MemoryWalkArgs {
                 })
                 .collect()
         } else {
-            let variants = match &self.variants {
-                Some(v) => v.clone(),
-                None => variants_in(EXPERIMENT, Language::Rust, &Variant::ALL, Variant::name)?,
-            };
+            let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
             variants
                 .into_iter()
                 .map(|variant| Walk {
@@ -115,11 +97,16 @@ impl Experiment for MemoryWalkArgs {
             .collect())
     }
 
-    fn measure(&self, cases: &[Case<Walk>], reporter: &mut Reporter) -> Result<()> {
-        let preset = self.common.preset();
-        let runs = self.common.runs_or(3, 5, 5);
-        let size_bytes = self.array_bytes()?;
-        let huge_pages = self.huge_pages()?;
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<Walk>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let preset = common.preset();
+        let runs = common.runs_or(3, 5, 5);
+        let size_bytes = self.array_bytes(common.preset())?;
+        let huge_pages = self.huge_pages(common.preset())?;
         let mut array = WalkArray::new(size_bytes, huge_pages)?;
         if huge_pages {
             let backed = array.region().huge_page_bytes().unwrap_or(0);

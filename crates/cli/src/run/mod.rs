@@ -15,7 +15,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_harness::catalog::catalog;
 
-use crate::experiment::{Common, Experiment, Runnable, print_plan, reporter, run_one};
+use crate::experiment::{Common, Experiment, Flags, Runnable, print_plan, reporter, run_one};
 
 /// `sympathy run ...`
 #[derive(Args, Debug)]
@@ -33,24 +33,24 @@ enum Command {
     /// Every experiment of the catalog in turn, each with its defaults at the chosen preset.
     All(Common),
     /// T pinned threads increment a shared counter to N (lock add, xadd, CAS, sharded).
-    AtomicIncrement(atomic_increment::AtomicIncrementArgs),
+    AtomicIncrement(Flags<atomic_increment::AtomicIncrementArgs>),
     /// Two pinned threads bounce a counter: one-way inter-core latency.
-    PingPong(ping_pong::PingPongArgs),
+    PingPong(Flags<ping_pong::PingPongArgs>),
     /// Sum an i64 array in linear, in-page random and whole-heap random order, plus dependent
     /// pointer chases and a cache-latency sweep.
-    MemoryWalk(memory_walk::MemoryWalkArgs),
+    MemoryWalk(Flags<memory_walk::MemoryWalkArgs>),
     /// Build and query the 50M-trade table as boxed objects, structs, packed flyweights, columns.
-    StructTable(struct_table::StructTableArgs),
+    StructTable(Flags<struct_table::StructTableArgs>),
     /// SPSC queues: P1C1 on heap, off heap and across processes vs rtrb, crossbeam, std.
-    Queue(queue::QueueArgs),
+    Queue(Flags<queue::QueueArgs>),
     /// The seed's order object written and read back: serde/postcard, a hand codec, zero-copy,
     /// straight into a claimed ring record.
-    Serialization(serialization::SerializationArgs),
+    Serialization(Flags<serialization::SerializationArgs>),
     /// The seed's Operation loop through static, dyn (1, 2, 4 implementations) and enum dispatch.
-    Dispatch(dispatch::DispatchArgs),
+    Dispatch(Flags<dispatch::DispatchArgs>),
     /// An open-loop generator feeding pinned workers through an unbounded or a Little's-law
     /// bounded queue, below and above capacity: latency percentiles and rejections.
-    BackPressure(back_pressure::BackPressureArgs),
+    BackPressure(Flags<back_pressure::BackPressureArgs>),
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
@@ -76,8 +76,8 @@ pub fn run(args: RunArgs) -> Result<()> {
 /// The experiment of the catalog called `name`, with only the common flags set; `None` for
 /// one `sympathy run` does not run (`ipc`, which `sympathy ipc bench` measures).
 pub fn experiment(name: &str, common: &Common) -> Option<Box<dyn Runnable>> {
-    fn make<E: Experiment + Runnable + 'static>(common: &Common) -> Box<dyn Runnable> {
-        Box::new(E::with_common(common.clone()))
+    fn make<E: Experiment + Args + 'static>(common: &Common) -> Box<dyn Runnable> {
+        Box::new(Flags::<E>::with_common(common.clone()))
     }
     Some(match name {
         "atomic-increment" => make::<atomic_increment::AtomicIncrementArgs>(common),

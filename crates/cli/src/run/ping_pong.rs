@@ -9,19 +9,17 @@ use anyhow::{Result, bail};
 use clap::Args;
 use sympathy_harness::format;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Check, Metric, Reporter, Stats};
+use sympathy_harness::{Check, Metric, Preset, Reporter, Stats};
 use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{self, EXPERIMENT, Outcome, Variant, core_pairs};
 
-use crate::experiment::catalog::{spec, u64_at, variant_parser};
+use crate::experiment::catalog::{spec, u64_or, variant_parser};
 use crate::experiment::cores::{CoreList, parse_cores};
 use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run ping-pong`.
 #[derive(Args, Debug, Clone)]
 pub struct PingPongArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// The two cores: ping on the first, pong on the second [default: the first two available];
     /// with --matrix, the cores whose pairs are measured [default: every available core].
     #[arg(long, value_parser = parse_cores)]
@@ -46,7 +44,6 @@ pub struct PingPongArgs {
 impl Default for PingPongArgs {
     fn default() -> Self {
         PingPongArgs {
-            common: Common::default(),
             cores: None,
             iterations: None,
             matrix: false,
@@ -97,12 +94,9 @@ fn pairs(args: &PingPongArgs, available: &[usize]) -> Result<Vec<(usize, usize)>
     }
 }
 
-fn cases_on(args: &PingPongArgs, available: &[usize]) -> Result<Vec<Case<Bounce>>> {
+fn cases_on(args: &PingPongArgs, preset: Preset, available: &[usize]) -> Result<Vec<Case<Bounce>>> {
     let pairs = pairs(args, available)?;
-    let iterations = match args.iterations {
-        Some(n) => n,
-        None => u64_at(EXPERIMENT, "iterations", args.common.preset())?,
-    };
+    let iterations = u64_or(args.iterations, EXPERIMENT, "iterations", preset)?;
     if iterations == 0 {
         bail!("--iterations 0: at least one round trip is needed (e.g. --iterations 1000000)");
     }
@@ -143,23 +137,17 @@ impl Experiment for PingPongArgs {
     type Work = Bounce;
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
+    fn cases(&self, common: &Common) -> Result<Vec<Case<Bounce>>> {
+        cases_on(self, common.preset(), &available_cores())
     }
 
-    fn with_common(common: Common) -> Self {
-        PingPongArgs {
-            common,
-            ..PingPongArgs::default()
-        }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<Bounce>>> {
-        cases_on(self, &available_cores())
-    }
-
-    fn measure(&self, cases: &[Case<Bounce>], reporter: &mut Reporter) -> Result<()> {
-        let runs = self.common.runs_or(3, 5, 3);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<Bounce>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(3, 5, 3);
         reporter.line(&format!(
             "# ping-pong: {runs} runs of each kernel on each pair"
         ))?;
@@ -276,12 +264,12 @@ mod tests {
 
     #[test]
     fn defaults_take_the_first_two_cores_or_every_pair() {
-        let cases = cases_on(&args(None, false), &[0, 1, 2]).unwrap();
+        let cases = cases_on(&args(None, false), Preset::Default, &[0, 1, 2]).unwrap();
         assert!(cases.iter().all(|c| c.work.pair == (0, 1)));
         let variants: Vec<Variant> = cases.iter().map(|c| c.work.variant).collect();
         assert_eq!(variants, Variant::ALL.to_vec());
         assert_eq!(cases[0].params["iterations"], 10_000_000);
-        let matrix = cases_on(&args(None, true), &[0, 1]).unwrap();
+        let matrix = cases_on(&args(None, true), Preset::Default, &[0, 1]).unwrap();
         let pairs: Vec<_> = matrix.iter().map(|c| c.work.pair).collect();
         assert_eq!(pairs, vec![(0, 1), (1, 0)]);
         assert!(matrix.iter().all(|c| c.work.variant == Variant::Xadd));
@@ -291,7 +279,7 @@ mod tests {
     fn the_c_references_are_the_catalogs_and_the_kernels() {
         let mut a = args(None, false);
         a.languages = Language::ALL.to_vec();
-        let cases = cases_on(&a, &[0, 1]).unwrap();
+        let cases = cases_on(&a, Preset::Default, &[0, 1]).unwrap();
         assert!(cases.iter().all(|c| c.work.variant.has(c.work.language)));
         let c: Vec<&str> = cases
             .iter()
@@ -303,7 +291,11 @@ mod tests {
 
     #[test]
     fn bad_flags_are_clear_errors() {
-        let err = |a: PingPongArgs| cases_on(&a, &[0, 1]).unwrap_err().to_string();
+        let err = |a: PingPongArgs| {
+            cases_on(&a, Preset::Default, &[0, 1])
+                .unwrap_err()
+                .to_string()
+        };
         assert!(err(args(Some(vec![0, 5]), false)).contains("core 5 is not available"));
         assert!(err(args(Some(vec![1, 1]), false)).contains("two different cores"));
         assert!(err(args(Some(vec![0]), false)).contains("exactly two"));
@@ -312,7 +304,7 @@ mod tests {
         zero.iterations = Some(0);
         assert!(err(zero).contains("--iterations 0"));
         assert!(
-            cases_on(&args(None, false), &[0])
+            cases_on(&args(None, false), Preset::Default, &[0])
                 .unwrap_err()
                 .to_string()
                 .contains("two cores")
@@ -339,12 +331,16 @@ mod tests {
         }
         let mut a = args(None, false);
         a.iterations = Some(1_000);
-        a.common.runs = Some(1);
+        let common = Common {
+            runs: Some(1),
+            ..Common::default()
+        };
         a.variants = Some(vec![Variant::StoreRelease]);
         a.languages = vec![Language::Rust, Language::C];
         let mut reporter =
             Reporter::to_writers(true, Box::new(std::io::sink()), Box::new(std::io::sink()));
-        a.measure(&a.cases().unwrap(), &mut reporter).unwrap();
+        a.measure(&common, &a.cases(&common).unwrap(), &mut reporter)
+            .unwrap();
         let metrics: Vec<(&str, &str)> = reporter
             .results()
             .iter()

@@ -8,14 +8,13 @@ use std::process::Command;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sympathy_harness::catalog::Language;
 use sympathy_harness::format;
-use sympathy_harness::{Measurement, Metric, Reporter, Stats};
+use sympathy_harness::{Measurement, Metric, Preset, Reporter, Stats};
 use sympathy_lab::queue::{
     ElementKind, IpcPeer, PeerLaunch, Placement, QueueRun, Variant, consume_in_peer,
 };
 
-use crate::experiment::catalog::{strs_at, u64_at, variant_parser, variants_in};
+use crate::experiment::catalog::{strs_at, u64_or, usize_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
 
 const EXPERIMENT: &str = "queue";
@@ -23,8 +22,6 @@ const EXPERIMENT: &str = "queue";
 /// `sympathy run queue`
 #[derive(Args, Debug, Clone, Default)]
 pub struct QueueArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// Variants to run, comma-separated [default: every Rust variant of
     /// experiments/queue.toml].
     #[arg(long, value_delimiter = ',',
@@ -70,13 +67,13 @@ pub struct PeerArgs {
 fn or_catalog<T: Copy>(
     chosen: &[T],
     param: &str,
-    args: &QueueArgs,
+    preset: Preset,
     parse: fn(&str) -> Result<T, String>,
 ) -> Result<Vec<T>> {
     if !chosen.is_empty() {
         return Ok(chosen.to_vec());
     }
-    strs_at(EXPERIMENT, param, args.common.preset())?
+    strs_at(EXPERIMENT, param, preset)?
         .into_iter()
         .map(|text| parse(text).map_err(|e| anyhow::anyhow!("experiments/queue.toml: {e}")))
         .collect()
@@ -86,35 +83,15 @@ impl Experiment for QueueArgs {
     type Work = QueueRun;
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
-    fn with_common(common: Common) -> Self {
-        QueueArgs {
-            common,
-            ..QueueArgs::default()
-        }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<QueueRun>>> {
-        let preset = self.common.preset();
-        let count = match self.count {
-            Some(count) => count,
-            None => u64_at(EXPERIMENT, "count", preset)?,
-        };
-        let capacity = match self.capacity {
-            Some(capacity) => capacity,
-            None => usize::try_from(u64_at(EXPERIMENT, "capacity", preset)?)?,
-        };
-        let variants = if self.variants.is_empty() {
-            variants_in(EXPERIMENT, Language::Rust, &Variant::ALL, Variant::name)?
-        } else {
-            self.variants.clone()
-        };
+    fn cases(&self, common: &Common) -> Result<Vec<Case<QueueRun>>> {
+        let preset = common.preset();
+        let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
+        let capacity = usize_or(self.capacity, EXPERIMENT, "capacity", preset)?;
+        let chosen = (!self.variants.is_empty()).then(|| self.variants.clone());
+        let variants = variants_or(&chosen, EXPERIMENT, &Variant::ALL, Variant::name)?;
         let mut cases = Vec::new();
-        for element in or_catalog(&self.element, "element", self, ElementKind::parse)? {
-            for placement in or_catalog(&self.placement, "placement", self, Placement::parse)? {
+        for element in or_catalog(&self.element, "element", preset, ElementKind::parse)? {
+            for placement in or_catalog(&self.placement, "placement", preset, Placement::parse)? {
                 for &variant in &variants {
                     let run = QueueRun {
                         variant,
@@ -138,9 +115,14 @@ impl Experiment for QueueArgs {
 
     /// Measures the cases one element and placement at a time, and reports one result per
     /// case and the targets of that group.
-    fn measure(&self, cases: &[Case<QueueRun>], reporter: &mut Reporter) -> Result<()> {
-        let preset = self.common.preset();
-        let runs = self.common.runs_or(3, 5, 10);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<QueueRun>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let preset = common.preset();
+        let runs = common.runs_or(3, 5, 10);
         let exe = std::env::current_exe().context("cannot find this executable for p1c1-ipc")?;
         let peer_command = move |peer: &IpcPeer| {
             let mut command = Command::new(&exe);

@@ -3,19 +3,16 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use sympathy_harness::catalog::Language;
 use sympathy_harness::pin::run_pinned;
 use sympathy_harness::{Check, Metric, Reporter, Stats};
 use sympathy_lab::serialization::{self, EXPERIMENT, Variant};
 
-use crate::experiment::catalog::{u64_at, variant_parser, variants_in};
+use crate::experiment::catalog::{usize_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment, first_core};
 
 /// Flags of `sympathy run serialization`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SerializationArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// Round trips per run [default: count of experiments/serialization.toml at the preset].
     #[arg(long)]
     pub count: Option<usize>,
@@ -31,37 +28,27 @@ impl Experiment for SerializationArgs {
     type Work = (Variant, usize);
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
-    fn with_common(common: Common) -> Self {
-        SerializationArgs {
-            common,
-            ..SerializationArgs::default()
-        }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<(Variant, usize)>>> {
-        let count = match self.count {
-            Some(0) => bail!(
+    fn cases(&self, common: &Common) -> Result<Vec<Case<(Variant, usize)>>> {
+        let count = usize_or(self.count, EXPERIMENT, "count", common.preset())?;
+        if count == 0 {
+            bail!(
                 "--count 0: at least one round trip is needed (e.g. --count 1000000, the seed's)"
-            ),
-            Some(count) => count,
-            None => usize::try_from(u64_at(EXPERIMENT, "count", self.common.preset())?)?,
-        };
-        let codecs = match &self.variants {
-            Some(v) => v.clone(),
-            None => variants_in(EXPERIMENT, Language::Rust, &Variant::ALL, Variant::name)?,
-        };
+            );
+        }
+        let codecs = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
         Ok(codecs
             .into_iter()
             .map(|codec| Case::new((codec, count), codec.name(), "rust").param("count", count))
             .collect())
     }
 
-    fn measure(&self, cases: &[Case<(Variant, usize)>], reporter: &mut Reporter) -> Result<()> {
-        let runs = self.common.runs_or(3, 5, 10);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<(Variant, usize)>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(3, 5, 10);
         let core = first_core()?;
         reporter.line(&format!(
             "# serialization: {runs} runs per codec, pinned to core {core}"

@@ -3,11 +3,10 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sympathy_harness::catalog::Language;
 use sympathy_harness::{Check, Metric, Reporter, Stats};
 use sympathy_lab::struct_table::{self, Variant};
 
-use crate::experiment::catalog::{u64_at, variant_parser, variants_in};
+use crate::experiment::catalog::{usize_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
 
 const EXPERIMENT: &str = "struct-table";
@@ -15,8 +14,6 @@ const EXPERIMENT: &str = "struct-table";
 /// Flags of `sympathy run struct-table`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct StructTableArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// Trades in the table [default: records of experiments/struct-table.toml at the preset].
     #[arg(long)]
     pub records: Option<usize>,
@@ -38,26 +35,9 @@ impl Experiment for StructTableArgs {
     type Work = Table;
     const NAME: &'static str = EXPERIMENT;
 
-    fn common(&self) -> &Common {
-        &self.common
-    }
-
-    fn with_common(common: Common) -> Self {
-        StructTableArgs {
-            common,
-            ..StructTableArgs::default()
-        }
-    }
-
-    fn cases(&self) -> Result<Vec<Case<Table>>> {
-        let records = match self.records {
-            Some(records) => records,
-            None => usize::try_from(u64_at(EXPERIMENT, "records", self.common.preset())?)?,
-        };
-        let variants = match &self.variants {
-            Some(v) => v.clone(),
-            None => variants_in(EXPERIMENT, Language::Rust, &Variant::ALL, Variant::name)?,
-        };
+    fn cases(&self, common: &Common) -> Result<Vec<Case<Table>>> {
+        let records = usize_or(self.records, EXPERIMENT, "records", common.preset())?;
+        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
         // Check every layout before spending minutes on the first.
         for &variant in &variants {
             struct_table::check_records(variant, records)?;
@@ -71,8 +51,13 @@ impl Experiment for StructTableArgs {
             .collect())
     }
 
-    fn measure(&self, cases: &[Case<Table>], reporter: &mut Reporter) -> Result<()> {
-        let runs = self.common.runs_or(3, 5, 5);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<Table>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(3, 5, 5);
         for case in cases {
             let Table { variant, records } = case.work;
             let (mut init, mut query, mut total) = (Vec::new(), Vec::new(), Vec::new());
