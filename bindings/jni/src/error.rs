@@ -1,5 +1,5 @@
 //! Errors crossing into Java: every [`RingError`] becomes the matching exception of the Java
-//! ring module (built by `dev.sympathy.nativeffi.NativeErrors.exception`), JNI failures and
+//! ring module (built by `dev.sympathy.jni.NativeErrors.exception`), JNI failures and
 //! panics become an `IllegalStateException`. Nothing unwinds into the JVM: exports run their
 //! body in `EnvUnowned::with_env` (which catches panics) and resolve with [`ThrowRingException`].
 
@@ -151,7 +151,7 @@ fn throw(env: &mut Env<'_>, error: &NativeError) -> jni::errors::Result<()> {
     let detail = env.new_string(&d.detail)?;
     let exception = env
         .call_static_method(
-            jni_str!("dev/sympathy/nativeffi/NativeErrors"),
+            jni_str!("dev/sympathy/jni/NativeErrors"),
             jni_str!("exception"),
             jni_sig!("(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;JJ)Ljava/lang/RuntimeException;"),
             &[

@@ -1,4 +1,4 @@
-//! JNI bindings of the Rust ring for `dev.sympathy.nativeffi.NativeRing` (java/native).
+//! JNI bindings of the Rust ring for `dev.sympathy.jni.NativeRing` (java/native).
 //!
 //! Handles are `Box::into_raw` pointers passed to Java as `long` and freed only by the matching
 //! `close*` call; Java's `NativeRing` owns them and never uses one after closing it. Each
@@ -14,7 +14,7 @@
 //! resolved with [`error::ThrowRingException`]), so ring errors surface as the Java ring's
 //! exceptions and panics as an `IllegalStateException`, never unwinding into the JVM.
 //!
-//! [`producerRecordArea0`]: Java_dev_sympathy_nativeffi_NativeRing_producerRecordArea0
+//! [`producerRecordArea0`]: Java_dev_sympathy_jni_NativeRing_producerRecordArea0
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
@@ -151,7 +151,7 @@ fn slice_range(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_create0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_create0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     path: JString<'l>,
@@ -166,7 +166,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_create0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_open0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_open0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     path: JString<'l>,
@@ -180,7 +180,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_open0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_maxMessageLength0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_maxMessageLength0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
@@ -191,7 +191,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_maxMessageLength0<
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeRing0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_closeRing0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
@@ -200,7 +200,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeRing0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producer0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_producer0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
@@ -222,7 +222,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producer0<'l>(
 /// The address of the producer's record area (`capacity` bytes), which Java wraps in a
 /// `MemorySegment` scoped to the producer to fill claims in place.
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producerRecordArea0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_producerRecordArea0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -233,7 +233,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producerRecordArea
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_write0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_write0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -255,7 +255,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_write0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_writeBatch0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_writeBatch0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -288,7 +288,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_writeBatch0<'l>(
 /// (Java fills it through its segment over the area), or `INSUFFICIENT_CAPACITY` when full.
 /// One claim may be open per producer.
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_claim0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_claim0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -339,7 +339,7 @@ fn take_claim(p: &mut ProducerHandle, index: jlong) -> Result<DetachedClaim, Nat
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_commit0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_commit0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -353,7 +353,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_commit0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_abort0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_abort0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -367,7 +367,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_abort0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producerHeartbeat0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_producerHeartbeat0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -379,7 +379,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_producerHeartbeat0
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeProducer0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_closeProducer0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     producer: jlong,
@@ -388,7 +388,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeProducer0<'l>
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_consumer0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_consumer0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     ring: jlong,
@@ -414,7 +414,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_consumer0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_read0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_read0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     consumer: jlong,
@@ -457,7 +457,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_read0<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_consumerHeartbeat0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_consumerHeartbeat0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     consumer: jlong,
@@ -469,7 +469,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_consumerHeartbeat0
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeConsumer0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_closeConsumer0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     consumer: jlong,
@@ -478,7 +478,7 @@ pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_closeConsumer0<'l>
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_nativeffi_NativeRing_pinCurrentThread0<'l>(
+pub extern "system" fn Java_dev_sympathy_jni_NativeRing_pinCurrentThread0<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     core: jint,

@@ -3,7 +3,7 @@
 //! ```text
 //! sympathy run <experiment> [--quick|--full] [--json] [--runs N] [experiment flags]
 //! sympathy run all --quick
-//! sympathy compare [--quick|--full] [--only queue,ping-pong] [--out DIR] [--baseline FILE]
+//! sympathy compare [--smoke|--quick|--full] [--only queue,ping-pong] [--out DIR] [--baseline FILE]
 //! sympathy ipc <create|produce|consume|inspect|layout|bench|latency> ...
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]

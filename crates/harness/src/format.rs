@@ -1,5 +1,6 @@
 //! The one number formatter: every figure a human reads (seed-style lines of `sympathy run`,
-//! the report's tables and charts) goes through [`value`], every ratio through [`ratio`].
+//! the report's tables and charts) goes through [`value`], every ratio through [`ratio`],
+//! every exact count through [`count`] and every size of memory through [`bytes`].
 
 /// A figure with about four significant digits, large rates in engineering style.
 ///
@@ -42,6 +43,33 @@ pub fn ratio(r: f64) -> String {
     }
 }
 
+/// An exact count (requests, messages), in full.
+///
+/// ```
+/// assert_eq!(sympathy_harness::format::count(33480.0), "33480");
+/// ```
+pub fn count(n: f64) -> String {
+    format!("{n:.0}")
+}
+
+/// A size of memory in the largest binary unit that divides it: `32 KiB`, `1 MiB`, `100 B`.
+///
+/// ```
+/// use sympathy_harness::format;
+/// assert_eq!(format::bytes(32 << 10), "32 KiB");
+/// assert_eq!(format::bytes(1536), "1536 B");
+/// ```
+pub fn bytes(b: u64) -> String {
+    let units = [(30, "GiB"), (20, "MiB"), (10, "KiB")];
+    match units
+        .iter()
+        .find(|(shift, _)| b >= 1 << shift && b.trailing_zeros() >= *shift)
+    {
+        Some((shift, unit)) => format!("{} {unit}", b >> shift),
+        None => format!("{b} B"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -51,5 +79,13 @@ mod tests {
         assert_eq!(super::value(12262.0), "12.3k");
         assert_eq!(super::value(0.5812), "0.581");
         assert_eq!(super::ratio(1.25), "1.25x");
+    }
+
+    #[test]
+    fn sizes_take_the_largest_unit_that_divides_them() {
+        assert_eq!(super::bytes(1 << 20), "1 MiB");
+        assert_eq!(super::bytes(3 << 30), "3 GiB");
+        assert_eq!(super::bytes((1 << 20) + 1024), "1025 KiB");
+        assert_eq!(super::bytes(0), "0 B");
     }
 }

@@ -46,8 +46,8 @@ fn bars(table: &MetricTable) -> Vec<Bar> {
         }
         for figure in &row.seed {
             bars.push(Bar {
-                label: format!("{name} | seed ({})", figure.language),
-                value: figure.value,
+                label: format!("{name} | seed ({})", figure.figure.language),
+                value: figure.figure.value,
                 colour: 3,
             });
         }
@@ -201,7 +201,7 @@ pub(crate) fn latency_vs_load_svg(points: &[LoadPoint]) -> Option<String> {
                 .configure_mesh()
                 .x_desc("offered load (fraction of capacity)")
                 .y_desc("latency_p99_ns")
-                .x_label_formatter(&|v| format!("{v:.2}"))
+                .x_label_formatter(&|v| format::value(*v))
                 .y_label_formatter(&|v| format::value(*v))
                 .draw()?;
             for ((variant, language), line) in &series {

@@ -5,10 +5,13 @@
 //!
 //! - [`parse_jsonl`]: one stream (`env` and `result` records), errors name `file:line`.
 //! - [`Merged::from_streams`]: several streams (one per language and experiment) in one.
-//! - [`Tables::build`]: pairs results by (experiment, variant, params, metric), one row per
-//!   pairing with a cell per language, the Java/Rust ratio and the seed's published figure
-//!   ([`SEED_FIGURES`]); Java variants that name the same work differently are paired through
-//!   [`VARIANT_ALIASES`] (dispatch: `mono`/`bi`/`mega` with `dyn-1`/`dyn-2`/`dyn-4`).
+//! - [`Tables::build`]: pairs results by (experiment, variant, work params, metric), one row
+//!   per pairing with a cell per language, the Java/Rust ratio and the seed's published figure
+//!   ([`figures_for`]). What pairs comes from the experiment catalog
+//!   (`sympathy_harness::catalog`, `experiments/*.toml`): which params describe the work, the
+//!   Java names of variants named differently (dispatch: `mono`/`bi`/`mega` pair with
+//!   `dyn-1`/`dyn-2`/`dyn-4`, [`pairing_variant`]), metric units and directions, and the seed
+//!   figures.
 //! - back-pressure gets one more table, latency against offered load per variant and language,
 //!   and in HTML a latency-vs-load line chart (p99, log scale).
 //! - [`baseline::compare`]: the ratio new/old of every result line found in an older file.
@@ -47,11 +50,9 @@ pub mod render;
 mod seed_figures;
 mod table;
 
-pub use merge::{
-    LANGUAGE_SPECIFIC_PARAMS, Merged, PairKey, VARIANT_ALIASES, pairing_variant, variant_label,
-};
+pub use merge::{Merged, PairKey, pairing_variant, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
 pub use record::{EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
-pub use seed_figures::{SEED_FIGURES, SeedFigure};
+pub use seed_figures::{SeedFigure, figures_for};
 pub use table::{Cell, ExperimentTable, LANGUAGES, MetricTable, Row, Tables};

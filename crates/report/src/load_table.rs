@@ -112,11 +112,7 @@ pub(crate) fn texts(points: &[LoadPoint]) -> Vec<[String; 10]> {
                     .map(|ns| format::value(ns / 1e3))
                     .unwrap_or_else(|| "-".into())
             };
-            let count = |m: &str| {
-                p.metric(m)
-                    .map(|v| format!("{v:.0}"))
-                    .unwrap_or_else(|| "-".into())
-            };
+            let count = |m: &str| p.metric(m).map(format::count).unwrap_or_else(|| "-".into());
             let or_dash = |s: &str| {
                 if s.is_empty() {
                     "-".into()

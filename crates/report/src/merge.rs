@@ -2,89 +2,69 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use sympathy_harness::catalog::{Language, catalog};
+
 use crate::parse::Stream;
 use crate::record::{EnvRecord, ResultRecord};
 
-/// Parameters that describe how one language ran the work rather than the work itself; they are
-/// left out of the pairing key so that a Rust and a Java result of the same work share a row.
-/// The params of a row's label and of the merged file keep them.
-///
-/// Adjust this list when a runner adds such a key (JMH settings, JVM flags, ...).
-///
-/// Besides the JVM and JMH settings this holds how long or where a run ran, which the two
-/// runners choose differently for the same work: the scale preset (`scale`), repetitions
-/// (`runs`), the length of a timed loop whose metric is per operation (`iterations` of
-/// ping-pong, `count` of the queue), and where threads ran (`cores`, `core`, `thread` of
-/// Rust, `pinning` of Java; `memory` is Java's heap/off-heap choice of memory-walk).
-pub const LANGUAGE_SPECIFIC_PARAMS: &[&str] = &[
-    "forks",
-    "jvm",
-    "jvm_args",
-    "jmh_mode",
-    "warmup_iterations",
-    "measurement_iterations",
-    "compiler",
-    "scale",
-    "preset",
-    "runs",
-    "iterations",
-    "count",
-    "cores",
-    "core",
-    "thread",
-    "pinning",
-    "memory",
-];
+/// Result params that older results files name differently, as (old name, catalog name): the
+/// Java runner wrote the preset as `scale`. A key is looked up in the catalog by its new name,
+/// so `compare --from` pairs old files as it pairs new ones.
+const RENAMED_PARAMS: &[(&str, &str)] = &[("scale", "preset")];
 
-/// Variants that are the same work under different names in the two languages, as
-/// (experiment, Java variant, Rust variant): a Java result of such a variant is paired under the
-/// Rust name, and the row is labelled with both ([`variant_label`]).
-///
-/// Dispatch: Java's JMH `mono`/`bi`/`mega` feed one interface call site 1, 2 or 4
-/// implementations, as Rust's `dyn-1`/`dyn-2`/`dyn-4` feed one `dyn Operation` call.
-pub const VARIANT_ALIASES: &[(&str, &str, &str)] = &[
-    ("dispatch", "mono", "dyn-1"),
-    ("dispatch", "bi", "dyn-2"),
-    ("dispatch", "mega", "dyn-4"),
-];
+/// The catalog's language of a result's `language` (`None` for one it does not know).
+fn catalog_language(name: &str) -> Option<Language> {
+    [Language::Rust, Language::Java, Language::C]
+        .into_iter()
+        .find(|l| l.name() == name)
+}
 
-/// The variant name a result is paired under: the Rust name for a Java alias in
-/// [`VARIANT_ALIASES`], else the variant itself.
+/// The variant name a result is paired under: the catalog's name of the work its language
+/// calls `variant` (a Java variant with another name in the catalog's `java` field is paired
+/// under the catalog name), else the variant itself.
 ///
 /// ```
 /// use sympathy_report::pairing_variant;
 /// assert_eq!(pairing_variant("dispatch", "java", "mega"), "dyn-4");
 /// assert_eq!(pairing_variant("dispatch", "rust", "dyn-4"), "dyn-4");
 /// assert_eq!(pairing_variant("dispatch", "java", "step-down"), "step-down");
+/// assert_eq!(pairing_variant("teleport", "java", "mega"), "mega");
 /// ```
 pub fn pairing_variant<'a>(experiment: &str, language: &str, variant: &'a str) -> &'a str {
-    if language != "java" {
-        return variant;
+    match (catalog().experiment(experiment), catalog_language(language)) {
+        (Some(spec), Some(language)) => spec.variant_name(language, variant),
+        _ => variant,
     }
-    VARIANT_ALIASES
-        .iter()
-        .find(|(e, java, _)| *e == experiment && *java == variant)
-        .map_or(variant, |(_, _, rust)| rust)
 }
 
-/// How a row's variant is shown: `dyn-1 / mono (java)` for a pairing in [`VARIANT_ALIASES`],
-/// else the name itself.
+/// How a row's variant is shown: `dyn-4 / mega (java)` for a catalog variant that Java names
+/// differently, else the name itself.
+///
+/// ```
+/// use sympathy_report::variant_label;
+/// assert_eq!(variant_label("dispatch", "dyn-4"), "dyn-4 / mega (java)");
+/// assert_eq!(variant_label("dispatch", "static"), "static");
+/// ```
 pub fn variant_label(experiment: &str, variant: &str) -> String {
-    VARIANT_ALIASES
-        .iter()
-        .find(|(e, _, rust)| *e == experiment && *rust == variant)
-        .map_or(variant.to_string(), |(_, java, rust)| {
-            format!("{rust} / {java} (java)")
-        })
+    let java = catalog()
+        .experiment(experiment)
+        .and_then(|spec| spec.variant(variant))
+        .and_then(|v| v.java.as_deref());
+    match java {
+        Some(java) => format!("{variant} / {java} (java)"),
+        None => variant.to_string(),
+    }
 }
 
-/// What pairs results across languages: the same experiment, variant (through
-/// [`VARIANT_ALIASES`]), parameters (less [`LANGUAGE_SPECIFIC_PARAMS`]) and metric.
+/// What pairs results across languages: the same experiment, variant (by the catalog's name,
+/// [`pairing_variant`]), work parameters (the params the catalog does not call runner params,
+/// `Catalog::is_work_param`; an experiment the catalog lacks pairs on all its params but the
+/// runner params of `common.toml`) and metric.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PairKey {
     /// Experiment name.
     pub experiment: String,
-    /// Variant name (the Rust name of an aliased Java variant).
+    /// Variant name (the catalog's name of a Java variant named differently).
     pub variant: String,
     /// Parameters shared by every language's run of the work.
     pub params: BTreeMap<String, String>,
@@ -102,8 +82,12 @@ impl PairKey {
             params: result
                 .params
                 .iter()
-                .filter(|(k, _)| !LANGUAGE_SPECIFIC_PARAMS.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .map(|(k, v)| {
+                    let renamed = RENAMED_PARAMS.iter().find(|(old, _)| old == k);
+                    (renamed.map_or(k.as_str(), |(_, new)| new), v)
+                })
+                .filter(|(k, _)| catalog().is_work_param(&result.experiment, k))
+                .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect(),
             metric: result.metric.clone(),
         }
@@ -201,6 +185,36 @@ mod tests {
         );
         assert_eq!(variant_label("dispatch", "dyn-2"), "dyn-2 / bi (java)");
         assert_eq!(variant_label("dispatch", "static"), "static");
+    }
+
+    #[test]
+    fn the_old_name_of_the_preset_does_not_split_a_pair() {
+        let rust = parse_jsonl("r", &result("rust", r#"{"placement":"cross-core"}"#)).unwrap();
+        let old_java = parse_jsonl(
+            "j",
+            &result("java", r#"{"placement":"cross-core","scale":"quick"}"#),
+        )
+        .unwrap();
+        assert_eq!(
+            PairKey::of(&rust.results[0]),
+            PairKey::of(&old_java.results[0])
+        );
+    }
+
+    #[test]
+    fn an_experiment_the_catalog_lacks_pairs_on_its_params() {
+        let line = |lang: &str, params: &str| {
+            format!(
+                r#"{{"kind":"result","experiment":"teleport","language":"{lang}","variant":"beam","params":{params},"metric":"ns_per_op","value":1.0,"unit":"ns","check":"ok"}}"#
+            )
+        };
+        let key = |lang: &str, params: &str| {
+            PairKey::of(&parse_jsonl("t", &line(lang, params)).unwrap().results[0])
+        };
+        let rust = key("rust", r#"{"distance":3}"#);
+        assert_eq!(rust, key("java", r#"{"distance":3,"forks":1}"#));
+        assert_ne!(rust, key("java", r#"{"distance":4}"#));
+        assert_eq!(rust.params_label(), "distance=3");
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub struct Row {
     /// Cells in [`LANGUAGES`] order.
     pub cells: [Option<Cell>; 3],
     /// The seeds' figures for this row.
-    pub seed: Vec<&'static SeedFigure>,
+    pub seed: Vec<SeedFigure>,
     /// Results that had the same key and language as a cell already filled (kept out).
     pub duplicates: Vec<ResultRecord>,
 }
@@ -67,7 +67,10 @@ impl Row {
     pub fn seed_text(&self) -> String {
         self.seed
             .iter()
-            .map(|f| format!("{} {} ({})", format::value(f.value), f.language, f.hardware))
+            .map(|f| {
+                let f = f.figure;
+                format!("{} {} ({})", format::value(f.value), f.language, f.hardware)
+            })
             .collect::<Vec<_>>()
             .join("; ")
     }
@@ -78,9 +81,9 @@ impl Row {
 pub struct MetricTable {
     /// Metric name.
     pub metric: String,
-    /// Unit of the values (from the first result).
+    /// Unit of the values: the catalog's (`common.toml`), else the first result's.
     pub unit: String,
-    /// Whether larger is better (rates).
+    /// Whether larger is better (the catalog's `better`; `false` for a metric it lacks).
     pub higher_is_better: bool,
     /// Rows in the order their first result appeared.
     pub rows: Vec<Row>,
@@ -157,12 +160,11 @@ impl Tables {
         let m = match metrics.iter().position(|t| t.metric == key.metric) {
             Some(m) => m,
             None => {
+                let spec = catalog().metric(&key.metric);
                 metrics.push(MetricTable {
                     metric: key.metric.clone(),
-                    unit: result.unit.clone(),
-                    higher_is_better: catalog()
-                        .metric(&key.metric)
-                        .is_some_and(|m| m.better == Better::Higher),
+                    unit: spec.map_or_else(|| result.unit.clone(), |m| m.unit.clone()),
+                    higher_is_better: spec.is_some_and(|m| m.better == Better::Higher),
                     rows: Vec::new(),
                 });
                 metrics.len() - 1

@@ -7,7 +7,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use sympathy_report::{Merged, Report, RunFailure, baseline, read_jsonl};
+use sympathy_report::{
+    Merged, Report, RunFailure, baseline, pairing_variant, read_jsonl, variant_label,
+};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -93,8 +95,15 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
         html.contains("<text"),
         "charts carry their labels as <text>"
     );
-    assert!(html.contains("xadd | rust"));
-    assert!(html.contains("xadd | seed (c)"));
+    // A bar is labelled with the row's variant and work params, then the language.
+    let xadd = &report().tables.experiments[0].metrics[0].rows[0];
+    assert_eq!(xadd.key.variant, "xadd");
+    let name = match xadd.key.params_label() {
+        p if p.is_empty() => "xadd".to_string(),
+        p => format!("xadd {p}"),
+    };
+    assert!(html.contains(&format!("{name} | rust")), "{name}");
+    assert!(html.contains(&format!("{name} | seed (c)")), "{name}");
     // Nothing is fetched from elsewhere.
     for external in ["<script", "<link", "src=\"http", "href=\"http", "@import"] {
         assert!(
@@ -124,8 +133,21 @@ fn java_dispatch_variants_pair_with_rust_dyn_n_and_seeds_apply() {
         !dispatch.contains("| mono |"),
         "mono is not a row of its own:\n{dispatch}"
     );
-    assert!(md.contains("| step-down | implementations=4 phase=4 |"));
-    assert!(md.contains("| unsafe |  | - | 38.20 (37.50..40.00) |"));
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with("| step-down | implementations=4 ") && l.contains("phase=4 |")),
+        "step-down has a row per phase"
+    );
+    // Java's `unsafe` is shown under the catalog's label of its work, with the seed's figure.
+    let unsafe_label = variant_label(
+        "serialization",
+        pairing_variant("serialization", "java", "unsafe"),
+    );
+    let row = md
+        .lines()
+        .find(|l| l.contains("| 38.20 (37.50..40.00) |"))
+        .expect("Java's unsafe read_ns");
+    assert!(row.starts_with(&format!("| {unsafe_label} |")), "{row}");
 }
 
 #[test]

@@ -18,6 +18,14 @@ pub(crate) const HEARTBEAT_CHECK_EVERY: u32 = 4096;
 /// A heartbeat older than this means the peer is stalled (stale), not dead.
 pub const HEARTBEAT_STALE_MS: i64 = 5_000;
 
+/// How often, at most, a waiting side looks at its peer (a `kill` and a `/proc` read).
+pub(crate) const PEER_LOOK_EVERY_MS: i64 = 10;
+
+/// A duration in whole ms, saturating (a stale limit as [`PeerWatch`] keeps it).
+pub(crate) fn duration_ms(d: std::time::Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
 /// Milliseconds since the Unix epoch.
 #[cfg(not(all(loom, test)))]
 pub fn now_ms() -> i64 {
@@ -436,8 +444,9 @@ impl Attachment {
         self.watch.has_left(state)
     }
 
-    /// Sets the heartbeat age above which the peer counts as stale.
-    pub(crate) fn set_stale_limit(&mut self, stale_ms: i64) {
+    /// Sets the heartbeat age above which the peer counts as stale (in whole ms, saturating).
+    pub(crate) fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
+        let stale_ms = duration_ms(stale_limit);
         self.watch.stale_ms.store(stale_ms, Local::Relaxed);
     }
 }

@@ -1,11 +1,10 @@
 //! The single reader: hands out records in place and releases the head once per batch,
 //! following Agrona's `OneToOneRingBuffer.read`, with every header checked before use.
 
-use crate::attach::{Attachment, PeerState};
+use crate::attach::{Attachment, PEER_LOOK_EVERY_MS, PeerState};
 use crate::error::{Corruption, RingError, Role};
 use crate::layout::*;
-use crate::producer::PEER_LOOK_EVERY_MS;
-use crate::ring::check_trailer;
+use crate::positions::check_trailer;
 use crate::wait::{Strategy, Wait};
 use crate::wake::{self, Sleep, Sleeper};
 
@@ -377,8 +376,7 @@ impl Consumer {
     /// Sets how old the producer's last sign of life may be before it reads as
     /// [`PeerState::Stale`] (default [`crate::HEARTBEAT_STALE_MS`]).
     pub fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
-        self.attachment
-            .set_stale_limit(crate::ring::duration_ms(stale_limit));
+        self.attachment.set_stale_limit(stale_limit);
     }
 
     /// Whether the producer is attached, running and heartbeating.

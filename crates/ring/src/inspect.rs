@@ -21,11 +21,13 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::attach::{self, PeerState};
 use crate::error::{RingError, Role};
 use crate::layout::*;
+use crate::open::{Access, open_region};
+use crate::positions::check_trailer;
 use crate::region::Region;
-use crate::ring::{Access, Ring, check_trailer, open_region};
-use crate::{DEFAULT_OPEN_TIMEOUT, PeerState, attach};
+use crate::ring::{DEFAULT_OPEN_TIMEOUT, Ring};
 
 /// A ring file opened for looking only: read-only descriptor, private mapping, no attach.
 pub struct RingView {

@@ -164,71 +164,58 @@ pub const fn unpack_header(header: i64) -> (i32, i32) {
     (header as i32, (header >> 32) as i32)
 }
 
+/// `(NAME, NAME as i128)` for each constant named.
+macro_rules! named {
+    ($($name:ident),* $(,)?) => {
+        [$((stringify!($name), $name as i128)),*]
+    };
+}
+
 /// Every constant as `(NAME, value)`, in the order `sympathy ipc layout` prints them (the Java
 /// parity test compares these lines).
-pub const CONSTANTS: &[(&str, i128)] = &[
-    ("HEADER_LENGTH", HEADER_LENGTH as i128),
-    ("MAGIC", MAGIC as i128),
-    ("LAYOUT_VERSION", LAYOUT_VERSION as i128),
-    ("MAGIC_OFFSET", MAGIC_OFFSET as i128),
-    ("LAYOUT_VERSION_OFFSET", LAYOUT_VERSION_OFFSET as i128),
-    ("READY_OFFSET", READY_OFFSET as i128),
-    ("CAPACITY_OFFSET", CAPACITY_OFFSET as i128),
-    (
-        "MAX_MESSAGE_LENGTH_OFFSET",
-        MAX_MESSAGE_LENGTH_OFFSET as i128,
-    ),
-    ("HEADER_LENGTH_OFFSET", HEADER_LENGTH_OFFSET as i128),
-    ("CREATION_TIME_OFFSET", CREATION_TIME_OFFSET as i128),
-    ("PRODUCER_PID_OFFSET", PRODUCER_PID_OFFSET as i128),
-    (
-        "PRODUCER_HEARTBEAT_OFFSET",
-        PRODUCER_HEARTBEAT_OFFSET as i128,
-    ),
-    ("PRODUCER_DETACHED_OFFSET", PRODUCER_DETACHED_OFFSET as i128),
-    ("CONSUMER_PID_OFFSET", CONSUMER_PID_OFFSET as i128),
-    ("CONSUMER_DETACHED_OFFSET", CONSUMER_DETACHED_OFFSET as i128),
-    ("READY", READY as i128),
-    (
-        "CONSUMER_WAKE_ARMED_OFFSET",
-        CONSUMER_WAKE_ARMED_OFFSET as i128,
-    ),
-    ("CONSUMER_WAITING_OFFSET", CONSUMER_WAITING_OFFSET as i128),
-    ("CONSUMER_WAKE_SEQ_OFFSET", CONSUMER_WAKE_SEQ_OFFSET as i128),
-    (
-        "PRODUCER_WAKE_ARMED_OFFSET",
-        PRODUCER_WAKE_ARMED_OFFSET as i128,
-    ),
-    ("PRODUCER_WAITING_OFFSET", PRODUCER_WAITING_OFFSET as i128),
-    ("PRODUCER_WAKE_SEQ_OFFSET", PRODUCER_WAKE_SEQ_OFFSET as i128),
-    ("TRAILER_LENGTH", TRAILER_LENGTH as i128),
-    ("TAIL_POSITION_OFFSET", TAIL_POSITION_OFFSET as i128),
-    (
-        "HEAD_CACHE_POSITION_OFFSET",
-        HEAD_CACHE_POSITION_OFFSET as i128,
-    ),
-    ("HEAD_POSITION_OFFSET", HEAD_POSITION_OFFSET as i128),
-    (
-        "CORRELATION_COUNTER_OFFSET",
-        CORRELATION_COUNTER_OFFSET as i128,
-    ),
-    (
-        "CONSUMER_HEARTBEAT_OFFSET",
-        CONSUMER_HEARTBEAT_OFFSET as i128,
-    ),
-    ("RECORD_HEADER_LENGTH", RECORD_HEADER_LENGTH as i128),
-    ("RECORD_ALIGNMENT", RECORD_ALIGNMENT as i128),
-    ("LENGTH_OFFSET", LENGTH_OFFSET as i128),
-    ("TYPE_OFFSET", TYPE_OFFSET as i128),
-    ("PADDING_MSG_TYPE_ID", PADDING_MSG_TYPE_ID as i128),
-    ("MIN_CAPACITY", MIN_CAPACITY as i128),
-    ("MAX_CAPACITY", MAX_CAPACITY as i128),
-    ("MAX_POSITION", MAX_POSITION as i128),
+pub const CONSTANTS: &[(&str, i128)] = &named![
+    HEADER_LENGTH,
+    MAGIC,
+    LAYOUT_VERSION,
+    MAGIC_OFFSET,
+    LAYOUT_VERSION_OFFSET,
+    READY_OFFSET,
+    CAPACITY_OFFSET,
+    MAX_MESSAGE_LENGTH_OFFSET,
+    HEADER_LENGTH_OFFSET,
+    CREATION_TIME_OFFSET,
+    PRODUCER_PID_OFFSET,
+    PRODUCER_HEARTBEAT_OFFSET,
+    PRODUCER_DETACHED_OFFSET,
+    CONSUMER_PID_OFFSET,
+    CONSUMER_DETACHED_OFFSET,
+    READY,
+    CONSUMER_WAKE_ARMED_OFFSET,
+    CONSUMER_WAITING_OFFSET,
+    CONSUMER_WAKE_SEQ_OFFSET,
+    PRODUCER_WAKE_ARMED_OFFSET,
+    PRODUCER_WAITING_OFFSET,
+    PRODUCER_WAKE_SEQ_OFFSET,
+    TRAILER_LENGTH,
+    TAIL_POSITION_OFFSET,
+    HEAD_CACHE_POSITION_OFFSET,
+    HEAD_POSITION_OFFSET,
+    CORRELATION_COUNTER_OFFSET,
+    CONSUMER_HEARTBEAT_OFFSET,
+    RECORD_HEADER_LENGTH,
+    RECORD_ALIGNMENT,
+    LENGTH_OFFSET,
+    TYPE_OFFSET,
+    PADDING_MSG_TYPE_ID,
+    MIN_CAPACITY,
+    MAX_CAPACITY,
+    MAX_POSITION,
 ];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache_line::CACHE_LINE;
 
     #[test]
     fn magic_spells_sympring() {
@@ -269,8 +256,8 @@ mod tests {
                 assert_eq!(offset % 4, 0, "a futex word is 4-aligned");
             }
             // `armed` alone on its cache line: sleeps do not evict it from the waker's cache.
-            assert_ne!(fields[0] / 64, fields[1] / 64);
-            assert_eq!(fields[1] / 64, fields[2] / 64);
+            assert_ne!(fields[0] / CACHE_LINE, fields[1] / CACHE_LINE);
+            assert_eq!(fields[1] / CACHE_LINE, fields[2] / CACHE_LINE);
         }
     }
 

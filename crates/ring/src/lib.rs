@@ -25,8 +25,9 @@
 //! - [`Ring`]: `create`, `open`, `anonymous`; hands out the one [`Producer`] and [`Consumer`].
 //! - [`Producer`]: `try_write`, `try_claim` → [`Claim`] (`commit`/`abort`, dropping aborts),
 //!   `batch` → [`Batch`], `try_write_batch`, `write` (waiting), heartbeat and `peer_alive`.
-//!   With the `detached-claim` feature (for bindings such as the JNI library), also
-//!   `try_claim_detached` → `DetachedClaim`, a claim that outlives the call that made it.
+//!   With the `bindings` feature (for language bindings such as the JNI library), also
+//!   `try_claim_detached` → `DetachedClaim`, a claim that outlives the call that made it, and
+//!   `record_area`, the bytes such a claim is filled through.
 //! - [`Consumer`]: `read(handler, limit)` (zero-copy, one head release per batch),
 //!   `read_controlled` (a handler that returns an [`Action`]: continue, break, or abort and leave
 //!   the message at the head), `try_read_one`, `read_wait`, `read_controlled_wait`, heartbeat
@@ -41,6 +42,7 @@
 #![warn(missing_docs)]
 
 mod attach;
+mod cache_line;
 mod consumer;
 mod error;
 mod futex;
@@ -48,7 +50,9 @@ pub mod inspect;
 pub mod layout;
 #[cfg(all(test, loom))]
 mod loom_model;
+mod open;
 pub mod pattern;
+mod positions;
 mod primitive;
 mod producer;
 mod region;
@@ -61,9 +65,11 @@ mod wake;
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
 pub use consumer::{Action, Consumer};
 pub use error::{Corruption, RingError, Role};
-#[cfg(feature = "detached-claim")]
-pub use producer::DetachedClaim;
-pub use producer::{Batch, Claim, Producer};
+pub use producer::Producer;
+pub use producer::batch::Batch;
+pub use producer::claim::Claim;
+#[cfg(feature = "bindings")]
+pub use producer::detached::DetachedClaim;
 pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
 pub use wait::{Strategy, Wait};
 pub use wake::WakeState;

@@ -339,9 +339,7 @@ impl Region {
     /// POINT`s: wake-armed, wake-dekker, wake-seq).
     #[inline(always)]
     pub(crate) fn wake_word(&self, offset: usize) -> &AtomicU32 {
-        debug_assert!(
-            (CONSUMER_WAKE_ARMED_OFFSET..PRODUCER_WAKE_ARMED_OFFSET + 128).contains(&offset)
-        );
+        debug_assert!((CONSUMER_WAKE_ARMED_OFFSET..=PRODUCER_WAKE_SEQ_OFFSET).contains(&offset));
         self.u32_at(self.base, offset)
     }
 
@@ -468,7 +466,7 @@ impl Region {
 
     /// The first byte of the record area (for bindings that fill claims in place; see
     /// `Producer::record_area`).
-    #[cfg(feature = "detached-claim")]
+    #[cfg(feature = "bindings")]
     pub(crate) fn record_area_ptr(&self) -> *mut u8 {
         self.records
     }

@@ -162,29 +162,31 @@ fn consumer_rejects_a_length_shorter_than_the_header() {
 #[test]
 #[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn consumer_rejects_a_length_past_the_end_of_the_area() {
-    let path = ring_file("long");
-    patch_record(&path, 0, CAPACITY as i32 + 8, 1);
-    assert!(matches!(
-        read_error(&path),
-        RingError::CorruptRecord {
-            corruption: Corruption::LengthTooLong { .. },
-            ..
-        }
-    ));
+    assert_length_too_long("long", CAPACITY as i32 + 8);
+}
+
+/// A ring whose first record claims `length` bytes is refused as `LengthTooLong`.
+fn assert_length_too_long(tag: &str, length: i32) {
+    let path = ring_file(tag);
+    patch_record(&path, 0, length, 1);
+    let err = read_error(&path);
+    assert!(
+        matches!(
+            err,
+            RingError::CorruptRecord {
+                corruption: Corruption::LengthTooLong { .. },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[test]
 #[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn consumer_rejects_a_message_longer_than_the_maximum() {
-    let path = ring_file("toolongmsg");
-    patch_record(&path, 0, (CAPACITY / 2) as i32, 1); // fits the area, exceeds capacity / 8
-    assert!(matches!(
-        read_error(&path),
-        RingError::CorruptRecord {
-            corruption: Corruption::LengthTooLong { .. },
-            ..
-        }
-    ));
+    // fits the area, exceeds capacity / 8
+    assert_length_too_long("toolongmsg", (CAPACITY / 2) as i32);
 }
 
 #[test]

@@ -16,9 +16,19 @@ use sympathy_ring::{Ring, RingError};
 
 const CAPACITY: usize = 64;
 
+/// A region holding `area` followed by a trailer with the tail, head and producer's head cache.
+fn region(area: &[u8; CAPACITY], tail: i64, head: i64, head_cache: i64) -> Vec<u8> {
+    let mut r = vec![0u8; CAPACITY + TRAILER_LENGTH];
+    r[..CAPACITY].copy_from_slice(area);
+    let trailer = CAPACITY;
+    r[trailer + 128..trailer + 136].copy_from_slice(&tail.to_le_bytes());
+    r[trailer + 256..trailer + 264].copy_from_slice(&head.to_le_bytes());
+    r[trailer + 384..trailer + 392].copy_from_slice(&head_cache.to_le_bytes());
+    r
+}
+
 /// The record area and trailer, byte by byte.
 fn hand_built_region() -> Vec<u8> {
-    let mut r = vec![0u8; CAPACITY + TRAILER_LENGTH];
     #[rustfmt::skip]
     let area: [u8; CAPACITY] = [
         // index 0: length 11 (8 + "abc"), type 5, "abc", then 5 stale bytes of the old record
@@ -35,13 +45,8 @@ fn hand_built_region() -> Vec<u8> {
         // index 56: padding to the end: length 8, type -1
         0x08, 0x00, 0x00, 0x00,  0xff, 0xff, 0xff, 0xff,
     ];
-    r[..CAPACITY].copy_from_slice(&area);
-    let trailer = CAPACITY;
     // tail 96 = 56 + 8 (padding) + 16 + 16; head 56; the producer's head cache 56.
-    r[trailer + 128..trailer + 136].copy_from_slice(&96i64.to_le_bytes());
-    r[trailer + 256..trailer + 264].copy_from_slice(&56i64.to_le_bytes());
-    r[trailer + 384..trailer + 392].copy_from_slice(&56i64.to_le_bytes());
-    r
+    region(&area, 96, 56, 56)
 }
 
 fn hand_built_header() -> Vec<u8> {
@@ -189,7 +194,6 @@ fn a_record_that_exactly_fills_the_end_takes_it_without_padding() {
 /// before the head: Agrona's `claimCapacity` still pads the end (length 8, type -1 at 56),
 /// zeroes the header at 0 and moves the tail past the padding (64), then reports the ring full.
 fn full_at_the_wrap_region() -> Vec<u8> {
-    let mut r = vec![0u8; CAPACITY + TRAILER_LENGTH];
     #[rustfmt::skip]
     let area: [u8; CAPACITY] = [
         // index 0: the consumed record's header, zeroed for the record that will start here
@@ -205,13 +209,8 @@ fn full_at_the_wrap_region() -> Vec<u8> {
         // index 56: padding to the end: length 8, type -1
         0x08, 0x00, 0x00, 0x00,  0xff, 0xff, 0xff, 0xff,
     ];
-    r[..CAPACITY].copy_from_slice(&area);
-    let trailer = CAPACITY;
     // tail 64 = 56 + 8 (padding); head 16; the head cache refreshed to 16 by the refused write.
-    r[trailer + 128..trailer + 136].copy_from_slice(&64i64.to_le_bytes());
-    r[trailer + 256..trailer + 264].copy_from_slice(&16i64.to_le_bytes());
-    r[trailer + 384..trailer + 392].copy_from_slice(&16i64.to_le_bytes());
-    r
+    region(&area, 64, 16, 16)
 }
 
 /// How a producer is asked to write the record that is refused at the wrap.

@@ -2,12 +2,12 @@
 //! side-by-side report.
 //!
 //! ```text
-//! sympathy compare [--quick|--full] [--only queue,ping-pong,...] [--out DIR] [--baseline FILE]
+//! sympathy compare [--smoke|--quick|--full] [--only queue,ping-pong,...] [--out DIR] [--baseline FILE]
 //! sympathy compare --from results.jsonl [--from more.jsonl] [--baseline FILE]   # re-render only
 //! ```
 //!
-//! The commands of each experiment and language are the table in [`runners`]; the report is
-//! the `sympathy-report` crate.
+//! The runs, one per experiment and language, come from the experiment catalog ([`runners`]);
+//! the report is the `sympathy-report` crate.
 
 mod orchestrate;
 mod runners;
@@ -19,14 +19,19 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use sympathy_harness::Preset;
+use sympathy_harness::catalog::catalog;
 use sympathy_report::{Merged, Report, baseline, read_jsonl};
 
-use orchestrate::{Size, estimate, human, run_jobs};
-use runners::{all_jobs, experiment_names};
+use orchestrate::{human, run_jobs};
+use runners::all_jobs;
 
 /// `sympathy compare ...`
 #[derive(Args, Debug)]
 pub struct CompareArgs {
+    /// Tiny sizes and one run each: checks the plumbing of every run, not the figures.
+    #[arg(long, conflicts_with_all = ["quick", "full"])]
+    smoke: bool,
     /// Small sizes: the whole comparison in under 10 minutes on 2 cores (the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
@@ -43,7 +48,7 @@ pub struct CompareArgs {
     #[arg(long)]
     baseline: Option<PathBuf>,
     /// Run nothing: build the report from these results files (repeatable).
-    #[arg(long = "from", conflicts_with_all = ["quick", "full", "only"])]
+    #[arg(long = "from", conflicts_with_all = ["smoke", "quick", "full", "only"])]
     from: Vec<PathBuf>,
     /// List the runs and the expected duration, then stop.
     #[arg(long)]
@@ -91,11 +96,21 @@ pub fn run(args: CompareArgs) -> Result<()> {
     Ok(())
 }
 
+impl CompareArgs {
+    /// The preset the flags select: `--quick` unless `--smoke` or `--full`.
+    fn preset(&self) -> Preset {
+        match (self.smoke, self.full) {
+            (true, _) => Preset::Smoke,
+            (_, true) => Preset::Full,
+            _ => Preset::Quick,
+        }
+    }
+}
+
 /// Selects, announces and runs the jobs; `None` for `--dry-run`.
 fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
-    let size = if args.full { Size::Full } else { Size::Quick };
-    let jobs = all_jobs();
-    let names = experiment_names(&jobs);
+    let preset = args.preset();
+    let names = catalog().names();
     for name in &args.only {
         if !names.contains(&name.as_str()) {
             bail!(
@@ -104,21 +119,21 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
             );
         }
     }
-    let jobs: Vec<_> = jobs
+    let jobs: Vec<_> = all_jobs(preset)
         .into_iter()
-        .filter(|j| args.only.is_empty() || args.only.iter().any(|o| o == j.experiment))
+        .filter(|j| args.only.is_empty() || args.only.contains(&j.experiment))
         .collect();
-    let expected: std::time::Duration = jobs.iter().map(|j| estimate(j, size)).sum();
+    let expected: std::time::Duration = jobs.iter().map(|j| j.estimate).sum();
     eprintln!(
-        "sympathy compare: {} run(s) at {} size, expected to take about {}{}",
+        "sympathy compare: {} run(s) at the {} preset, expected to take about {}{}",
         jobs.len(),
-        if size == Size::Full {
-            "full (the seeds')"
+        if preset == Preset::Full {
+            "full (the seeds' sizes)"
         } else {
-            "quick"
+            preset.name()
         },
         human(expected),
-        if size == Size::Full {
+        if preset == Preset::Full {
             " (several GiB of memory for struct-table and memory-walk)"
         } else {
             ""
@@ -132,10 +147,11 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
     if args.dry_run {
         for job in &jobs {
             eprintln!(
-                "  {} [{}]  ~{}",
+                "  {} [{}]  ~{}  {}",
                 job.experiment,
-                job.label,
-                human(estimate(job, size))
+                job.label(),
+                human(job.estimate),
+                job.command_line()
             );
         }
         return Ok(None);
@@ -160,7 +176,6 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
     }
     Ok(Some(run_jobs(
         &jobs,
-        size,
         &launcher,
         &args.out,
         &mut std::io::stderr(),
@@ -188,11 +203,16 @@ mod tests {
         assert_eq!(args.only, ["queue", "ping-pong"]);
         assert_eq!(args.out, PathBuf::from("target/sympathy"));
         assert!(!args.full, "quick is the default");
+        assert_eq!(args.preset(), Preset::Quick);
+        assert_eq!(parse(&["--smoke"]).unwrap().preset(), Preset::Smoke);
+        assert_eq!(parse(&["--full"]).unwrap().preset(), Preset::Full);
     }
 
     #[test]
     fn quick_and_full_exclude_each_other_and_from_excludes_running_flags() {
         assert!(parse(&["--quick", "--full"]).is_err());
+        assert!(parse(&["--smoke", "--full"]).is_err());
+        assert!(parse(&["--from", "a.jsonl", "--smoke"]).is_err());
         assert!(parse(&["--from", "a.jsonl", "--only", "queue"]).is_err());
         assert!(
             parse(&[

@@ -1,453 +1,219 @@
-//! The runner table of `sympathy compare`: which commands run each experiment in each
-//! language. This is data, meant to be edited as experiments land: one [`Job`] per
-//! (experiment, language or language pair), each a short list of [`Step`]s.
+//! The runs of `sympathy compare`, derived from the experiment catalog
+//! (`sympathy_harness::catalog`, `experiments/*.toml`): for every experiment, in catalog order,
+//! one [`Job`] per language that implements one of its variants:
 //!
-//! Placeholders in step arguments:
-//! - `{scale}` (a whole argument): `--quick` or `--full`.
-//! - `{count}`: the job's message/iteration count for the scale ([`Job::count`]).
-//! - `{ring}`, `{ring2}`: paths of ring files private to the job (in `<out>/rings/`, removed
-//!   after the job).
+//! - Rust: `sympathy run <experiment> --json [--smoke|--quick|--full]`, which also runs the C
+//!   reference variants (their results say `"language":"c"`);
+//! - Java: `java/sidecar run <experiment> --json [...]`, which hands the command to the JMH
+//!   runner `java/jmh/run`.
 //!
-//! The `sympathy` program is the running executable; `sidecar` is `java/sidecar` of the
-//! checkout, run with `JAVA_HOME` from `ci/find-jdk`.
+//! Each job's expected duration is the catalog's `estimate_s` for its language and preset.
+//!
+//! ```text
+//! $ sympathy compare --dry-run --only ping-pong
+//!   ping-pong [rust]  ~5.0s  sympathy run ping-pong --json --quick
+//!   ping-pong [java]  ~15.0s  java/sidecar run ping-pong --json --quick
+//! ```
 
-/// The program a step runs.
+use std::time::Duration;
+
+use sympathy_harness::Preset;
+use sympathy_harness::catalog::{ExperimentSpec, Language, catalog};
+
+/// The program a job runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Program {
     /// The running `sympathy` executable.
     Sympathy,
-    /// The Java launcher `java/sidecar`.
+    /// The Java launcher `java/sidecar` of the checkout (run with `JAVA_HOME` from
+    /// `ci/find-jdk`).
     Sidecar,
 }
 
-impl Program {
-    /// The language whose side must be available for the program to run.
-    pub fn name(self) -> &'static str {
-        match self {
-            Program::Sympathy => "sympathy",
-            Program::Sidecar => "java/sidecar",
-        }
-    }
-}
-
-/// One process of a job.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step {
-    /// What runs.
-    pub program: Program,
-    /// Its arguments (with placeholders).
-    pub args: &'static [&'static str],
-    /// Its stdout is results-schema JSON Lines that go into the report.
-    pub results: bool,
-    /// It is started and left running while the next steps run (a consumer or an echo
-    /// peer); the job waits for it to exit after the last step.
-    pub background: bool,
-}
-
-impl Step {
-    /// A step whose stdout holds results, run to completion.
-    pub const fn results(program: Program, args: &'static [&'static str]) -> Step {
-        Step {
-            program,
-            args,
-            results: true,
-            background: false,
-        }
-    }
-
-    /// A step run to completion whose output only goes to the log (creating a ring file, a
-    /// producer that reports nothing).
-    pub const fn quiet(program: Program, args: &'static [&'static str]) -> Step {
-        Step {
-            program,
-            args,
-            results: false,
-            background: false,
-        }
-    }
-
-    /// The same step, started in the background.
-    pub const fn in_background(self) -> Step {
-        Step {
-            background: true,
-            ..self
-        }
-    }
-}
-
-/// One row of the table: an experiment in one language (or one producer->consumer pair).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One run: an experiment in one language, a process whose stdout is results-schema JSON Lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Job {
     /// Experiment name, as in the results and `--only`.
-    pub experiment: &'static str,
-    /// The side(s) that run: `rust`, `java`, `rust->java`, ...
-    pub label: &'static str,
-    /// The processes, in order.
-    pub steps: &'static [Step],
-    /// Expected seconds at `--quick` and at `--full` (for progress and the up-front estimate).
-    pub estimate_s: (u32, u32),
-    /// `{count}` at `--quick` and at `--full`.
-    pub count: (u64, u64),
+    pub experiment: String,
+    /// The language that runs it (Rust's run carries the C variants too).
+    pub language: Language,
+    /// What runs.
+    pub program: Program,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// How long it is expected to take.
+    pub estimate: Duration,
 }
 
-impl Job {
-    /// `experiment/label`, for logs and file names.
-    pub fn id(&self) -> String {
-        format!(
-            "{}-{}",
-            self.experiment,
-            self.label.replace("->", "-to-").replace(' ', "-")
-        )
-    }
-
-    /// Whether any step needs the Java side.
-    pub fn needs_java(&self) -> bool {
-        self.steps.iter().any(|s| s.program == Program::Sidecar)
-    }
-}
-
-use Program::{Sidecar, Sympathy};
-
-/// `sympathy run <exp> --json {scale}` and its Java twin `java/sidecar run <exp> --json {scale}`.
-/// (The Rust run also carries the C reference variants, with `"language":"c"`.)
-macro_rules! both_languages {
-    ($exp:literal, quick = $q:literal, full = $f:literal, java_quick = $jq:literal, java_full = $jf:literal) => {
-        [
-            Job {
-                experiment: $exp,
-                label: "rust",
-                steps: &[Step::results(Sympathy, &["run", $exp, "--json", "{scale}"])],
-                estimate_s: ($q, $f),
-                count: (0, 0),
-            },
-            Job {
-                experiment: $exp,
-                label: "java",
-                steps: &[Step::results(Sidecar, &["run", $exp, "--json", "{scale}"])],
-                estimate_s: ($jq, $jf),
-                count: (0, 0),
-            },
-        ]
-    };
-}
-
-const ATOMIC: [Job; 2] = both_languages!(
-    "atomic-increment",
-    quick = 5,
-    full = 300,
-    java_quick = 40,
-    java_full = 420
-);
-const PING_PONG: [Job; 2] = both_languages!(
-    "ping-pong",
-    quick = 5,
-    full = 240,
-    java_quick = 15,
-    java_full = 300
-);
-const MEMORY_WALK: [Job; 2] = both_languages!(
-    "memory-walk",
-    quick = 5,
-    full = 600,
-    java_quick = 50,
-    java_full = 720
-);
-const STRUCT_TABLE: [Job; 2] = both_languages!(
-    "struct-table",
-    quick = 5,
-    full = 420,
-    java_quick = 10,
-    java_full = 720
-);
-const QUEUE: [Job; 2] = both_languages!(
-    "queue",
-    quick = 5,
-    full = 480,
-    java_quick = 30,
-    java_full = 600
-);
-
-const SERIALIZATION: [Job; 2] = both_languages!(
-    "serialization",
-    quick = 3,
-    full = 40,
-    java_quick = 20,
-    java_full = 300
-);
-const DISPATCH: [Job; 2] = both_languages!(
-    "dispatch",
-    quick = 3,
-    full = 60,
-    java_quick = 20,
-    java_full = 300
-);
-const BACK_PRESSURE: [Job; 2] = both_languages!(
-    "back-pressure",
-    quick = 8,
-    full = 240,
-    java_quick = 30,
-    java_full = 300
-);
-
-/// `{count}` of the IPC throughput rows (4-byte messages) and of the echo rows.
-const IPC_QUICK_COUNT: u64 = 2_000_000;
-const IPC_FULL_COUNT: u64 = 200_000_000;
-const LATENCY_QUICK_COUNT: u64 = 100_000;
-const LATENCY_FULL_COUNT: u64 = 10_000_000;
-
-/// The IPC rows: throughput for every producer->consumer pair, echo latency within each
-/// language.
-///
-/// - Same language: each side's own `bench` / `latency` (both report the schema themselves;
-///   the Java ones take no scale flag, so `--runs 3` is fixed here).
-/// - Across languages: `ipc create` a ring, start the consumer of one language in the
-///   background, run the producer of the other. The consumer (`ipc consume --json --producer
-///   java-ffm`, `java/sidecar consume --json --producer rust`) reports the throughput from its
-///   first message to its last. The producer may start before the consumer has attached (a
-///   JVM takes a second or more): it waits while the ring is full (back pressure) up to its
-///   `--timeout-ms`, and names a consumer that never came if that runs out.
-/// - No cross-language echo rows: `ipc latency` runs its own echo child and cannot ping a
-///   Java echo over rings given by path (nor can the Java `latency` ping a Rust echo).
-const IPC: [Job; 6] = [
-    Job {
-        experiment: "ipc",
-        label: "rust->rust",
-        steps: &[Step::results(
-            Sympathy,
-            &[
-                "ipc", "bench", "--size", "4", "--count", "{count}", "--json", "{scale}",
-            ],
-        )],
-        estimate_s: (3, 120),
-        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
-    },
-    Job {
-        experiment: "ipc",
-        label: "java->java",
-        steps: &[Step::results(
-            Sidecar,
-            &[
-                "bench", "--size", "4", "--count", "{count}", "--runs", "3", "--json",
-            ],
-        )],
-        estimate_s: (8, 150),
-        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
-    },
-    Job {
-        experiment: "ipc",
-        label: "rust->java",
-        steps: &[
-            Step::quiet(
-                Sympathy,
-                &["ipc", "create", "{ring}", "--capacity", "1048576"],
-            ),
-            Step::results(
-                Sidecar,
-                &[
-                    "consume",
-                    "{ring}",
-                    "--count",
-                    "{count}",
-                    "--impl",
-                    "ffm",
-                    "--timeout-ms",
-                    "30000",
-                    "--json",
-                    "--producer",
-                    "rust",
-                ],
-            )
-            .in_background(),
-            Step::quiet(
-                Sympathy,
-                &[
-                    "ipc",
-                    "produce",
-                    "{ring}",
-                    "--count",
-                    "{count}",
-                    "--size",
-                    "4",
-                    "--timeout-ms",
-                    "30000",
-                ],
-            ),
-        ],
-        estimate_s: (5, 60),
-        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
-    },
-    Job {
-        experiment: "ipc",
-        label: "java->rust",
-        steps: &[
-            Step::quiet(
-                Sympathy,
-                &["ipc", "create", "{ring}", "--capacity", "1048576"],
-            ),
-            Step::results(
-                Sympathy,
-                &[
-                    "ipc",
-                    "consume",
-                    "{ring}",
-                    "--count",
-                    "{count}",
-                    "--timeout-ms",
-                    "30000",
-                    "--json",
-                    "--producer",
-                    "java-ffm",
-                ],
-            )
-            .in_background(),
-            Step::quiet(
-                Sidecar,
-                &[
-                    "produce",
-                    "{ring}",
-                    "--count",
-                    "{count}",
-                    "--size",
-                    "4",
-                    "--impl",
-                    "ffm",
-                    "--timeout-ms",
-                    "30000",
-                ],
-            ),
-        ],
-        estimate_s: (5, 60),
-        count: (IPC_QUICK_COUNT, IPC_FULL_COUNT),
-    },
-    Job {
-        experiment: "ipc",
-        label: "rust->rust latency",
-        steps: &[Step::results(
-            Sympathy,
-            &[
-                "ipc", "latency", "--size", "32", "--count", "{count}", "--json", "{scale}",
-            ],
-        )],
-        estimate_s: (3, 90),
-        count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
-    },
-    Job {
-        experiment: "ipc",
-        label: "java->java latency",
-        steps: &[Step::results(
-            Sidecar,
-            &[
-                "latency", "--size", "32", "--count", "{count}", "--runs", "3", "--json",
-            ],
-        )],
-        estimate_s: (10, 120),
-        count: (LATENCY_QUICK_COUNT, LATENCY_FULL_COUNT),
-    },
-];
+/// Seconds expected of a run whose catalog entry gives its language no `estimate_s`: a
+/// cautious guess, so that a new experiment is not killed before its first estimate.
+const UNKNOWN_ESTIMATE_S: u32 = 300;
 
 /// Arguments of `java/sidecar` run once before the Java jobs; the launcher builds the jar
 /// when it is missing, so this is where a missing or broken Java build shows up.
 pub const SIDECAR_PREPARE_ARGS: &[&str] = &["--help"];
 
-/// Every job, in the order `compare` runs them.
-pub fn all_jobs() -> Vec<Job> {
-    [
-        &ATOMIC[..],
-        &PING_PONG,
-        &MEMORY_WALK,
-        &STRUCT_TABLE,
-        &QUEUE,
-        &SERIALIZATION,
-        &DISPATCH,
-        &BACK_PRESSURE,
-        &IPC,
-    ]
-    .concat()
-}
-
-/// The experiment names, in order, once each.
-pub fn experiment_names(jobs: &[Job]) -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = Vec::new();
-    for job in jobs {
-        if !names.contains(&job.experiment) {
-            names.push(job.experiment);
+impl Job {
+    /// The job of `language` for `experiment` at `preset`.
+    pub fn new(experiment: &ExperimentSpec, language: Language, preset: Preset) -> Job {
+        let program = match language {
+            Language::Java => Program::Sidecar,
+            Language::Rust | Language::C => Program::Sympathy,
+        };
+        let mut args = vec!["run".to_string(), experiment.name.clone(), "--json".into()];
+        args.extend(preset_flag(preset));
+        let seconds = experiment
+            .estimate_s
+            .get(&language)
+            .map_or(UNKNOWN_ESTIMATE_S, |s| s.at(preset));
+        Job {
+            experiment: experiment.name.clone(),
+            language,
+            program,
+            args,
+            estimate: Duration::from_secs(u64::from(seconds)),
         }
     }
-    names
+
+    /// The side that runs it, for progress and failures: `rust` or `java`.
+    pub fn label(&self) -> &'static str {
+        self.language.name()
+    }
+
+    /// `<experiment>-<language>`: the stem of its log files.
+    pub fn log_stem(&self) -> String {
+        format!("{}-{}", self.experiment, self.label())
+    }
+
+    /// The command as a user would type it: `sympathy run ping-pong --json --quick`.
+    pub fn command_line(&self) -> String {
+        let program = match self.program {
+            Program::Sympathy => "sympathy",
+            Program::Sidecar => "java/sidecar",
+        };
+        format!("{program} {}", self.args.join(" "))
+    }
+
+    /// Whether it needs the Java side.
+    pub fn needs_java(&self) -> bool {
+        self.program == Program::Sidecar
+    }
+}
+
+/// The flag that selects `preset` in both languages' `run` (none for the default preset).
+pub fn preset_flag(preset: Preset) -> Option<String> {
+    (preset != Preset::Default).then(|| format!("--{}", preset.name()))
+}
+
+/// The jobs of `experiment`: Rust when it has Rust or C variants, then Java when it has Java
+/// variants.
+pub fn jobs_of(experiment: &ExperimentSpec, preset: Preset) -> Vec<Job> {
+    let runs = |language| !experiment.variants_in(language).is_empty();
+    let mut jobs = Vec::new();
+    if runs(Language::Rust) || runs(Language::C) {
+        jobs.push(Job::new(experiment, Language::Rust, preset));
+    }
+    if runs(Language::Java) {
+        jobs.push(Job::new(experiment, Language::Java, preset));
+    }
+    jobs
+}
+
+/// Every job at `preset`, in the order `compare` runs them (the catalog's).
+pub fn all_jobs(preset: Preset) -> Vec<Job> {
+    catalog()
+        .experiments
+        .iter()
+        .flat_map(|e| jobs_of(e, preset))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sympathy_harness::catalog::Catalog;
 
     #[test]
     fn quick_estimates_fit_the_ten_minute_budget() {
-        // The issue's budget for `--quick` is 10 minutes on the 2-core machine; keep one for
-        // starting processes and the Java build check. The estimates are about 2.5x the times
-        // measured there (`compare --quick` took 1m37s in all on 2026-11-23).
-        let total: u32 = all_jobs().iter().map(|j| j.estimate_s.0).sum();
+        // `compare --quick` must finish within 10 minutes on the 2-core machine; keep one for
+        // starting processes and the Java build check. The quick estimates are about 2.5x the
+        // times measured there (`compare --quick` took 1m37s in all on 2026-11-23).
+        let total: Duration = all_jobs(Preset::Quick).iter().map(|j| j.estimate).sum();
         assert!(
-            total <= 540,
-            "quick runs are expected to take {total}s; the budget is 10 minutes"
+            total <= Duration::from_secs(540),
+            "quick runs are expected to take {total:?}; the budget is 10 minutes"
         );
     }
 
     #[test]
-    fn every_job_has_a_results_step_and_a_unique_id() {
-        let jobs = all_jobs();
-        for job in &jobs {
-            assert!(
-                job.steps.iter().any(|s| s.results),
-                "{} has no results step",
-                job.id()
+    fn every_experiment_runs_in_each_of_its_languages_with_the_preset_flag() {
+        for experiment in &catalog().experiments {
+            let jobs = jobs_of(experiment, Preset::Quick);
+            let programs: Vec<Program> = jobs.iter().map(|j| j.program).collect();
+            assert_eq!(
+                programs,
+                [Program::Sympathy, Program::Sidecar],
+                "{}",
+                experiment.name
             );
-            assert!(
-                !job.steps.last().unwrap().background,
-                "{}: last step must not be background",
-                job.id()
-            );
-        }
-        let mut ids: Vec<_> = jobs.iter().map(Job::id).collect();
-        ids.sort();
-        ids.dedup();
-        assert_eq!(ids.len(), jobs.len());
-    }
-
-    #[test]
-    fn the_issue_9_experiments_run_in_both_languages_with_the_scale_flag() {
-        for experiment in ["serialization", "dispatch", "back-pressure"] {
-            let jobs: Vec<Job> = all_jobs()
-                .into_iter()
-                .filter(|j| j.experiment == experiment)
-                .collect();
-            let programs: Vec<Program> = jobs.iter().map(|j| j.steps[0].program).collect();
-            assert_eq!(programs, [Sympathy, Sidecar], "{experiment}");
             for job in &jobs {
-                assert_eq!(
-                    job.steps[0].args,
-                    ["run", experiment, "--json", "{scale}"],
-                    "{}",
-                    job.id()
+                assert_eq!(job.args, ["run", &experiment.name, "--json", "--quick"]);
+                assert!(
+                    experiment.estimate_s.contains_key(&job.language),
+                    "{}: no estimate_s for {}",
+                    experiment.name,
+                    job.label()
                 );
             }
         }
+        let ipc = catalog().experiment("ipc").unwrap();
+        let job = &jobs_of(ipc, Preset::Default)[1];
+        assert_eq!(job.command_line(), "java/sidecar run ipc --json");
+        assert_eq!(job.log_stem(), "ipc-java");
     }
 
     #[test]
-    fn ipc_has_every_language_pair_for_throughput_and_same_language_latency() {
-        let labels: Vec<_> = all_jobs()
-            .into_iter()
-            .filter(|j| j.experiment == "ipc")
-            .map(|j| j.label)
-            .collect();
-        for pair in ["rust->rust", "java->java", "rust->java", "java->rust"] {
-            assert!(labels.contains(&pair), "{pair}");
-        }
-        for pair in ["rust->rust", "java->java"] {
+    fn the_table_of_runs_in_docs_report_matches_the_catalog() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/report.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        for experiment in &catalog().experiments {
+            let jobs = jobs_of(experiment, Preset::Quick);
+            let quick = |language| {
+                jobs.iter()
+                    .find(|j| j.language == language)
+                    .map_or("-".to_string(), |j| format!("{} s", j.estimate.as_secs()))
+            };
+            let (rust, java) = (quick(Language::Rust), quick(Language::Java));
+            let row = format!("| {} | {rust} | {java} |", experiment.name);
             assert!(
-                labels.contains(&format!("{pair} latency").as_str()),
-                "{pair} latency"
+                doc.lines().any(|l| l == row),
+                "docs/report.md should list `{row}`"
             );
         }
+    }
+
+    #[test]
+    fn each_job_has_its_own_logs() {
+        let jobs = all_jobs(Preset::Full);
+        let mut stems: Vec<_> = jobs.iter().map(Job::log_stem).collect();
+        stems.sort();
+        stems.dedup();
+        assert_eq!(stems.len(), jobs.len());
+    }
+
+    #[test]
+    fn a_language_without_variants_gets_no_job_and_a_missing_estimate_a_cautious_one() {
+        let common = "runner_params = []\n[[metrics]]\nname = \"ns_per_op\"\nunit = \"ns\"\nbetter = \"lower\"\ndoes = \"x\"\n";
+        let toy = "name = \"toy\"\npurpose = \"x\"\nmetrics = [\"ns_per_op\"]\n[[variants]]\nname = \"plain\"\ndoes = \"x\"\nlanguages = [\"c\"]\n[estimate_s]\nrust = { smoke = 1, quick = 2, default = 3, full = 4 }\n";
+        let catalog = Catalog::parse(&[("common.toml", common), ("toy.toml", toy)]).unwrap();
+        let jobs = jobs_of(&catalog.experiments[0], Preset::Full);
+        assert_eq!(jobs.len(), 1, "C runs inside the Rust run; no Java job");
+        assert_eq!(jobs[0].command_line(), "sympathy run toy --json --full");
+        assert_eq!(jobs[0].estimate, Duration::from_secs(4));
+        let java = Job::new(&catalog.experiments[0], Language::Java, Preset::Smoke);
+        assert_eq!(
+            java.estimate,
+            Duration::from_secs(u64::from(UNKNOWN_ESTIMATE_S))
+        );
     }
 }

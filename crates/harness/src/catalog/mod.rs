@@ -27,8 +27,8 @@ mod spec;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, ExperimentSpec, Language, MetricSpec, ParamSpec, Role, SeedFigureSpec,
-    VariantSpec, validate,
+    Better, CommonSpec, ExperimentSpec, Language, MetricSpec, ParamSpec, PresetSeconds, Role,
+    SeedFigureSpec, VariantSpec, validate,
 };
 
 use crate::preset::Preset;
@@ -161,6 +161,26 @@ impl ExperimentSpec {
                 _ => v.name.as_str(),
             })
             .collect()
+    }
+}
+
+impl PresetSeconds {
+    /// The seconds at `preset`.
+    ///
+    /// ```
+    /// use sympathy_harness::Preset;
+    /// use sympathy_harness::catalog::{Language, catalog};
+    /// let walk = catalog().experiment("memory-walk").unwrap();
+    /// let rust = walk.estimate_s[&Language::Rust];
+    /// assert!(rust.at(Preset::Quick) <= rust.at(Preset::Full));
+    /// ```
+    pub fn at(&self, preset: Preset) -> u32 {
+        match preset {
+            Preset::Smoke => self.smoke,
+            Preset::Quick => self.quick,
+            Preset::Default => self.default,
+            Preset::Full => self.full,
+        }
     }
 }
 
@@ -297,11 +317,26 @@ full = 4
                 ),
                 "unknown variant `nope`",
             ),
+            (
+                "toy.toml",
+                experiment("[estimate_s]\njava = { smoke = 1, quick = 20, default = 3, full = 4 }"),
+                "smoke <= quick <= default <= full",
+            ),
+            (
+                "toy.toml",
+                experiment("[estimate_s]\nc = { smoke = 1, quick = 2, default = 3, full = 4 }"),
+                "C variants run inside the Rust run",
+            ),
         ];
         for (file, text, expected) in cases {
             let err = Catalog::parse(&[("common.toml", COMMON), (file, &text)]).unwrap_err();
             assert!(err.contains(expected), "{file}: {err}");
         }
+        let java_only =
+            experiment("[estimate_s]\nrust = { smoke = 1, quick = 2, default = 3, full = 4 }")
+                .replace("[\"rust\", \"java\"]", "[\"java\"]");
+        let err = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &java_only)]).unwrap_err();
+        assert!(err.contains("`rust` runs no variant"), "{err}");
         let no_metric = experiment("").replace("[\"ns_per_op\"]", "[\"furlongs\"]");
         let err = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &no_metric)]).unwrap_err();
         assert!(

@@ -84,6 +84,28 @@ pub struct ExperimentSpec {
     /// Figures the seed articles published, shown beside ours.
     #[serde(default)]
     pub seed_figures: Vec<SeedFigureSpec>,
+    /// Expected seconds of each language's `run <name> --json` at each preset, as a table
+    /// `[estimate_s]` with a line per language that runs it (C variants run inside the Rust
+    /// run), e.g. `rust = { smoke = 2, quick = 5, default = 100, full = 300 }`. `compare`
+    /// announces their sum, shows the time left, and ends a run that takes three times its
+    /// estimate (at least two minutes). A language without an estimate gets `compare`'s
+    /// cautious default.
+    #[serde(default)]
+    pub estimate_s: BTreeMap<Language, PresetSeconds>,
+}
+
+/// Seconds at each preset (see [`ExperimentSpec::estimate_s`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetSeconds {
+    /// At `--smoke`.
+    pub smoke: u32,
+    /// At `--quick`.
+    pub quick: u32,
+    /// At the default preset.
+    pub default: u32,
+    /// At `--full`.
+    pub full: u32,
 }
 
 /// One variant of an experiment.
@@ -213,6 +235,27 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
                 errors.push(at(format!(
                     "param `{}` is a list at some presets and not at others",
                     p.name
+                )));
+            }
+        }
+        for (language, seconds) in &e.estimate_s {
+            let name = language.name();
+            if *language == Language::C {
+                errors.push(at(
+                    "estimate_s: C variants run inside the Rust run; give `rust` the time".into(),
+                ));
+            } else if !e.variants.iter().any(|v| {
+                v.languages.contains(language)
+                    || (*language == Language::Rust && v.languages.contains(&Language::C))
+            }) {
+                errors.push(at(format!(
+                    "estimate_s: `{name}` runs no variant of this experiment"
+                )));
+            }
+            let s = seconds;
+            if !(s.smoke <= s.quick && s.quick <= s.default && s.default <= s.full) {
+                errors.push(at(format!(
+                    "estimate_s: `{name}` must not take less time at a larger preset (smoke <= quick <= default <= full)"
                 )));
             }
         }

@@ -83,21 +83,22 @@ pub(super) fn render(report: &Report) -> String {
     let figures = report.seed_figures_shown();
     if !figures.is_empty() {
         out.push_str("<h2>Seed figures</h2>\n<ul>\n");
-        for f in figures {
+        for shown in figures {
+            let f = shown.figure;
             out.push_str(&format!(
-                "<li>{} {} <code>{}</code>: {} {} ({}; {}) {}</li>\n",
-                escape(f.experiment),
-                escape(if f.variant.is_empty() {
-                    "(any variant)"
-                } else {
-                    f.variant
-                }),
-                escape(f.metric),
+                "<li>{} {} <code>{}</code>{}: {} {} ({}; {}) {}</li>\n",
+                escape(shown.experiment),
+                escape(&shown.variant_label()),
+                escape(&f.metric),
+                match shown.params_label() {
+                    p if p.is_empty() => p,
+                    p => format!(" at {}", escape(&p)),
+                },
                 escape(&sympathy_harness::format::value(f.value)),
-                escape(f.language),
-                escape(f.hardware),
-                escape(f.citation),
-                escape(f.note),
+                escape(&f.language),
+                escape(&f.hardware),
+                escape(&f.citation),
+                escape(&f.note),
             ));
         }
         out.push_str("</ul>\n");

@@ -69,27 +69,16 @@ pub(super) fn render(report: &Report) -> String {
     let figures = report.seed_figures_shown();
     if !figures.is_empty() {
         out.push_str("\n## Seed figures\n\n");
-        for f in figures {
+        for shown in figures {
+            let f = shown.figure;
             out.push_str(&format!(
                 "- {} {} `{}`{}: {} {} ({}, {}){}\n",
-                f.experiment,
-                if f.variant.is_empty() {
-                    "(any variant)"
-                } else {
-                    f.variant
-                },
+                shown.experiment,
+                shown.variant_label(),
                 f.metric,
-                if f.params.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " at {}",
-                        f.params
-                            .iter()
-                            .map(|(k, v)| format!("{k}={v}"))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )
+                match shown.params_label() {
+                    p if p.is_empty() => p,
+                    p => format!(" at {p}"),
                 },
                 sympathy_harness::format::value(f.value),
                 f.language,

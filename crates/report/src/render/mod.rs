@@ -102,12 +102,12 @@ impl Report {
     }
 
     /// Every distinct seed figure shown in the tables, in order of appearance.
-    pub(crate) fn seed_figures_shown(&self) -> Vec<&'static SeedFigure> {
-        let mut shown: Vec<&'static SeedFigure> = Vec::new();
+    pub(crate) fn seed_figures_shown(&self) -> Vec<SeedFigure> {
+        let mut shown: Vec<SeedFigure> = Vec::new();
         for row in self.rows() {
             for f in &row.seed {
-                if !shown.iter().any(|s| std::ptr::eq(*s, *f)) {
-                    shown.push(f);
+                if !shown.iter().any(|s| s.is(f)) {
+                    shown.push(*f);
                 }
             }
         }
@@ -154,7 +154,7 @@ pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
                     .filter_map(|k| {
                         c.get(*k)
                             .and_then(|v| v.as_u64())
-                            .map(|b| format!("{k} {}", human_bytes(b)))
+                            .map(|b| format!("{k} {}", format::bytes(b)))
                     })
                     .collect::<Vec<_>>()
                     .join(", "),
@@ -198,16 +198,6 @@ pub(crate) const MACHINE_HEADERS: [&str; 8] = [
     "toolchain",
     "measured",
 ];
-
-fn human_bytes(b: u64) -> String {
-    if b >= 1 << 20 && b.trailing_zeros() >= 20 {
-        format!("{} MiB", b >> 20)
-    } else if b >= 1 << 10 && b.trailing_zeros() >= 10 {
-        format!("{} KiB", b >> 10)
-    } else {
-        format!("{b} B")
-    }
-}
 
 /// The table header of a metric: `ns_per_hop (ns, lower is better)`.
 pub(crate) fn metric_title(metric: &crate::table::MetricTable) -> String {

@@ -1,6 +1,7 @@
 //! Claims that outlive the borrow of their producer, for bindings (the JNI library keeps one
-//! between Java's `tryClaim` and `commit`). Behind the `detached-claim` feature: Rust callers
-//! use [`Producer::try_claim`], whose [`crate::Claim`] the borrow checker keeps honest.
+//! between Java's `tryClaim` and `commit`), and the record area they are filled through. Behind
+//! the `bindings` feature, out of the default API: Rust callers use [`Producer::try_claim`],
+//! whose [`crate::Claim`] the borrow checker keeps honest.
 
 use super::Producer;
 use crate::error::RingError;
@@ -33,10 +34,7 @@ impl Producer {
         type_id: i32,
         len: usize,
     ) -> Result<DetachedClaim, RingError> {
-        let mut claim = self.try_claim(type_id, len)?;
-        claim.done = true; // held by the caller: dropping the borrowing claim must not abort it
-        let (index, len) = (claim.index, claim.len);
-        drop(claim);
+        let index = self.start_claim(type_id, len)?;
         Ok(DetachedClaim {
             index,
             len,

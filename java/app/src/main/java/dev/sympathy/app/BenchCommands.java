@@ -1,5 +1,6 @@
 package dev.sympathy.app;
 
+import dev.sympathy.results.Stats;
 import dev.sympathy.ring.RingFile;
 import java.io.IOException;
 import java.nio.file.Files;

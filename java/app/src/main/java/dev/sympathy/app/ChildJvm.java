@@ -23,6 +23,10 @@ final class ChildJvm {
         if (libraryPath != null) {
             command.add("-Djava.library.path=" + libraryPath); // where --impl jni finds the Rust ring
         }
+        String experiments = System.getProperty("sympathy.experiments");
+        if (experiments != null) {
+            command.add("-Dsympathy.experiments=" + experiments); // the experiment catalog's folder
+        }
         // The launcher's extra JVM options (java/sidecar passes SIDECAR_JVM_OPTS to this JVM too).
         String extra = System.getenv("SIDECAR_JVM_OPTS");
         if (extra != null && !extra.isBlank()) {

@@ -1,6 +1,6 @@
 package dev.sympathy.app;
 
-import dev.sympathy.nativeffi.Affinity;
+import dev.sympathy.jni.Affinity;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;

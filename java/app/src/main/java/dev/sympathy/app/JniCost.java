@@ -1,6 +1,7 @@
 package dev.sympathy.app;
 
-import dev.sympathy.nativeffi.NativeRing;
+import dev.sympathy.jni.NativeRing;
+import dev.sympathy.results.Stats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.sympathy.app;
 
-import dev.sympathy.nativeffi.NativeRing;
+import dev.sympathy.jni.NativeRing;
 import dev.sympathy.ring.RingFile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,7 +1,10 @@
 package dev.sympathy.app;
 
+import dev.sympathy.results.EnvRecord;
+import dev.sympathy.results.Json;
+import dev.sympathy.results.ResultRecord;
+import dev.sympathy.results.Stats;
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -9,6 +12,9 @@ import java.util.Map;
  * (docs/results.md) on stdout, an {@code env} line first, and the human lines on stderr.
  */
 final class Output {
+    /** The env record's {@code tool}. */
+    static final String TOOL = "sympathy-sidecar 0.1.0";
+
     private final boolean json;
     private final PrintStream human;
 
@@ -16,7 +22,7 @@ final class Output {
         this.json = json;
         this.human = json ? System.err : System.out;
         if (json) {
-            System.out.println(Json.object(EnvRecord.collect()));
+            System.out.println(Json.write(EnvRecord.collect(TOOL)));
         }
     }
 
@@ -29,18 +35,7 @@ final class Output {
     /** One {@code result} record (JSON mode) and its summary line. */
     void result(String experiment, String variant, Map<String, Object> params, String metric, String unit, Stats stats) {
         if (json) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("kind", "result");
-            r.put("experiment", experiment);
-            r.put("language", "java");
-            r.put("variant", variant);
-            r.put("params", params);
-            r.put("metric", metric);
-            r.put("value", stats.median());
-            r.put("unit", unit);
-            r.put("stats", stats.toMap());
-            r.put("check", "ok");
-            System.out.println(Json.object(r));
+            System.out.println(Json.write(ResultRecord.of(experiment, variant, params, metric, unit, stats, "ok")));
             System.out.flush();
         }
         line(String.format("%-28s %-14s %s %s (%s .. %s, %d runs)", variant, metric, human(stats.median()), unit,

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sympathy.jmh.runner.Converter;
-import dev.sympathy.jmh.support.Json;
+import dev.sympathy.results.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** The JMH JSON to results-schema conversion, on a fixed JMH result file (jmh-sample.json). */
 class ConverterTest {
-    private static final Map<String, Object> COMMON = Map.of("scale", "quick");
+    private static final Map<String, Object> COMMON = Map.of("preset", "quick");
 
     private static String sample() throws IOException {
         try (InputStream in = ConverterTest.class.getResourceAsStream("/jmh-sample.json")) {
@@ -42,7 +42,7 @@ class ConverterTest {
         final Map<String, Object> r = find(convert(List.of()), "lock-xadd", "ns_per_op");
         assertEquals("atomic-increment", r.get("experiment"));
         assertEquals("java", r.get("language"));
-        assertEquals(Map.of("threads", 2, "scale", "quick"), r.get("params"));
+        assertEquals(Map.of("threads", 2, "preset", "quick"), r.get("params"));
         // 1/0.1, 1/0.125, 1/0.08, 1/0.1 = 10, 8, 12.5, 10: median 10
         assertEquals(10.0, (double) r.get("value"), 1e-9);
         assertEquals(4, stats(r).get("runs"));
@@ -72,6 +72,7 @@ class ConverterTest {
         final Map<?, ?> params = (Map<?, ?>) r.get("params");
         assertEquals(2147483648L, params.get("size_bytes"));
         assertEquals("off-heap", params.get("memory"));
+        assertEquals(false, params.get("huge_pages"));
     }
 
     @Test
@@ -80,6 +81,8 @@ class ConverterTest {
         assertEquals("queue", r.get("experiment"));
         assertEquals(1.1e8, (double) r.get("value"), 1e-3);
         assertEquals(2, stats(r).get("runs"));
+        assertEquals(Map.of("capacity", 32768L, "element", "u32", "placement", "cross-core", "preset", "quick"),
+                r.get("params"));
     }
 
     @Test
@@ -103,7 +106,7 @@ class ConverterTest {
         final Map<String, Object> r = find(convert(List.of()), "mega", "ops_per_sec");
         assertEquals("dispatch", r.get("experiment"));
         assertEquals("ops/s", r.get("unit"));
-        assertEquals(Map.of("implementations", 4, "iterations", 1000L, "scale", "quick"), r.get("params"));
+        assertEquals(Map.of("implementations", 4, "iterations", 1000L, "preset", "quick"), r.get("params"));
         // 1000 calls in 2000, 4000, 1000 ns: 5e8, 2.5e8, 1e9 calls/s
         assertEquals(5e8, (double) r.get("value"), 1e-3);
         assertEquals(3, stats(r).get("runs"));
@@ -139,9 +142,9 @@ class ConverterTest {
         final Map<String, Object> write = find(records, "ffm", "write_ns");
         assertEquals("serialization", write.get("experiment"));
         assertEquals(20.0, (double) write.get("value"), 1e-9);
-        assertEquals(Map.of("count", 1000L, "scale", "quick"), write.get("params"));
+        assertEquals(Map.of("count", 1000L, "preset", "quick"), write.get("params"));
         final Map<String, Object> phase = find(records, "step-down", "ops_per_sec");
-        assertEquals(Map.of("implementations", 2L, "phase", 2L, "iterations", 1000L, "scale", "quick"), phase.get("params"));
+        assertEquals(Map.of("implementations", 2L, "phase", 2L, "iterations", 1000L, "preset", "quick"), phase.get("params"));
         final Map<String, Object> rejected = find(records, "bounded", "rejected");
         assertEquals("back-pressure", rejected.get("experiment"));
         assertEquals("1.5", ((Map<?, ?>) rejected.get("params")).get("load"));
@@ -153,7 +156,7 @@ class ConverterTest {
     void shouldWriteRecordsWhoseFieldsFollowTheSchemaOrder() throws IOException {
         final String line = Json.write(find(convert(List.of()), "lock-xadd", "ns_per_op"));
         assertEquals("{\"kind\":\"result\",\"experiment\":\"atomic-increment\",\"language\":\"java\","
-                + "\"variant\":\"lock-xadd\",\"params\":{\"threads\":2,\"scale\":\"quick\"},\"metric\":\"ns_per_op\","
+                + "\"variant\":\"lock-xadd\",\"params\":{\"threads\":2,\"preset\":\"quick\"},\"metric\":\"ns_per_op\","
                 + "\"value\":10.0,\"unit\":\"ns\",\"stats\":{\"runs\":4,\"median\":10.0,\"min\":8.0,\"max\":12.5},"
                 + "\"check\":\"ok\"}", line);
     }

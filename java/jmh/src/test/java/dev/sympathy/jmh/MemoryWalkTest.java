@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 
 /** The memory walks' checksums and chase cycles, on small arrays, outside JMH. */
 class MemoryWalkTest {
-    private static MemoryWalk walk(String variant, String memory, int sizeMib) {
+    private static MemoryWalk walk(String variant, String memory, long sizeBytes) {
         final MemoryWalk walk = new MemoryWalk();
         walk.variant = variant;
         walk.memory = memory;
-        walk.sizeMib = sizeMib;
+        walk.sizeBytes = sizeBytes;
         walk.fill();
         return walk;
     }
@@ -22,7 +22,7 @@ class MemoryWalkTest {
     void shouldSum777ForEveryElementOnAndOffHeap() {
         for (String memory : new String[] {"on-heap", "off-heap"}) {
             for (String variant : new String[] {"linear", "random-page", "random-heap"}) {
-                final MemoryWalk walk = walk(variant, memory, 4);
+                final MemoryWalk walk = walk(variant, memory, 4L << 20);
                 try {
                     assertEquals(777L * (4 << 20) / 8, walk.walk(), variant + " " + memory);
                 } finally {
@@ -36,7 +36,7 @@ class MemoryWalkTest {
     void shouldEndEveryChaseWhereItStarted() {
         for (String memory : new String[] {"on-heap", "off-heap"}) {
             for (String variant : new String[] {"chase-page", "chase-heap"}) {
-                final MemoryWalk walk = walk(variant, memory, 4);
+                final MemoryWalk walk = walk(variant, memory, 4L << 20);
                 try {
                     // walk() throws unless each cycle closes; it returns the last cycle's start word
                     final long lastStart = variant.equals("chase-heap") ? 0 : (4 << 20) / 8 - (2 << 20) / 8;
@@ -55,7 +55,7 @@ class MemoryWalkTest {
 
     @Test
     void shouldRejectASizeThatIsNotAPowerOfTwo() {
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> walk("linear", "on-heap", 3));
-        assertTrue(e.getMessage().contains("got 3"), e.getMessage());
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> walk("linear", "on-heap", 3L << 20));
+        assertTrue(e.getMessage().contains("got 3145728"), e.getMessage());
     }
 }

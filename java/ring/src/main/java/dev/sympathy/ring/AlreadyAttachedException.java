@@ -7,7 +7,7 @@ public final class AlreadyAttachedException extends RingException {
     private final int pid;
 
     public AlreadyAttachedException(String path, String side, int pid) {
-        super(path + ": a " + side + " is already attached (pid " + pid
+        super("already-attached", path + ": a " + side + " is already attached (pid " + pid
                 + ", alive); a ring has one producer and one consumer: stop that process first");
         this.pid = pid;
     }
@@ -15,10 +15,5 @@ public final class AlreadyAttachedException extends RingException {
     /** The pid of the process holding the side. */
     public int pid() {
         return pid;
-    }
-
-    @Override
-    public String kind() {
-        return "already-attached";
     }
 }

@@ -7,7 +7,7 @@ public final class CapacityNotPowerOfTwoException extends RingException {
     private final long capacity;
 
     public CapacityNotPowerOfTwoException(long capacity) {
-        super("capacity " + capacity + " is not a power of two between " + RingDescriptor.MIN_CAPACITY
+        super("bad-capacity", "capacity " + capacity + " is not a power of two between " + RingDescriptor.MIN_CAPACITY
                 + " and " + RingDescriptor.MAX_CAPACITY + " bytes (try e.g. 1048576)");
         this.capacity = capacity;
     }
@@ -15,10 +15,5 @@ public final class CapacityNotPowerOfTwoException extends RingException {
     /** The refused capacity. */
     public long capacity() {
         return capacity;
-    }
-
-    @Override
-    public String kind() {
-        return "bad-capacity";
     }
 }

@@ -8,11 +8,6 @@ public final class CorruptHeaderException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public CorruptHeaderException(String path, String what) {
-        super(path + ": corrupt header: " + what + "; recreate the ring");
-    }
-
-    @Override
-    public String kind() {
-        return "corrupt-header";
+        super("corrupt-header", path + ": corrupt header: " + what + "; recreate the ring");
     }
 }

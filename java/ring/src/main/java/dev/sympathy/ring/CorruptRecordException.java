@@ -7,7 +7,7 @@ public final class CorruptRecordException extends RingException {
     private final long position;
 
     public CorruptRecordException(long position, String why) {
-        super("corrupt ring at position " + position + ": " + why
+        super("corrupt-record", "corrupt ring at position " + position + ": " + why
                 + " (the file was damaged or written by a broken peer; recreate it)");
         this.position = position;
     }
@@ -15,10 +15,5 @@ public final class CorruptRecordException extends RingException {
     /** The ring position (bytes since the start of the stream) of the bad record or value. */
     public long position() {
         return position;
-    }
-
-    @Override
-    public String kind() {
-        return "corrupt-record";
     }
 }

@@ -5,11 +5,6 @@ public final class InvalidTypeIdException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public InvalidTypeIdException(int typeId) {
-        super("message type id " + typeId + " is invalid: type ids must be >= 1 (-1 marks padding)");
-    }
-
-    @Override
-    public String kind() {
-        return "invalid-type-id";
+        super("invalid-type-id", "message type id " + typeId + " is invalid: type ids must be >= 1 (-1 marks padding)");
     }
 }

@@ -5,12 +5,7 @@ public final class MessageTooLongException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public MessageTooLongException(long length, int maxMessageLength) {
-        super("message of " + length + " bytes does not fit: this ring takes payloads of 0.."
+        super("message-too-long", "message of " + length + " bytes does not fit: this ring takes payloads of 0.."
                 + maxMessageLength + " bytes (capacity / 8); use a larger ring or split the message");
-    }
-
-    @Override
-    public String kind() {
-        return "message-too-long";
     }
 }

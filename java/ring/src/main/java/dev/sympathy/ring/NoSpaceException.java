@@ -13,17 +13,12 @@ public final class NoSpaceException extends RingException {
     private final long needed;
 
     public NoSpaceException(String path, String filesystem, long available, long needed) {
-        super(path + ": not enough space for the ring file: it needs " + needed + " bytes and " + filesystem
+        super("no-space", path + ": not enough space for the ring file: it needs " + needed + " bytes and " + filesystem
                 + " has " + available + " bytes free; create the ring on a filesystem with room for it"
                 + " (`df` lists them; a container's /dev/shm grows with `docker run --shm-size`) or with a"
                 + " smaller capacity (the file is 4096 + capacity + 768 bytes)");
         this.available = available;
         this.needed = needed;
-    }
-
-    @Override
-    public String kind() {
-        return "no-space";
     }
 
     /** Bytes free on the filesystem (for unprivileged users). */

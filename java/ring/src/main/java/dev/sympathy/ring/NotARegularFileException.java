@@ -12,12 +12,7 @@ public final class NotARegularFileException extends RingException {
      * @param what what it is, e.g. {@code a character device, through a symbolic link to /dev/zero}
      */
     public NotARegularFileException(String path, String what) {
-        super(path + ": not a regular file (" + what + "); a ring is a regular file made by "
+        super("not-a-regular-file", path + ": not a regular file (" + what + "); a ring is a regular file made by "
                 + "`create`: check the path");
-    }
-
-    @Override
-    public String kind() {
-        return "not-a-regular-file";
     }
 }

@@ -5,11 +5,6 @@ public final class NotARingFileException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public NotARingFileException(String path, String why) {
-        super(path + ": not a sympathy ring file: " + why + " (create one with `create PATH --capacity BYTES`)");
-    }
-
-    @Override
-    public String kind() {
-        return "not-a-ring-file";
+        super("not-a-ring-file", path + ": not a sympathy ring file: " + why + " (create one with `create PATH --capacity BYTES`)");
     }
 }

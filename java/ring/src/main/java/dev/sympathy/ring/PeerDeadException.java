@@ -10,17 +10,12 @@ public final class PeerDeadException extends RingException {
     private final int pid;
 
     public PeerDeadException(String side, int pid, String detail) {
-        super("the " + side + " (pid " + pid + ") is dead: " + detail);
+        super("peer-dead", "the " + side + " (pid " + pid + ") is dead: " + detail);
         this.pid = pid;
     }
 
     /** The pid of the dead peer (0 if it detached). */
     public int pid() {
         return pid;
-    }
-
-    @Override
-    public String kind() {
-        return "peer-dead";
     }
 }

@@ -5,11 +5,6 @@ public final class PermissionDeniedException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public PermissionDeniedException(String path, Throwable cause) {
-        super(path + ": permission denied: the ring file must be readable and writable by this user", cause);
-    }
-
-    @Override
-    public String kind() {
-        return "permission-denied";
+        super("permission-denied", path + ": permission denied: the ring file must be readable and writable by this user", cause);
     }
 }

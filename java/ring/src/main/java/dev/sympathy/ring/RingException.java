@@ -8,12 +8,16 @@ package dev.sympathy.ring;
 public abstract class RingException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    protected RingException(String message) {
+    private final String kind;
+
+    protected RingException(String kind, String message) {
         super(message);
+        this.kind = kind;
     }
 
-    protected RingException(String message, Throwable cause) {
+    protected RingException(String kind, String message, Throwable cause) {
         super(message, cause);
+        this.kind = kind;
     }
 
     /**
@@ -26,5 +30,7 @@ public abstract class RingException extends RuntimeException {
      * catch (RingException e) { if (e.kind().equals("timeout")) retry(); else throw e; }
      * }</pre>
      */
-    public abstract String kind();
+    public final String kind() {
+        return kind;
+    }
 }

@@ -57,6 +57,12 @@ public final class RingFile implements AutoCloseable {
         checkCapacity(capacity);
         // Zeroed; 64-byte aligned (a cache line): every shared field sits on a multiple of its size.
         MemorySegment file = Arena.ofAuto().allocate(fileLength(capacity), 64);
+        writeHeader(file, capacity);
+        return new RingFile(null, null, file, (int) capacity);
+    }
+
+    /** Writes the header of a new ring into zeroed {@code file}, {@code ready} last. */
+    private static void writeHeader(MemorySegment file, long capacity) {
         LONG.set(file, (long) MAGIC_OFFSET, MAGIC);
         INT.set(file, (long) LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
         LONG.set(file, (long) CAPACITY_OFFSET, capacity);
@@ -65,7 +71,6 @@ public final class RingFile implements AutoCloseable {
         LONG.set(file, (long) CREATION_TIME_OFFSET, System.currentTimeMillis());
         // SYNC POINT ready: every header field and the zeroed ring region before `ready`.
         INT.setRelease(file, (long) READY_OFFSET, 1);
-        return new RingFile(null, null, file, (int) capacity);
     }
 
     private RingFile(Path path, Arena arena, MemorySegment file, int capacity) {
@@ -110,14 +115,7 @@ public final class RingFile implements AutoCloseable {
             FileSpace.reserve(path, length);
             channel.write(ByteBuffer.allocate(1), length - 1); // sized; zero-filled
             MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
-            LONG.set(file, (long) MAGIC_OFFSET, MAGIC);
-            INT.set(file, (long) LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
-            LONG.set(file, (long) CAPACITY_OFFSET, capacity);
-            INT.set(file, (long) MAX_MESSAGE_LENGTH_OFFSET, RingDescriptor.maxMessageLength(capacity));
-            INT.set(file, (long) HEADER_LENGTH_OFFSET, HEADER_LENGTH);
-            LONG.set(file, (long) CREATION_TIME_OFFSET, System.currentTimeMillis());
-            // SYNC POINT ready: every header field and the zeroed ring region before `ready`.
-            INT.setRelease(file, (long) READY_OFFSET, 1);
+            writeHeader(file, capacity);
             return new RingFile(path, arena, file, (int) capacity);
         } catch (IOException | RuntimeException e) {
             arena.close();

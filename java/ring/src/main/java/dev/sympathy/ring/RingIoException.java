@@ -10,11 +10,6 @@ public final class RingIoException extends RingException {
      * @param operation what was attempted, e.g. {@code "open the ring file"}
      */
     public RingIoException(String path, String operation, IOException cause) {
-        super(path + ": could not " + operation + ": " + cause, cause);
-    }
-
-    @Override
-    public String kind() {
-        return "io";
+        super("io", path + ": could not " + operation + ": " + cause, cause);
     }
 }

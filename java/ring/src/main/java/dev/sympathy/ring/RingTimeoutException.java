@@ -5,11 +5,6 @@ public final class RingTimeoutException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public RingTimeoutException(String what, long waitedMs) {
-        super("timed out after " + waitedMs + " ms waiting for " + what);
-    }
-
-    @Override
-    public String kind() {
-        return "timeout";
+        super("timeout", "timed out after " + waitedMs + " ms waiting for " + what);
     }
 }

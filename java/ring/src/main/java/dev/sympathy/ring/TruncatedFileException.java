@@ -8,12 +8,12 @@ public final class TruncatedFileException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public TruncatedFileException(String path, long actual, long expected) {
-        super(path + ": file is " + actual + " bytes but its header says " + expected
+        super("file-length", path + ": file is " + actual + " bytes but its header says " + expected
                 + " (4096 + capacity + 768): it was truncated or resized; recreate it");
     }
 
     private TruncatedFileException(String message) {
-        super(message);
+        super("file-length", message);
     }
 
     /** A file still shorter than the header page when the open's wait for its creator ends. */
@@ -21,10 +21,5 @@ public final class TruncatedFileException extends RingException {
         return new TruncatedFileException(path + ": file is " + actual + " bytes, shorter than the "
                 + RingDescriptor.HEADER_LENGTH + "-byte header page (its creator never sized it, or it is "
                 + "not a ring file); recreate it");
-    }
-
-    @Override
-    public String kind() {
-        return "file-length";
     }
 }

@@ -7,7 +7,7 @@ public final class UnsupportedVersionException extends RingException {
     private final int version;
 
     public UnsupportedVersionException(String path, int version) {
-        super(path + ": ring layout version " + version + " is not supported (this build reads version "
+        super("unsupported-version", path + ": ring layout version " + version + " is not supported (this build reads version "
                 + RingDescriptor.LAYOUT_VERSION + "); recreate the file with this build");
         this.version = version;
     }
@@ -15,10 +15,5 @@ public final class UnsupportedVersionException extends RingException {
     /** The version found in the file. */
     public int version() {
         return version;
-    }
-
-    @Override
-    public String kind() {
-        return "unsupported-version";
     }
 }

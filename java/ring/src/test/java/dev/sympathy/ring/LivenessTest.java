@@ -113,9 +113,11 @@ class LivenessTest {
 
     @Test
     void shouldCallAZombieDeadAndLetANewProducerTakeItsPlace() throws Exception {
-        // `true` becomes a zombie: its parent (the shell, then sleep) never reaps it. A child of
-        // this JVM would not do: the JDK reaps its own children at once.
-        Process parent = new ProcessBuilder("sh", "-c", "true & echo $!; exec sleep 60").start();
+        // The background `sleep 0.2` becomes a zombie: it outlives the shell, which execs `sleep 60`,
+        // a parent that never reaps it. (A child that exits at once, such as `true`, may be reaped
+        // by the shell itself before the exec, and its /proc entry vanishes. A child of this JVM
+        // would not do either: the JDK reaps its own children at once.)
+        Process parent = new ProcessBuilder("sh", "-c", "sleep 0.2 & echo $!; exec sleep 60").start();
         try {
             var out = new java.io.BufferedReader(new java.io.InputStreamReader(parent.getInputStream(),
                     StandardCharsets.US_ASCII));

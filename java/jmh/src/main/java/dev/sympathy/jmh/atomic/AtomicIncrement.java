@@ -120,11 +120,19 @@ public class AtomicIncrement {
                 final String method = benchmark.getBenchmark().substring(benchmark.getBenchmark().lastIndexOf('.') + 1);
                 for (Map.Entry<Integer, Long> e : shared.tallies.byThread().entrySet()) {
                     Extras.record("atomic-increment", kebab(method),
-                            Map.of("threads", benchmark.getThreads(), "thread", e.getKey()),
+                            shareParams(benchmark.getThreads(), e.getKey()),
                             "thread_share", "ratio", e.getValue() / (double) sum, "ok");
                 }
             }
         }
+    }
+
+    /**
+     * The params of a {@code thread_share} extra, in the catalog's names: {@code shareParams(2, 0)} is
+     * {@code {threads=2, thread=0}} ({@code thread} is a runner param: which thread, not what work).
+     */
+    public static Map<String, Object> shareParams(int threads, int thread) {
+        return Map.of("threads", threads, "thread", thread);
     }
 
     /** {@code lockXadd} to {@code lock-xadd}. */

@@ -88,8 +88,15 @@ public class BackPressure {
     /** Whether this iteration's runs are checked against the bound: see {@link #boundChecked}. */
     private boolean checkBound;
 
-    @Setup(Level.Trial)
-    public void configure() {
+    /**
+     * The run's settings from the benchmark's params, with its workers scaled to the cores: one
+     * core for the generator, the others ({@code cores - 1}, at least one) for the workers.
+     *
+     * @throws IllegalArgumentException for an unknown variant, a load that is no number, or a
+     *     setting out of range
+     */
+    public static LoadTest.Config config(String variant, String load, long serviceNs, long maxLatencyNs, int count,
+            int cores) {
         final boolean bounded = switch (variant) {
             case "bounded" -> true;
             case "unbounded" -> false;
@@ -102,9 +109,32 @@ public class BackPressure {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("back-pressure: load must be a number like 0.8, got '" + load + "'", e);
         }
+        return LoadTest.Config.of(bounded, offered, serviceNs, Math.max(1, cores - 1), maxLatencyNs, count);
+    }
+
+    /**
+     * The params of a run's results, in the catalog's names: {@code load} as given, the arrival
+     * rate, service time and workers it comes to, the bounded queue's length, and {@code count}.
+     */
+    public static Map<String, Object> resultParams(String load, LoadTest.Config config) {
+        final Map<String, Object> params = new LinkedHashMap<>();
+        params.put("load", load);
+        params.put("arrival_per_sec", config.arrivalPerSec());
+        params.put("service_ns", config.serviceNs());
+        params.put("workers", config.workers());
+        if (config.bounded()) {
+            params.put("queue_len", config.queueLen());
+        }
+        params.put("count", config.count());
+        return params;
+    }
+
+    @Setup(Level.Trial)
+    public void configure() {
         final int cores = Pinning.processCores();
-        final int workers = Math.max(1, cores - 1);
-        config = LoadTest.Config.of(bounded, offered, serviceNs, workers, maxLatencyNs, count);
+        config = config(variant, load, serviceNs, maxLatencyNs, count, cores);
+        final boolean bounded = config.bounded();
+        final int workers = config.workers();
         System.err.printf(Locale.ROOT, "back-pressure: %d cores available: generator on core 0, %d worker%s on %s (scaled to the"
                 + " cores); capacity %.0f requests/s, arrival %d/s%s%n", cores, workers, workers == 1 ? "" : "s",
                 cores > 1 ? "cores 1.." + (cores - 1) : "core 0 too (one core)", config.capacityPerSec(),
@@ -160,15 +190,7 @@ public class BackPressure {
         if (iteration.getType() != IterationType.MEASUREMENT || outcome == null) {
             return;
         }
-        final Map<String, Object> params = new LinkedHashMap<>();
-        params.put("load", load);
-        params.put("arrival_per_sec", config.arrivalPerSec());
-        params.put("service_ns", config.serviceNs());
-        params.put("workers", config.workers());
-        if (config.bounded()) {
-            params.put("queue_len", config.queueLen());
-        }
-        params.put("count", count);
+        final Map<String, Object> params = resultParams(load, config);
         // latencies are checked only against a bounded run's bound; the counts always add up
         final boolean checked = enforceBound && jvmHasASpareCore(Pinning.processCores());
         final String latencyCheck = config.bounded() && checked ? "ok" : "n/a";

@@ -3,6 +3,7 @@ package dev.sympathy.jmh.dispatch;
 import dev.sympathy.jmh.support.Extras;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -116,13 +117,31 @@ public class DispatchStepDown {
         return value;
     }
 
+    /** Its phases: one per operation of the seed's order, phase {@code n} with {@code n} implementations seen. */
+    public static int phases() {
+        return Operations.seedOrder().length;
+    }
+
+    /**
+     * The params of phase {@code phase}'s results, in the catalog's names: {@code resultParams(2, 1000)}
+     * is {@code {implementations=2, phase=2, iterations=1000}} (in phase n the call site has seen n
+     * implementations).
+     */
+    public static Map<String, Object> resultParams(int phase, int iterations) {
+        final Map<String, Object> params = new LinkedHashMap<>();
+        params.put("implementations", phase);
+        params.put("phase", phase);
+        params.put("iterations", iterations);
+        return params;
+    }
+
     @TearDown(Level.Iteration)
     public void measure(IterationParams iteration) {
         if (iteration.getType() != IterationType.MEASUREMENT || !verified) {
             return;
         }
         for (int phase = 1; phase <= phases.size(); phase++) {
-            final Map<String, Object> params = Map.of("implementations", phase, "phase", phase, "iterations", iterations);
+            final Map<String, Object> params = resultParams(phase, iterations);
             for (double opsPerSec : phases.get(phase - 1)) {
                 Extras.record("dispatch", "step-down", params, "ops_per_sec", "ops/s", opsPerSec, "ok");
             }

@@ -38,6 +38,12 @@ import org.openjdk.jmh.annotations.TearDown;
 public class QueueThroughput {
     private static final int MASK = Queues.POOL - 1;
 
+    /**
+     * The result param {@code placement}: the producer is pinned to core 0, the consumer to core 1
+     * (never the same core: Java runs only this placement of the two Rust runs).
+     */
+    public static final String PLACEMENT = "cross-core";
+
     @Param({"p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue"})
     public String variant;
 

@@ -37,6 +37,27 @@ public final class Queues {
     }
 
     /**
+     * What a variant's queue carries, the result param {@code element}: {@code u32} where a 32-bit
+     * {@code int} travels by value (as Rust's {@code u32}), {@code boxed-u32} where a library queue
+     * of objects carries it as an {@link Integer} (from the pool: a reference to a box).
+     *
+     * <pre>{@code
+     * Queues.element("p1c1")          // "u32"
+     * Queues.element("jctools-spsc")  // "boxed-u32"
+     * }</pre>
+     *
+     * @throws IllegalArgumentException for an unknown variant
+     */
+    public static String element(String variant) {
+        return switch (variant) {
+            case "p1c1", "p1c1-offheap", "ring", "agrona-one-to-one" -> "u32";
+            case "jctools-spsc", "array-blocking-queue", "concurrent-linked-queue" -> "boxed-u32";
+            default -> throw new IllegalArgumentException("queue: unknown variant '" + variant
+                    + "' (expected one of " + String.join(", ", VARIANTS) + ")");
+        };
+    }
+
+    /**
      * A queue of {@code capacity} messages.
      *
      * @throws IllegalArgumentException for an unknown variant or a bad capacity

@@ -1,11 +1,22 @@
 package dev.sympathy.jmh.runner;
 
-import dev.sympathy.jmh.support.Json;
+import dev.sympathy.jmh.atomic.AtomicIncrement;
+import dev.sympathy.jmh.backpressure.BackPressure;
+import dev.sympathy.jmh.dispatch.DispatchStepDown;
+import dev.sympathy.jmh.queue.QueueThroughput;
+import dev.sympathy.jmh.queue.Queues;
+import dev.sympathy.jmh.serialization.Serialization;
+import dev.sympathy.jmh.support.Pinning;
+import dev.sympathy.jmh.table.StructTable;
+import dev.sympathy.results.Json;
+import dev.sympathy.results.ResultRecord;
+import dev.sympathy.results.Stats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.DoubleUnaryOperator;
 
 /**
@@ -26,11 +37,14 @@ import java.util.function.DoubleUnaryOperator;
  *   <li>serialization, dispatch step-down, back-pressure: single-shot runs whose score (the whole
  *       run, checks included) is not reported; their metrics come from the extras</li>
  * </ul>
+ * Params carry the catalog's names ({@code size_bytes}, not the {@code @Param} {@code sizeBytes});
+ * {@link #groups} says which (variant, params) groups a case emits, for the run and for
+ * {@code --plan} alike.
  * {@code check} is {@code "ok"}: the benchmarks verify their results and throw on a mismatch, and
  * the runner runs JMH with fail-on-error, so a result exists only when it was verified.
  *
  * <pre>{@code
- * List<Map<String, Object>> records = new Converter(Map.of("scale", "quick"))
+ * List<Map<String, Object>> records = new Converter(Map.of("preset", "quick"))
  *         .convert(Files.readString(jmhJson), extrasLines);
  * }</pre>
  */
@@ -52,7 +66,7 @@ public final class Converter {
 
     private final Map<String, Object> commonParams;
 
-    /** {@code commonParams} (e.g. scale, pinning) are added to every record's params. */
+    /** {@code commonParams} (e.g. preset, pinning) are added to every record's params. */
     public Converter(Map<String, Object> commonParams) {
         this.commonParams = new LinkedHashMap<>(commonParams);
     }
@@ -73,75 +87,155 @@ public final class Converter {
     }
 
     private List<Map<String, Object>> convertOne(Map<String, Object> result) {
-        final String benchmark = (String) result.get("benchmark");
-        final String[] parts = benchmark.split("\\.");
-        if (parts.length < 2) {
-            throw new IllegalArgumentException("unexpected JMH benchmark name '" + benchmark + "'");
+        final Optional<ResultGroup> scored = scoreGroup(JmhCase.ofResult(result));
+        if (scored.isEmpty()) {
+            return List.of(); // a single-shot run whose metrics are all extras
         }
-        final String className = parts[parts.length - 2];
-        final String method = parts[parts.length - 1];
-        final String experiment = EXPERIMENTS.get(className);
-        if (experiment == null) {
-            throw new IllegalArgumentException("no experiment for JMH benchmark class " + className);
-        }
-        final Map<String, Object> jmhParams = result.get("params") == null
-                ? Map.of() : map(result.get("params"), "params");
-        final String variant = jmhParams.containsKey("variant") ? (String) jmhParams.get("variant") : kebab(method);
-        final Map<String, Object> params = new LinkedHashMap<>();
+        final ResultGroup group = scored.get();
+        final String experiment = group.experiment();
+        final String variant = group.variant();
+        final Map<String, Object> params = group.params();
         final Map<String, Object> primary = map(result.get("primaryMetric"), "primaryMetric");
         final List<Map<String, Object>> out = new ArrayList<>();
         switch (experiment) {
-            case "atomic-increment" -> {
-                params.put("threads", ((Number) result.get("threads")).intValue());
-                out.add(record(experiment, variant, params, "ns_per_op", "ns",
-                        samples(primary, "ops/ns", x -> 1.0 / x)));
-            }
+            case "atomic-increment" -> out.add(record(experiment, variant, params, "ns_per_op", "ns",
+                    samples(primary, "ops/ns", x -> 1.0 / x)));
             case "ping-pong" -> {
-                final long iterations = Long.parseLong((String) jmhParams.get("iterations"));
-                params.put("iterations", iterations);
+                final long iterations = (long) params.get("iterations");
                 final List<Double> nsPerHop = samples(primary, "ns/op", x -> x / (2.0 * iterations));
                 out.add(record(experiment, variant, params, "ns_per_hop", "ns", nsPerHop));
                 out.add(record(experiment, variant, params, "hops_per_sec", "hops/s",
                         nsPerHop.stream().map(ns -> 1e9 / ns).toList()));
             }
             case "memory-walk" -> {
-                final long sizeBytes = Long.parseLong((String) jmhParams.get("sizeMib")) << 20;
-                params.put("size_bytes", sizeBytes);
-                params.put("memory", jmhParams.get("memory"));
+                final long sizeBytes = (long) params.get("size_bytes");
                 final long ops = variant.startsWith("chase") ? sizeBytes / 64 : sizeBytes / 8;
                 out.add(record(experiment, variant, params, "ns_per_op", "ns",
                         samples(primary, "ns/op", x -> x / ops)));
             }
-            case "struct-table" -> {
-                params.put("records", Long.parseLong((String) jmhParams.get("records")));
-                out.add(record(experiment, variant, params, "total_ms", "ms", samples(primary, "ms/op", x -> x)));
-            }
+            case "struct-table" -> out.add(record(experiment, variant, params, "total_ms", "ms",
+                    samples(primary, "ms/op", x -> x)));
             case "queue" -> {
-                params.put("capacity", Long.parseLong((String) jmhParams.get("capacity")));
                 final Map<String, Object> secondary = map(result.get("secondaryMetrics"), "secondaryMetrics");
                 out.add(record(experiment, variant, params, "msgs_per_sec", "msgs/s",
                         samples(map(secondary.get("pollsMade"), "secondaryMetrics.pollsMade"), "ops/s", x -> x)));
             }
             case "dispatch" -> {
-                if (className.equals("DispatchStepDown")) {
-                    break; // one single-shot run of the seed's program: its phases are extras
-                }
-                final Integer implementations = DISPATCH_IMPLEMENTATIONS.get(variant);
-                if (implementations == null) {
-                    throw new IllegalArgumentException("unknown dispatch benchmark '" + method + "'");
-                }
-                final long iterations = Long.parseLong((String) jmhParams.get("iterations"));
-                params.put("implementations", implementations);
-                params.put("iterations", iterations);
+                final long iterations = (long) params.get("iterations");
                 out.add(record(experiment, variant, params, "ops_per_sec", "ops/s",
                         samples(primary, "ns/op", x -> iterations * 1e9 / x)));
-            }
-            case "serialization", "back-pressure" -> {
-                // single-shot runs whose metrics are all extras
             }
             default -> throw new IllegalStateException("unreachable: " + experiment);
         }
         return out;
+    }
+
+    /**
+     * Every result group a case emits: its JMH score's and its extras', each once. {@code --plan}
+     * prints these; {@link #convert} writes the score's through {@link #scoreGroup} and the
+     * benchmarks write the extras' through the same functions {@link #extrasGroups} calls.
+     *
+     * @throws IllegalArgumentException when the benchmark is unknown or a param is not a number
+     */
+    static List<ResultGroup> groups(JmhCase c) {
+        final List<ResultGroup> out = new ArrayList<>();
+        scoreGroup(c).ifPresent(out::add);
+        for (ResultGroup g : extrasGroups(c)) {
+            if (!out.contains(g)) {
+                out.add(g);
+            }
+        }
+        return out;
+    }
+
+    /** The group of the records made from the JMH score of a case; empty where the score is not reported. */
+    static Optional<ResultGroup> scoreGroup(JmhCase c) {
+        final String experiment = experiment(c);
+        final String variant = variant(c);
+        final Map<String, Object> params = new LinkedHashMap<>();
+        switch (experiment) {
+            case "atomic-increment" -> params.put("threads", c.threads());
+            case "ping-pong" -> params.put("iterations", number(c, "iterations"));
+            case "memory-walk" -> {
+                params.put("size_bytes", number(c, "sizeBytes"));
+                params.put("memory", c.param("memory"));
+                params.put("huge_pages", false); // Java never advises huge pages
+            }
+            case "struct-table" -> params.putAll(StructTable.resultParams((int) number(c, "records")));
+            case "queue" -> {
+                params.put("capacity", number(c, "capacity"));
+                params.put("element", Queues.element(variant));
+                params.put("placement", QueueThroughput.PLACEMENT);
+            }
+            case "dispatch" -> {
+                if (c.className().equals("DispatchStepDown")) {
+                    return Optional.empty(); // one single-shot run of the seed's program: its phases are extras
+                }
+                final Integer implementations = DISPATCH_IMPLEMENTATIONS.get(variant);
+                if (implementations == null) {
+                    throw new IllegalArgumentException("unknown dispatch benchmark '" + c.method() + "'");
+                }
+                params.put("implementations", implementations);
+                params.put("iterations", number(c, "iterations"));
+            }
+            case "serialization", "back-pressure" -> {
+                return Optional.empty(); // single-shot runs whose metrics are all extras
+            }
+            default -> throw new IllegalStateException("unreachable: " + experiment);
+        }
+        return Optional.of(new ResultGroup(experiment, variant, params));
+    }
+
+    /** The groups of the extras a case's benchmark records, by the functions the benchmark calls. */
+    static List<ResultGroup> extrasGroups(JmhCase c) {
+        final String experiment = experiment(c);
+        final String variant = variant(c);
+        final List<Map<String, Object>> params = new ArrayList<>();
+        switch (experiment) {
+            case "atomic-increment" -> {
+                for (int thread = 0; thread < c.threads(); thread++) {
+                    params.add(AtomicIncrement.shareParams(c.threads(), thread));
+                }
+            }
+            case "struct-table" -> params.add(StructTable.resultParams((int) number(c, "records")));
+            case "serialization" -> params.add(Serialization.resultParams((int) number(c, "count")));
+            case "dispatch" -> {
+                if (c.className().equals("DispatchStepDown")) {
+                    for (int phase = 1; phase <= DispatchStepDown.phases(); phase++) {
+                        params.add(DispatchStepDown.resultParams(phase, (int) number(c, "iterations")));
+                    }
+                }
+            }
+            case "back-pressure" -> params.add(BackPressure.resultParams(c.param("load"),
+                    BackPressure.config(variant, c.param("load"), number(c, "serviceNs"), number(c, "maxLatencyNs"),
+                            (int) number(c, "count"), Pinning.processCores())));
+            default -> {
+                // no extras
+            }
+        }
+        return params.stream().map(p -> new ResultGroup(experiment, variant, p)).toList();
+    }
+
+    private static String experiment(JmhCase c) {
+        final String experiment = EXPERIMENTS.get(c.className());
+        if (experiment == null) {
+            throw new IllegalArgumentException("no experiment for JMH benchmark class " + c.className());
+        }
+        return experiment;
+    }
+
+    /** The {@code variant} param where the benchmark has one, else its method in kebab case. */
+    private static String variant(JmhCase c) {
+        return c.params().containsKey("variant") ? c.param("variant") : kebab(c.method());
+    }
+
+    private static long number(JmhCase c, String param) {
+        try {
+            return Long.parseLong(c.param(param));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(c.benchmark() + ": param '" + param + "' is not an integer: "
+                    + c.param(param), e);
+        }
     }
 
     private List<Map<String, Object>> convertExtras(List<String> lines) {
@@ -171,21 +265,9 @@ public final class Converter {
 
     private Map<String, Object> record(String experiment, String variant, Map<String, Object> params,
             String metric, String unit, List<Double> samples) {
-        final Stats stats = Stats.of(samples);
         final Map<String, Object> allParams = new LinkedHashMap<>(params);
         commonParams.forEach(allParams::putIfAbsent);
-        final Map<String, Object> rec = new LinkedHashMap<>();
-        rec.put("kind", "result");
-        rec.put("experiment", experiment);
-        rec.put("language", "java");
-        rec.put("variant", variant);
-        rec.put("params", allParams);
-        rec.put("metric", metric);
-        rec.put("value", stats.median());
-        rec.put("unit", unit);
-        rec.put("stats", stats.toJson());
-        rec.put("check", "ok");
-        return rec;
+        return ResultRecord.of(experiment, variant, allParams, metric, unit, Stats.of(samples), "ok");
     }
 
     /** Every iteration score of every fork, normalised by {@code f}; checks the score unit. */

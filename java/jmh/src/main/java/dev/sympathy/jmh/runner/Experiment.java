@@ -9,104 +9,102 @@ import dev.sympathy.jmh.queue.QueueThroughput;
 import dev.sympathy.jmh.serialization.Serialization;
 import dev.sympathy.jmh.table.StructTable;
 import dev.sympathy.jmh.walk.MemoryWalk;
+import dev.sympathy.catalog.CatalogException;
+import dev.sympathy.catalog.ExperimentSpec;
+import dev.sympathy.catalog.Language;
+import dev.sympathy.catalog.ParamSpec;
+import dev.sympathy.catalog.Preset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The experiments as JMH runs: which benchmark class, which sizes per {@link Scale}, which
- * thread counts, and which JVM flags the forks need.
+ * The experiments as JMH runs: what is Java's own (the benchmark class, the JVM flags its forks
+ * need, JMH's iterations) beside what the catalog says ({@code experiments/<id>.toml}: the
+ * variants and every param's values at the preset). Each catalog param a benchmark declares as a
+ * JMH {@code @Param} (its lower camel case: {@code size_bytes} is {@code sizeBytes}) is set to
+ * the catalog's values, and so is {@code variant} (Java's names).
+ *
+ * <pre>{@code
+ * List<Experiment.Run> runs = Experiment.MEMORY_WALK.runs(Preset.QUICK, catalog.experiment("memory-walk"));
+ * }</pre>
  */
 public enum Experiment {
     ATOMIC_INCREMENT("atomic-increment", AtomicIncrement.class) {
         @Override
-        List<Run> runs(Scale scale) {
-            final List<Integer> threads = new ArrayList<>(List.of(1, 2));
-            final int cores = Runtime.getRuntime().availableProcessors();
-            if (cores > 2) {
-                threads.add(cores);
-            }
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
+            // JMH's thread count is no @Param: one run per catalog value
             final List<Run> runs = new ArrayList<>();
-            for (int t : threads) {
-                runs.add(new Run(base(scale).threads(t), List.of()));
+            for (Object threads : values(spec, "threads", preset)) {
+                runs.add(new Run(AtomicIncrement.class,
+                        base(preset, spec, AtomicIncrement.class).threads(Math.toIntExact((Long) threads)), List.of()));
             }
             return runs;
         }
     },
-    PING_PONG("ping-pong", PingPong.class) {
-        @Override
-        List<Run> runs(Scale scale) {
-            return List.of(new Run(base(scale)
-                    .param("iterations", scale.pick("10000", "1000000", "10000000", "100000000")), List.of()));
-        }
-    },
+    PING_PONG("ping-pong", PingPong.class),
     MEMORY_WALK("memory-walk", MemoryWalk.class) {
         @Override
-        List<Run> runs(Scale scale) {
-            final int sizeMib = scale.pick(4, 256, 1024, 2048);
-            return List.of(new Run(base(scale).param("sizeMib", Integer.toString(sizeMib)),
-                    List.of("-Xmx" + (sizeMib + 1024) + "m")));
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
+            // the array lives on the heap in the on-heap runs: room for the largest, plus 1 GiB
+            final long heapMib = (max(spec, "size_bytes", preset) >> 20) + 1024;
+            return List.of(new Run(MemoryWalk.class, base(preset, spec, MemoryWalk.class), List.of("-Xmx" + heapMib + "m")));
         }
     },
     STRUCT_TABLE("struct-table", StructTable.class) {
         @Override
-        List<Run> runs(Scale scale) {
-            // boxed needs ~60 bytes per record on the heap (object + reference): 50M -> ~3 GiB.
-            return List.of(new Run(base(scale)
-                    .param("records", scale.pick("10000", "1000000", "10000000", "50000000")),
-                    List.of("-Xmx" + scale.pick("256m", "1g", "3g", "8g"), Main.UNSAFE_ALLOW)));
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
+            // boxed needs ~60 bytes per record on the heap (object + reference); the rest is the
+            // collector's room: 50M records get ~8 GiB
+            final long heapMib = max(spec, "records", preset) * 160 / (1 << 20) + 256;
+            return List.of(new Run(StructTable.class, base(preset, spec, StructTable.class),
+                    List.of("-Xmx" + heapMib + "m", Main.UNSAFE_ALLOW)));
         }
     },
     QUEUE("queue", QueueThroughput.class) {
         @Override
-        List<Run> runs(Scale scale) {
-            return List.of(new Run(base(scale), List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")));
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
+            return List.of(new Run(QueueThroughput.class, base(preset, spec, QueueThroughput.class),
+                    List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")));
         }
     },
     SERIALIZATION("serialization", Serialization.class) {
         @Override
-        List<Run> runs(Scale scale) {
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
             // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight
-            return List.of(new Run(base(scale).param("count", scale.pick("1000", "100000", "1000000", "1000000")),
-                    List.of(Main.UNSAFE_ALLOW)));
+            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class), List.of(Main.UNSAFE_ALLOW)));
         }
     },
     DISPATCH("dispatch", Dispatch.class) {
         @Override
-        List<Run> runs(Scale scale) {
-            final String iterations = scale.pick("100000", "5000000", "50000000", "50000000");
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
             // step-down: the seed's program once per fork, never warmed (a warm call site has seen all four)
-            final ChainedOptionsBuilder stepDown = base(scale, DispatchStepDown.class)
+            final ChainedOptionsBuilder stepDown = base(preset, spec, DispatchStepDown.class)
                     .warmupIterations(0)
-                    .measurementIterations(1)
-                    .param("iterations", iterations);
-            return List.of(new Run(base(scale).param("iterations", iterations), List.of()),
-                    new Run(stepDown, List.of()));
+                    .measurementIterations(1);
+            return List.of(new Run(Dispatch.class, base(preset, spec, Dispatch.class), List.of()),
+                    new Run(DispatchStepDown.class, stepDown, List.of()));
         }
     },
     BACK_PRESSURE("back-pressure", BackPressure.class) {
         @Override
-        List<Run> runs(Scale scale) {
-            // smoke checks the plumbing: one load above capacity (rejections), the accounting
-            // checked but not the latency bound (a loaded CI machine's preemptions would fail
-            // it: the latencies say "check":"n/a"); the bound is enforced from --quick on.
-            final String[] loads = scale.pick(new String[] {"1.5"}, LOADS, LOADS, LOADS);
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
+            // smoke checks the plumbing: the accounting checked but not the latency bound (a
+            // loaded CI machine's preemptions would fail it: the latencies say "check":"n/a");
+            // the bound is enforced from --quick on.
+            final boolean smoke = preset == Preset.SMOKE;
             // Eight warmup runs (a few seconds): until C2 has compiled the generator's and the
             // worker's loops, its compiler threads take turns with the two pinned spinning
             // threads on the two cores, 4 ms at a time, and the bounded queue misses its bound.
-            return List.of(new Run(base(scale)
-                    .warmupIterations(scale.pick(0, 8, 8, 8))
-                    .param("count", scale.pick("5000", "20000", "100000", "500000"))
-                    .param("enforceBound", scale.pick("false", "true", "true", "true"))
-                    .param("load", loads), List.of()));
+            return List.of(new Run(BackPressure.class, base(preset, spec, BackPressure.class)
+                    .warmupIterations(smoke ? 0 : 8)
+                    .param("enforceBound", Boolean.toString(!smoke)), List.of()));
         }
     };
-
-    /** back-pressure's offered loads, fractions of capacity. */
-    private static final String[] LOADS = {"0.5", "0.8", "0.95", "1.2", "1.5"};
 
     /** The schema's experiment name. */
     final String id;
@@ -117,29 +115,77 @@ public enum Experiment {
         this.benchmark = benchmark;
     }
 
-    /** One JMH run per options set (e.g. per thread count). */
-    abstract List<Run> runs(Scale scale);
-
-    /** One JMH run: its options and the JVM flags its forks need (appended by the runner). */
-    record Run(ChainedOptionsBuilder options, List<String> jvmArgs) {
+    /** One JMH run per options set (e.g. per thread count); by default one run of the benchmark class. */
+    List<Run> runs(Preset preset, ExperimentSpec spec) {
+        return List.of(new Run(benchmark, base(preset, spec, benchmark), List.of()));
     }
 
-    /** Options common to every experiment at this scale. */
-    ChainedOptionsBuilder base(Scale scale) {
-        return base(scale, benchmark);
+    /**
+     * One JMH run: the benchmark class its options include, the options, and the JVM flags its
+     * forks need (appended by the runner).
+     */
+    record Run(Class<?> benchmark, ChainedOptionsBuilder options, List<String> jvmArgs) {
     }
 
-    /** Options common to every experiment at this scale, for the benchmarks of {@code benchmarkClass}. */
-    static ChainedOptionsBuilder base(Scale scale, Class<?> benchmarkClass) {
-        final TimeValue time = TimeValue.milliseconds(scale.iterationMillis);
-        return new OptionsBuilder()
+    /**
+     * Options common to every experiment at this preset, for the benchmarks of
+     * {@code benchmarkClass}: JMH's iterations at the preset, and the catalog's values at the
+     * preset of {@code variant} and of each param the class declares.
+     */
+    static ChainedOptionsBuilder base(Preset preset, ExperimentSpec spec, Class<?> benchmarkClass) {
+        final JmhIterations iterations = JmhIterations.at(preset);
+        final TimeValue time = TimeValue.milliseconds(iterations.iterationMillis());
+        final ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
-                .warmupIterations(scale.warmupIterations)
-                .measurementIterations(scale.measurementIterations)
+                .warmupIterations(iterations.warmupIterations())
+                .measurementIterations(iterations.measurementIterations())
                 .warmupTime(time)
                 .measurementTime(time)
-                .forks(scale.forks)
+                .forks(iterations.forks())
                 .shouldFailOnError(true);
+        final Set<String> declared = JmhCase.declaredParams(benchmarkClass);
+        if (declared.contains("variant")) {
+            options.param("variant", spec.variantsIn(Language.JAVA).toArray(String[]::new));
+        }
+        for (ParamSpec param : spec.params()) {
+            final String name = lowerCamel(param.name());
+            if (declared.contains(name)) {
+                options.param(name, param.valuesAt(preset).stream().map(String::valueOf).toArray(String[]::new));
+            }
+        }
+        return options;
+    }
+
+    /** {@code size_bytes} to {@code sizeBytes}: a catalog param's JMH {@code @Param} name. */
+    static String lowerCamel(String snake) {
+        final StringBuilder out = new StringBuilder();
+        boolean upper = false;
+        for (char c : snake.toCharArray()) {
+            if (c == '_') {
+                upper = true;
+            } else {
+                out.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return out.toString();
+    }
+
+    /** The catalog's values of {@code param} at {@code preset}; an error names a missing param. */
+    static List<Object> values(ExperimentSpec spec, String param, Preset preset) {
+        return spec.param(param).orElseThrow(() -> new CatalogException("experiments/" + spec.name()
+                + ".toml has no param `" + param + "`, which the Java runner needs")).valuesAt(preset);
+    }
+
+    /** The largest integer value of {@code param} at {@code preset}. */
+    static long max(ExperimentSpec spec, String param, Preset preset) {
+        return values(spec, param, preset).stream().mapToLong(v -> {
+            if (v instanceof Long n) {
+                return n;
+            }
+            throw new CatalogException("experiments/" + spec.name() + ".toml: param `" + param + "` at "
+                    + preset.label() + " holds " + v + ", not an integer");
+        }).max().orElseThrow();
     }
 
     /** Looks an experiment up by its schema name. */

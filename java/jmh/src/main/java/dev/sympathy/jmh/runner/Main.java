@@ -1,8 +1,12 @@
 package dev.sympathy.jmh.runner;
 
+import dev.sympathy.catalog.Catalog;
+import dev.sympathy.catalog.CatalogException;
+import dev.sympathy.catalog.Preset;
 import dev.sympathy.jmh.support.Extras;
-import dev.sympathy.jmh.support.Json;
 import dev.sympathy.jmh.support.Pinning;
+import dev.sympathy.results.EnvRecord;
+import dev.sympathy.results.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -21,8 +26,11 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 /**
  * The seed-style runner of the JMH benchmarks:
  * <pre>
- * java -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json]
+ * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json|--plan]
  * </pre>
+ * Sizes, variants and every other param come from the experiment catalog at the chosen preset
+ * (the folder in the system property {@code sympathy.experiments}); {@code --plan} prints the
+ * result groups the run would emit ({@link Plan}) instead of running it.
  * It runs JMH programmatically (forks stay on), then converts JMH's JSON result and the
  * benchmarks' extras into the results schema (docs/results.md): with {@code --json} an env line
  * and one line per result on stdout, otherwise one human line per result. JMH's own progress
@@ -31,6 +39,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  */
 public final class Main {
     static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
+    /** The env record's {@code tool}. */
+    static final String TOOL = "sympathy-jmh 0.1.0 (JMH 1.37)";
 
     private Main() {
     }
@@ -43,24 +53,26 @@ public final class Main {
     }
 
     static int run(String[] args) throws IOException, RunnerException {
-        final String usage = "usage: run <experiment|all> [--smoke|--quick|--full] [--json]\n  experiments: "
+        final String usage = "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan]\n  experiments: "
                 + Experiment.ids();
         if (args.length < 2 || !args[0].equals("run")) {
             System.err.println(usage);
             return 2;
         }
-        Scale scale = Scale.DEFAULT;
+        Preset preset = Preset.DEFAULT;
         boolean json = false;
+        boolean plan = false;
         for (int i = 2; i < args.length; i++) {
-            switch (args[i]) {
-                case "--smoke" -> scale = Scale.SMOKE;
-                case "--quick" -> scale = Scale.QUICK;
-                case "--full" -> scale = Scale.FULL;
-                case "--json" -> json = true;
-                default -> {
-                    System.err.println("unknown option '" + args[i] + "'\n" + usage);
-                    return 2;
-                }
+            final Optional<Preset> flag = Preset.fromFlag(args[i]);
+            if (flag.isPresent()) {
+                preset = flag.get();
+            } else if (args[i].equals("--json")) {
+                json = true;
+            } else if (args[i].equals("--plan")) {
+                plan = true;
+            } else {
+                System.err.println("unknown option '" + args[i] + "'\n" + usage);
+                return 2;
             }
         }
         final List<Experiment> experiments = new ArrayList<>();
@@ -74,21 +86,40 @@ public final class Main {
             }
             experiments.add(one);
         }
+        final Catalog catalog;
+        try {
+            catalog = Catalog.fromProperty();
+            for (Experiment experiment : experiments) {
+                catalog.experiment(experiment.id);
+            }
+        } catch (CatalogException e) {
+            System.err.println("the experiment catalog: " + e.getMessage());
+            return 2;
+        }
 
         final PrintStream stdout = System.out;
+        if (plan) {
+            for (Experiment experiment : experiments) {
+                for (Map<String, Object> line : Plan.lines(experiment, preset, catalog.experiment(experiment.id),
+                        catalog.common())) {
+                    stdout.println(Json.write(line));
+                }
+            }
+            return 0;
+        }
         if (json) {
-            stdout.println(Json.write(EnvRecord.collect()));
+            stdout.println(Json.write(EnvRecord.collect(TOOL)));
         } else {
-            final Map<String, Object> env = EnvRecord.collect();
+            final Map<String, Object> env = EnvRecord.collect(TOOL);
             stdout.println(env.get("cpu_model") + " | " + env.get("cores") + " cores | caches " + env.get("caches")
                     + " | THP " + env.get("thp") + " | Linux " + env.get("kernel") + " | " + env.get("java"));
         }
         final Map<String, Object> common = new LinkedHashMap<>();
-        common.put("scale", scale.label());
+        common.put("preset", preset.label());
         common.put("pinning", Pinning.mode());
         final Converter converter = new Converter(common);
         for (Experiment experiment : experiments) {
-            for (Experiment.Run run : experiment.runs(scale)) {
+            for (Experiment.Run run : experiment.runs(preset, catalog.experiment(experiment.id))) {
                 for (Map<String, Object> rec : runJmh(run, converter)) {
                     stdout.println(json ? Json.write(rec) : human(rec));
                 }
@@ -139,7 +170,7 @@ public final class Main {
         return records;
     }
 
-    /** {@code lock-xadd threads=2 scale=quick: ns_per_op 9.30 ns (9.10 .. 9.60, 5 runs) ok}. */
+    /** {@code lock-xadd threads=2 preset=quick: ns_per_op 9.30 ns (9.10 .. 9.60, 5 runs) ok}. */
     static String human(Map<String, Object> rec) {
         @SuppressWarnings("unchecked")
         final Map<String, Object> stats = (Map<String, Object>) rec.get("stats");

@@ -103,10 +103,15 @@ public class Serialization {
         }
     }
 
+    /** The params of this benchmark's results, in the catalog's names: {@code {count=1000}}. */
+    public static Map<String, Object> resultParams(int count) {
+        return Map.of("count", count);
+    }
+
     @TearDown(Level.Iteration)
     public void measure(IterationParams iteration) {
         if (iteration.getType() == IterationType.MEASUREMENT && verified) {
-            final Map<String, Object> params = Map.of("count", count);
+            final Map<String, Object> params = resultParams(count);
             Extras.record("serialization", variant, params, "write_ns", "ns", writeNanos / (double) count, "ok");
             Extras.record("serialization", variant, params, "read_ns", "ns", readNanos / (double) count, "ok");
             Extras.record("serialization", variant, params, "encoded_bytes", "bytes", codec.encodedBytes(), "n/a");

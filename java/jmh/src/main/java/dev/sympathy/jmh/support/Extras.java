@@ -1,5 +1,6 @@
 package dev.sympathy.jmh.support;
 
+import dev.sympathy.results.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

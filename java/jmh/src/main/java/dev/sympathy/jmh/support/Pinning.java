@@ -23,7 +23,7 @@ import java.lang.invoke.MethodType;
  */
 public final class Pinning {
     /** The class expected to own {@code pinCurrentThread(int)} once the native module exists. */
-    public static final String DEFAULT_CLASS = "dev.sympathy.nativeffi.Affinity";
+    public static final String DEFAULT_CLASS = "dev.sympathy.jni.Affinity";
 
     private static final MethodHandle PIN = lookUp();
 
@@ -101,7 +101,7 @@ public final class Pinning {
             return true;
         }
         try {
-            Class.forName("dev.sympathy.nativeffi.NativeRing", true, owner.getClassLoader());
+            Class.forName("dev.sympathy.jni.NativeRing", true, owner.getClassLoader());
             return true;
         } catch (ClassNotFoundException | LinkageError | IllegalStateException e) {
             final Throwable cause = e instanceof ExceptionInInitializerError init && init.getCause() != null ? init.getCause() : e;

@@ -85,12 +85,20 @@ public class StructTable {
         return costs[0];
     }
 
+    /**
+     * The params of this benchmark's results (the JMH score and the extras), in the catalog's
+     * names: {@code resultParams(1000)} is {@code {records=1000}}.
+     */
+    public static Map<String, Object> resultParams(int records) {
+        return Map.of("records", records);
+    }
+
     @TearDown(Level.Iteration)
     public void measure(IterationParams iteration) {
         if (iteration.getType() == IterationType.MEASUREMENT) {
             System.gc();
             final long heapGrowth = Math.max(0, heapUsed() - heapBefore);
-            final Map<String, Object> params = Map.of("records", records);
+            final Map<String, Object> params = resultParams(records);
             Extras.record("struct-table", variant, params, "init_ms", "ms", initMs, "ok");
             Extras.record("struct-table", variant, params, "query_ms", "ms", queryMs, "ok");
             Extras.record("struct-table", variant, params, "bytes_per_record", "bytes",

@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * memory-walk: the seed's {@code TestMemoryAccessPatterns} (000). A {@code long} array of
- * {@code sizeMib} MiB filled with 777 is summed in page-sized chunks (2 MiB pages); one invocation
+ * {@code sizeBytes} bytes filled with 777 is summed in page-sized chunks (2 MiB pages); one invocation
  * is one seed {@code perfTest}, timed as a single shot; the runner divides by the elements visited.
  *
  * <p>Variants (the Rust names):
@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * (208574349312 for 2 GiB); the chases throw unless every cycle ends where it started.
  *
  * <pre>
- * java -Xmx3g -jar benchmarks.jar MemoryWalk -p variant=random-heap -p sizeMib=2048
+ * java -Xmx3g -jar benchmarks.jar MemoryWalk -p variant=random-heap -p sizeBytes=2147483648
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -50,6 +50,8 @@ public class MemoryWalk {
     /** A chase node is one cache line: 8 longs, the first holding the next node's word index. */
     static final int WORDS_PER_NODE = 64 / LONG_SIZE;
     static final long FILL = 777;
+    /** The largest array: 2^30 longs, the most a {@code long[]} of a power-of-two length holds. */
+    static final long MAX_BYTES = 8L << 30;
 
     @Param({"linear", "random-page", "random-heap", "chase-page", "chase-heap"})
     public String variant;
@@ -57,9 +59,12 @@ public class MemoryWalk {
     @Param({"on-heap", "off-heap"})
     public String memory;
 
-    /** Array size in MiB: a power of two, at least 2 (one page). The seed: 2048. */
-    @Param({"256"})
-    public int sizeMib;
+    /**
+     * Array size in bytes (the catalog's {@code size_bytes}): a power of two, at least 2 MiB (one
+     * page), at most 8 GiB. The seed: 2 GiB.
+     */
+    @Param({"268435456"})
+    public long sizeBytes;
 
     private int arraySize;
     private int arrayMask;
@@ -69,10 +74,11 @@ public class MemoryWalk {
 
     @Setup(Level.Trial)
     public void fill() {
-        if (sizeMib < 2 || Integer.bitCount(sizeMib) != 1 || sizeMib > 8192) {
-            throw new IllegalArgumentException("memory-walk: sizeMib must be a power of two in 2..8192, got " + sizeMib);
+        if (sizeBytes < PAGE_SIZE || Long.bitCount(sizeBytes) != 1 || sizeBytes > MAX_BYTES) {
+            throw new IllegalArgumentException("memory-walk: sizeBytes must be a power of two in " + PAGE_SIZE + ".."
+                    + MAX_BYTES + " (2 MiB..8 GiB), got " + sizeBytes);
         }
-        arraySize = (int) ((long) sizeMib * 1024 * 1024 / LONG_SIZE);
+        arraySize = (int) (sizeBytes / LONG_SIZE);
         arrayMask = arraySize - 1;
         if (memory.equals("on-heap")) {
             heap = new long[arraySize];

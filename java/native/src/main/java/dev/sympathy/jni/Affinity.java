@@ -1,4 +1,4 @@
-package dev.sympathy.nativeffi;
+package dev.sympathy.jni;
 
 /**
  * Thread pinning for Java, which cannot pin threads itself: the Rust side (core_affinity via

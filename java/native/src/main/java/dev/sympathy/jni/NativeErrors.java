@@ -1,4 +1,4 @@
-package dev.sympathy.nativeffi;
+package dev.sympathy.jni;
 
 import dev.sympathy.ring.AlreadyAttachedException;
 import dev.sympathy.ring.CapacityNotPowerOfTwoException;

@@ -1,4 +1,4 @@
-package dev.sympathy.nativeffi;
+package dev.sympathy.jni;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.sympathy.jmh.support;
+package dev.sympathy.results;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small JSON reader and writer, enough for JMH's result file and the results schema, so the
- * benchmarks jar needs no JSON library.
+ * A small JSON reader and writer, enough for JMH's result file and the results schema
+ * (docs/results.md), so neither the sidecar nor the benchmarks jar needs a JSON library.
  *
  * <p>Objects read as {@link LinkedHashMap} (key order kept), arrays as {@link List}, numbers as
  * {@link Long} when integral and {@link Double} otherwise, plus {@link String}, {@link Boolean}
@@ -41,7 +41,11 @@ public final class Json {
         return value;
     }
 
-    /** Writes a value (maps, lists, numbers, strings, booleans, null) as compact JSON. */
+    /**
+     * Writes a value (maps, lists, numbers, strings, booleans, null) as compact JSON, as the Rust
+     * side's serde_json does: a whole double keeps its fraction ({@code 10.0}), a NaN or infinite
+     * double becomes {@code null}, map entries keep their order.
+     */
     public static String write(Object value) {
         final StringBuilder out = new StringBuilder();
         write(value, out);

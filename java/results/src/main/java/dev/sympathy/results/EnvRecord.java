@@ -1,10 +1,11 @@
-package dev.sympathy.jmh.runner;
+package dev.sympathy.results;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,21 +13,28 @@ import java.util.Map;
  * The schema's {@code env} record for a Java run: the same machine fields as the Rust side's
  * {@code machine::Env} (read from /proc and /sys), with {@code java} (the JVM's version) in place
  * of {@code rustc}. Fields that cannot be read are {@code "unknown"}.
+ *
+ * <pre>{@code
+ * System.out.println(Json.write(EnvRecord.collect("sympathy-sidecar 0.1.0")));
+ * // {"kind":"env","language":"java","cpu_model":"...","cores":16,"caches":{"l1d":49152,...},...}
+ * }</pre>
  */
 public final class EnvRecord {
+    private static final String UNKNOWN = "unknown";
+
     private EnvRecord() {
     }
 
-    /** Collects the record for this machine and JVM. */
-    public static Map<String, Object> collect() {
+    /** Collects the record for this machine and JVM; {@code tool} names the program writing it. */
+    public static Map<String, Object> collect(String tool) {
         final String cpuinfo = read("/proc/cpuinfo");
-        String model = "unknown";
+        String model = UNKNOWN;
         boolean virtualized = false;
         for (String line : cpuinfo.split("\n")) {
-            if (model.equals("unknown") && line.startsWith("model name")) {
+            if (model.equals(UNKNOWN) && line.startsWith("model name")) {
                 model = line.substring(line.indexOf(':') + 1).trim();
             }
-            if (line.startsWith("flags") && (" " + line + " ").contains(" hypervisor ")) {
+            if (line.startsWith("flags") && Arrays.asList(line.split("\\s+")).contains("hypervisor")) {
                 virtualized = true;
             }
         }
@@ -37,14 +45,16 @@ public final class EnvRecord {
         env.put("cores", Runtime.getRuntime().availableProcessors());
         env.put("caches", caches());
         env.put("thp", thp());
-        env.put("kernel", read("/proc/sys/kernel/osrelease").trim());
+        env.put("kernel", readTrimmed("/proc/sys/kernel/osrelease"));
         env.put("virtualized", virtualized);
-        env.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
-        env.put("tool", "sympathy-jmh 0.1.0 (JMH 1.37)");
+        env.put("java", System.getProperty("java.vm.name") + " " + Runtime.version() + " ("
+                + System.getProperty("java.vendor") + ")");
+        env.put("tool", tool);
         env.put("timestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         return env;
     }
 
+    /** CPU 0's data and unified caches, keys {@code l1d}, {@code l2}, {@code l3}, sizes in bytes. */
     private static Map<String, Object> caches() {
         final Map<String, Object> caches = new LinkedHashMap<>();
         for (int index = 0; index < 8; index++) {
@@ -60,7 +70,7 @@ public final class EnvRecord {
         return caches;
     }
 
-    /** {@code 48K} to 49152; null when unreadable. */
+    /** Sysfs cache sizes: {@code 48K} to 49152, {@code 105M}, {@code 512}; null when unreadable. */
     static Long parseSize(String s) {
         if (s.isEmpty()) {
             return null;
@@ -79,11 +89,25 @@ public final class EnvRecord {
         }
     }
 
+    /** The selected mode, the bracketed word of {@code always [madvise] never}. */
     private static String thp() {
-        final String raw = read("/sys/kernel/mm/transparent_hugepage/enabled");
-        final int open = raw.indexOf('[');
-        final int close = raw.indexOf(']');
-        return open >= 0 && close > open ? raw.substring(open + 1, close) : "unknown";
+        return thpMode(readTrimmed("/sys/kernel/mm/transparent_hugepage/enabled"));
+    }
+
+    /** {@code always [madvise] never} to {@code madvise}; text without a bracketed word as it is. */
+    static String thpMode(String raw) {
+        for (String word : raw.split("\\s+")) {
+            if (word.length() >= 2 && word.startsWith("[") && word.endsWith("]")) {
+                return word.substring(1, word.length() - 1);
+            }
+        }
+        return raw;
+    }
+
+    /** The file's text trimmed, {@code "unknown"} when it cannot be read. */
+    private static String readTrimmed(String path) {
+        final String text = read(path).trim();
+        return text.isEmpty() ? UNKNOWN : text;
     }
 
     private static String read(String path) {

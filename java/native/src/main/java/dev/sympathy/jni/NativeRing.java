@@ -1,4 +1,4 @@
-package dev.sympathy.nativeffi;
+package dev.sympathy.jni;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,0 +1,31 @@
+package dev.sympathy.catalog;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One variant of an experiment ({@code [[variants]]}).
+ *
+ * @param name its name in results (the Rust name when the languages differ)
+ * @param does one sentence: what it does
+ * @param languages the languages that implement it
+ * @param java Java's name for the same work, when it differs from {@code name} (may be null)
+ */
+public record VariantSpec(
+        @JsonProperty(required = true) String name,
+        @JsonProperty(required = true) String does,
+        @JsonProperty(required = true) List<Language> languages,
+        String java) {
+    public VariantSpec {
+        languages = List.copyOf(languages);
+    }
+
+    /**
+     * Its name in {@code language}'s results: {@link #java()} for Java when set, else {@link #name()}
+     * (dispatch's {@code dyn-4} is {@code mega} in Java).
+     */
+    public String nameIn(Language language) {
+        return language == Language.JAVA ? Optional.ofNullable(java).orElse(name) : name;
+    }
+}

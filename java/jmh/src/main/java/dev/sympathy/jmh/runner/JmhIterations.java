@@ -1,0 +1,28 @@
+package dev.sympathy.jmh.runner;
+
+import dev.sympathy.catalog.Preset;
+
+/**
+ * How long JMH measures at each {@link Preset}: warmup and measurement iterations, forks, and the
+ * time of one iteration. Sizes are not here: they come from the catalog at the same preset.
+ *
+ * <pre>{@code
+ * JmhIterations.at(Preset.QUICK)  // 1 warmup, 3 measurement iterations of 300 ms, 1 fork
+ * }</pre>
+ *
+ * @param warmupIterations warmup iterations per fork
+ * @param measurementIterations measured iterations per fork
+ * @param forks JVM forks
+ * @param iterationMillis milliseconds of one iteration (warmup or measured)
+ */
+record JmhIterations(int warmupIterations, int measurementIterations, int forks, int iterationMillis) {
+    /** The settings at {@code preset}. */
+    static JmhIterations at(Preset preset) {
+        return switch (preset) {
+            case SMOKE -> new JmhIterations(0, 1, 1, 100);
+            case QUICK -> new JmhIterations(1, 3, 1, 300);
+            case DEFAULT -> new JmhIterations(2, 5, 1, 1000);
+            case FULL -> new JmhIterations(3, 10, 2, 2000);
+        };
+    }
+}

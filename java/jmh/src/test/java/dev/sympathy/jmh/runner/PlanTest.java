@@ -1,0 +1,119 @@
+package dev.sympathy.jmh.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sympathy.catalog.Catalog;
+import dev.sympathy.catalog.ExperimentSpec;
+import dev.sympathy.catalog.Language;
+import dev.sympathy.catalog.ParamSpec;
+import dev.sympathy.catalog.Preset;
+import dev.sympathy.jmh.dispatch.DispatchStepDown;
+import dev.sympathy.jmh.walk.MemoryWalk;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code --plan} on the repository's catalog (surefire passes its folder): the groups it lists
+ * carry the catalog's values at the preset, in the catalog's names, for the catalog's Java variants.
+ */
+class PlanTest {
+    private static final Catalog CATALOG = Catalog.fromProperty();
+
+    private static List<Map<String, Object>> plan(Experiment experiment, Preset preset) {
+        return Plan.lines(experiment, preset, CATALOG.experiment(experiment.id), CATALOG.common());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> params(Map<String, Object> line) {
+        return (Map<String, Object>) line.get("params");
+    }
+
+    @Test
+    void shouldPlanTheCatalogsMemoryWalkSizeAtQuick() {
+        final ExperimentSpec spec = CATALOG.experiment("memory-walk");
+        final long catalogSize = spec.param("size_bytes").orElseThrow().longAt(Preset.QUICK);
+        final List<Map<String, Object>> lines = plan(Experiment.MEMORY_WALK, Preset.QUICK);
+        assertFalse(lines.isEmpty());
+        for (Map<String, Object> line : lines) {
+            assertEquals("plan", line.get("kind"));
+            assertEquals("memory-walk", line.get("experiment"));
+            assertEquals("java", line.get("language"));
+            assertEquals(catalogSize, params(line).get("size_bytes"), line.toString());
+            assertEquals(false, params(line).get("huge_pages"), line.toString());
+            assertFalse(params(line).containsKey("preset"), "runner params stay out of the plan: " + line);
+        }
+        // every variant on and off the heap
+        final Set<Object> memories = lines.stream().map(l -> params(l).get("memory")).collect(Collectors.toSet());
+        assertEquals(Set.copyOf(spec.param("memory").orElseThrow().valuesAt(Preset.QUICK)), memories);
+        assertEquals(spec.variantsIn(Language.JAVA).size() * memories.size(), lines.size());
+    }
+
+    @Test
+    void shouldPlanTheCatalogsDispatchIterationsAtQuick() {
+        final Set<Long> catalogIterations = CATALOG.experiment("dispatch").param("iterations").orElseThrow()
+                .valuesAt(Preset.QUICK).stream().map(v -> (Long) v).collect(Collectors.toSet());
+        final List<Map<String, Object>> lines = plan(Experiment.DISPATCH, Preset.QUICK);
+        assertFalse(lines.isEmpty());
+        for (Map<String, Object> line : lines) {
+            assertTrue(catalogIterations.contains(((Number) params(line).get("iterations")).longValue()), line.toString());
+        }
+        final Map<Object, Object> implementations = lines.stream().filter(l -> !l.get("variant").equals("step-down"))
+                .collect(Collectors.toMap(l -> l.get("variant"), l -> params(l).get("implementations"), (a, b) -> a));
+        assertEquals(Map.of("mono", 1, "bi", 2, "mega", 4), implementations);
+        // the seed's step-down: one group per phase
+        assertEquals(DispatchStepDown.phases(), lines.stream().filter(l -> l.get("variant").equals("step-down")).count());
+    }
+
+    @Test
+    void shouldPlanEveryJavaVariantOfTheCatalogAndNoOther() {
+        for (Experiment experiment : Experiment.values()) {
+            final Set<Object> planned = new LinkedHashSet<>();
+            plan(experiment, Preset.QUICK).forEach(line -> planned.add(line.get("variant")));
+            assertEquals(Set.copyOf(CATALOG.experiment(experiment.id).variantsIn(Language.JAVA)), planned,
+                    experiment.id + ": the benchmarks' variants and the catalog's Java variants");
+        }
+    }
+
+    @Test
+    void shouldPassEveryDeclaredParamTheCatalogsValuesAtEachPreset() {
+        for (Preset preset : Preset.values()) {
+            for (Experiment experiment : Experiment.values()) {
+                final ExperimentSpec spec = CATALOG.experiment(experiment.id);
+                for (Experiment.Run run : experiment.runs(preset, spec)) {
+                    final Set<String> declared = JmhCase.declaredParams(run.benchmark());
+                    for (JmhCase c : JmhCase.expand(run.benchmark(), run.options().build())) {
+                        for (ParamSpec p : spec.params()) {
+                            final String name = Experiment.lowerCamel(p.name());
+                            if (declared.contains(name)) {
+                                final List<String> values = p.valuesAt(preset).stream().map(String::valueOf).toList();
+                                assertTrue(values.contains(c.param(name)), experiment.id + " " + preset.label() + ": "
+                                        + name + "=" + c.param(name) + " is not among the catalog's " + values);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldSizeTheMemoryWalkHeapFromTheCatalog() {
+        final Experiment.Run run = Experiment.MEMORY_WALK.runs(Preset.FULL, CATALOG.experiment("memory-walk")).get(0);
+        final long size = CATALOG.experiment("memory-walk").param("size_bytes").orElseThrow().longAt(Preset.FULL);
+        assertEquals(MemoryWalk.class, run.benchmark());
+        assertEquals(List.of("-Xmx" + ((size >> 20) + 1024) + "m"), run.jvmArgs());
+    }
+
+    @Test
+    void shouldNameJmhParamsInLowerCamelCase() {
+        assertEquals("sizeBytes", Experiment.lowerCamel("size_bytes"));
+        assertEquals("serviceNs", Experiment.lowerCamel("service_ns"));
+        assertEquals("count", Experiment.lowerCamel("count"));
+    }
+}
