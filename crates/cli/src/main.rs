@@ -10,6 +10,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod compare;
+mod experiment;
 mod ipc;
 mod run;
 

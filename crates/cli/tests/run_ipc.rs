@@ -93,7 +93,7 @@ fn ring_cross_named_without_java_is_an_error_that_says_what_to_do() {
     let bad = sympathy(&["run", "ipc", "--variants", "sideways"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        text(&bad).contains("use one of ring, echo, ring-cross"),
+        text(&bad).contains("[possible values: ring, echo, ring-cross]"),
         "{}",
         text(&bad)
     );

@@ -330,60 +330,6 @@ impl Measurement {
     }
 }
 
-/// Finds the variant of `all` whose `name` is `text`; the error names every valid one, e.g.
-/// `'x' is not a ping-pong variant; use one of xadd, ...` for `what` = `a ping-pong variant`.
-///
-/// # Examples
-/// ```
-/// use sympathy_harness::results::parse_variant;
-/// let all = [("a", 1), ("b", 2)];
-/// assert_eq!(parse_variant("b", all, |v| v.0, "a test variant"), Ok(("b", 2)));
-/// assert_eq!(
-///     parse_variant("c", all, |v| v.0, "a test variant").unwrap_err(),
-///     "'c' is not a test variant; use one of a, b"
-/// );
-/// ```
-///
-/// # Errors
-/// A message naming `text` and listing the valid names.
-pub fn parse_variant<V: Copy, const N: usize>(
-    text: &str,
-    all: [V; N],
-    name: impl Fn(V) -> &'static str,
-    what: &str,
-) -> Result<V, String> {
-    all.into_iter().find(|&v| name(v) == text).ok_or_else(|| {
-        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
-        format!("'{text}' is not {what}; use one of {}", names.join(", "))
-    })
-}
-
-/// Implements `Display` (the variant's `name()`, padded to the formatter's width) and `FromStr`
-/// (through [`parse_variant`], whose error names every choice) for an experiment's `Variant`
-/// enum, which must have `const ALL: [Variant; N]` and `fn name(self) -> &'static str`.
-///
-/// ```ignore
-/// sympathy_harness::variant_text!(Variant, "a dispatch variant");
-/// ```
-#[macro_export]
-macro_rules! variant_text {
-    ($variant:ty, $what:literal) => {
-        impl ::std::fmt::Display for $variant {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.pad(self.name())
-            }
-        }
-
-        impl ::std::str::FromStr for $variant {
-            type Err = String;
-
-            fn from_str(text: &str) -> Result<$variant, String> {
-                $crate::results::parse_variant(text, <$variant>::ALL, <$variant>::name, $what)
-            }
-        }
-    };
-}
-
 /// Where a run's output goes: seed-style human lines, or the JSON Lines of the schema.
 ///
 /// In JSON mode, stdout carries only schema lines; progress and seed-style lines go to stderr

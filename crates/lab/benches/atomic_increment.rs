@@ -1,6 +1,8 @@
 //! atomic-increment: T pinned threads increment one shared counter to N (see
 //! `sympathy_lab::atomic_increment`). Ids `atomic-increment/<variant>/threads-<T>`; the C
-//! references of the seed are `c-<variant>`. Throughput is increments.
+//! references of the seed are `c-<variant>`. Throughput is increments. The thread counts and
+//! the increments per run are `threads` and `count` of `experiments/atomic-increment.toml` at
+//! the bench's preset (thread counts above the available cores are skipped).
 //!
 //! ```text
 //! cargo bench --bench atomic_increment                       # default sizes
@@ -16,15 +18,19 @@ mod support;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use support::criterion_config;
+use support::{bench_runs, criterion_config, kernels, u64_of, u64s};
 use sympathy_harness::Preset;
 use sympathy_harness::pin::available_cores;
 use sympathy_lab::atomic_increment::{Variant, run};
-use sympathy_lab::c_reference::Language;
 
 fn atomic_increment(c: &mut Criterion) {
-    let count: u64 = Preset::for_bench().pick(100_000, 5_000_000, 500_000_000);
+    let count = u64_of("atomic-increment", "count");
     let cores = available_cores();
+    let threads: Vec<usize> = u64s("atomic-increment", "threads")
+        .into_iter()
+        .map(|t| t as usize)
+        .filter(|&t| t <= cores.len())
+        .collect();
     let mut group = c.benchmark_group("atomic-increment");
     group.throughput(Throughput::Elements(count));
     if Preset::for_bench() == Preset::Full {
@@ -32,23 +38,16 @@ fn atomic_increment(c: &mut Criterion) {
             .sample_size(10)
             .measurement_time(Duration::from_secs(60));
     }
-    for language in Language::ALL {
-        for variant in Variant::ALL.into_iter().filter(|v| v.has(language)) {
-            for threads in 1..=cores.len() {
-                let prefix = if language == Language::C { "c-" } else { "" };
-                let id = format!("{prefix}{variant}/threads-{threads}");
-                group.bench_function(id, |b| {
-                    b.iter_custom(|iters| {
-                        (0..iters)
-                            .map(|_| {
-                                run(variant, language, &cores[..threads], count)
-                                    .expect("a pinned, verified run")
-                                    .elapsed
-                            })
-                            .sum()
-                    })
-                });
-            }
+    for (variant, language, prefix) in kernels(&Variant::ALL, Variant::has) {
+        for &threads in &threads {
+            let id = format!("{prefix}{variant}/threads-{threads}");
+            let cores = &cores[..threads];
+            bench_runs(&mut group, id, || {
+                match run(variant, language, cores, count) {
+                    Ok(outcome) => outcome.elapsed,
+                    Err(err) => panic!("{prefix}{variant} on {threads} threads: {err}"),
+                }
+            });
         }
     }
     group.finish();

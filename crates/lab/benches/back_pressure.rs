@@ -3,8 +3,9 @@
 //! dot as a dash (`load-0-95` is 95% of capacity).
 //!
 //! **The figure criterion prints is the p99 request latency of one run, not its wall time**:
-//! each criterion iteration is one run of `count` requests (200 quick, 1000 by default) at that
-//! load, and `iter_custom` returns the sum of the runs' p99 latencies. Warm-up and measurement
+//! each criterion iteration is one run of `count` requests (`count` of
+//! `experiments/back-pressure.toml` at the bench's preset, as are the loads and the service
+//! time) at that load, and `iter_custom` returns the sum of the runs' p99 latencies. Warm-up and measurement
 //! times are short because a run's wall time (count / arrival rate, ~10 ms) is far longer than
 //! the latency it reports. Runs check their accounting (completed + rejected = generated); the
 //! bounded queue's latency bound is not asserted here (`sympathy run back-pressure` checks it),
@@ -20,10 +21,9 @@ mod support;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use support::criterion_config;
-use sympathy_harness::Preset;
+use support::{criterion_config, strs, u64_of};
 use sympathy_harness::pin::available_cores;
-use sympathy_lab::back_pressure::{Config, LOADS, Variant, measure};
+use sympathy_lab::back_pressure::{Config, Variant, measure};
 
 fn back_pressure(c: &mut Criterion) {
     let cores = available_cores();
@@ -31,7 +31,8 @@ fn back_pressure(c: &mut Criterion) {
         eprintln!("back-pressure: skipped, it needs two cores (generator + worker)");
         return;
     }
-    let count: u64 = Preset::for_bench().pick(200, 1_000, 10_000);
+    let count = u64_of("back-pressure", "count");
+    let service_ns = u64_of("back-pressure", "service_ns");
     let mut group = c.benchmark_group("back-pressure");
     group
         .sampling_mode(SamplingMode::Flat)
@@ -39,8 +40,10 @@ fn back_pressure(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(1))
         .measurement_time(Duration::from_millis(20));
     for variant in Variant::ALL {
-        for (load, name) in LOADS {
-            let config = Config::new(variant, load, count, &cores).expect("a valid setup");
+        for name in strs("back-pressure", "load") {
+            let load: f64 = name.parse().expect("the catalog's loads are numbers");
+            let mut config = Config::new(variant, load, count, &cores).expect("a valid setup");
+            config.service_ns = service_ns;
             let id = format!("{variant}/load-{}", name.replace('.', "-"));
             group.bench_function(id, |b| {
                 b.iter_custom(|iters| {

@@ -2,10 +2,12 @@
 //! in-page random and whole-heap random walks and the dependent chases, ids
 //! `<variant>/size-<n>-mib`, throughput in elements visited (words for scans, nodes for chases).
 //!
+//! The array's size is `size_bytes` of `experiments/memory-walk.toml` at the bench's preset.
+//!
 //! ```text
-//! cargo bench --bench memory_walk                           # 512 MiB array
+//! cargo bench --bench memory_walk                           # 1 GiB array
 //! SYMPATHY_BENCH_PRESET=full cargo bench --bench memory_walk # the seed's 2 GiB
-//! cargo bench --bench memory_walk -- --test                 # smoke run, 8 MiB
+//! cargo bench --bench memory_walk -- --test                 # smoke run, 4 MiB
 //! ```
 //! Each iteration is one whole walk timed by the kernel itself (`iter_custom`), so refilling the
 //! array after a chase and building a chase's cycle stay outside the measurement.
@@ -15,13 +17,13 @@ mod support;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use support::criterion_config;
-use sympathy_harness::Preset;
+use support::{criterion_config, u64_of};
 use sympathy_lab::memory_walk::{Variant, WalkArray};
 
 fn memory_walk(c: &mut Criterion) {
-    let size_mib = Preset::for_bench().pick(8, 512, 2048);
-    let mut array = WalkArray::new(size_mib << 20, false).expect("walk array");
+    let size_bytes = u64_of("memory-walk", "size_bytes") as usize;
+    let size_mib = size_bytes >> 20;
+    let mut array = WalkArray::new(size_bytes, false).expect("walk array");
     let mut group = c.benchmark_group("memory-walk");
     // One iteration walks the whole array (up to seconds): the same count in every sample.
     group.sampling_mode(SamplingMode::Flat);

@@ -1,6 +1,7 @@
 //! ping-pong: two pinned threads bounce a counter (see `sympathy_lab::ping_pong`). Ids
 //! `ping-pong/<variant>/cores-<a>-<b>`; the C references of the seed are `c-<variant>`.
-//! Throughput is one-way hops (two per round trip).
+//! Throughput is one-way hops (two per round trip). Round trips per run: `iterations` of
+//! `experiments/ping-pong.toml` at the bench's preset.
 //!
 //! ```text
 //! cargo bench --bench ping_pong
@@ -12,14 +13,12 @@
 mod support;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use support::criterion_config;
-use sympathy_harness::Preset;
+use support::{bench_runs, criterion_config, kernels, u64_of};
 use sympathy_harness::pin::available_cores;
-use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{Variant, run};
 
 fn ping_pong(c: &mut Criterion) {
-    let iterations: u64 = Preset::for_bench().pick(10_000, 1_000_000, 500_000_000);
+    let iterations = u64_of("ping-pong", "iterations");
     let cores = available_cores();
     let [a, b, ..] = cores[..] else {
         eprintln!("ping-pong benches skipped: they need two cores, this process has {cores:?}");
@@ -27,21 +26,15 @@ fn ping_pong(c: &mut Criterion) {
     };
     let mut group = c.benchmark_group("ping-pong");
     group.throughput(Throughput::Elements(2 * iterations));
-    for language in Language::ALL {
-        for variant in Variant::ALL.into_iter().filter(|v| v.has(language)) {
-            let prefix = if language == Language::C { "c-" } else { "" };
-            group.bench_function(format!("{prefix}{variant}/cores-{a}-{b}"), |bencher| {
-                bencher.iter_custom(|iters| {
-                    (0..iters)
-                        .map(|_| {
-                            run(variant, language, (a, b), iterations)
-                                .expect("a pinned, verified run")
-                                .elapsed
-                        })
-                        .sum()
-                })
-            });
-        }
+    for (variant, language, prefix) in kernels(&Variant::ALL, Variant::has) {
+        bench_runs(
+            &mut group,
+            format!("{prefix}{variant}/cores-{a}-{b}"),
+            || {
+                let outcome = run(variant, language, (a, b), iterations);
+                outcome.expect("a pinned, verified run").elapsed
+            },
+        );
     }
     group.finish();
 }

@@ -2,10 +2,12 @@
 //! the seed's trade table in each layout, ids `<variant>-init/records-<n>` and
 //! `<variant>-query/records-<n>`, throughput in records.
 //!
+//! The table's size is `records` of `experiments/struct-table.toml` at the bench's preset.
+//!
 //! ```text
 //! cargo bench --bench struct_table                           # 10M records
 //! SYMPATHY_BENCH_PRESET=full cargo bench --bench struct_table # the seed's 50M
-//! cargo bench --bench struct_table -- --test                 # smoke run, 100k
+//! cargo bench --bench struct_table -- --test                 # smoke run, 10k
 //! ```
 
 mod support;
@@ -17,8 +19,7 @@ use criterion::measurement::WallTime;
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use support::criterion_config;
-use sympathy_harness::Preset;
+use support::{criterion_config, u64_of};
 use sympathy_lab::struct_table::{
     AosTable, BoxedTable, FlyweightTable, SoaTable, TradeTable, Variant, check_records,
     expected_costs,
@@ -28,7 +29,7 @@ fn bench_layout<T: TradeTable>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     variant: Variant,
     records: usize,
-    label: &str,
+    label: u64,
 ) {
     check_records(variant, records).expect("table fits in memory");
     // Building: timed per table; freeing it is outside the measurement.
@@ -52,8 +53,8 @@ fn bench_layout<T: TradeTable>(
 }
 
 fn struct_table(c: &mut Criterion) {
-    let (records, label) =
-        Preset::for_bench().pick((100_000, "100k"), (10_000_000, "10m"), (50_000_000, "50m"));
+    let label = u64_of("struct-table", "records");
+    let records = label as usize;
     let mut group = c.benchmark_group("struct-table");
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(records as u64));

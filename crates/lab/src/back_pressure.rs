@@ -45,6 +45,7 @@
 //! }
 //! ```
 
+use std::fmt;
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -72,14 +73,6 @@ pub const BOUND_TOLERANCE_PERCENT: u64 = 5;
 
 /// Default latency bound of the bounded queue: 1 ms.
 pub const DEFAULT_MAX_LATENCY_NS: u64 = 1_000_000;
-/// The offered loads, as fractions of capacity, and their names in `params.load`.
-pub const LOADS: [(f64, &str); 5] = [
-    (0.5, "0.5"),
-    (0.8, "0.8"),
-    (0.95, "0.95"),
-    (1.2, "1.2"),
-    (1.5, "1.5"),
-];
 
 /// The queue in front of the workers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -103,7 +96,11 @@ impl Variant {
     }
 }
 
-sympathy_harness::variant_text!(Variant, "a back-pressure variant");
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq)]

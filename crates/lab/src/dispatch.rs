@@ -48,6 +48,7 @@
 //! assert!(phase.ops_per_sec() > 0.0);
 //! ```
 
+use std::fmt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -259,7 +260,11 @@ impl Variant {
     }
 }
 
-sympathy_harness::variant_text!(Variant, "a dispatch variant");
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
 
 /// Why a run could not be made or did not verify.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -413,9 +418,7 @@ mod tests {
     }
 
     #[test]
-    fn zero_iterations_and_unknown_names_are_errors() {
+    fn zero_iterations_are_an_error() {
         assert_eq!(run(Variant::Dyn1, 0), Err(DispatchError::ZeroIterations));
-        assert!("mono".parse::<Variant>().unwrap_err().contains("dyn-1"));
-        assert_eq!("dyn-4".parse::<Variant>(), Ok(Variant::Dyn4));
     }
 }

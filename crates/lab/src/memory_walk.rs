@@ -27,7 +27,6 @@
 
 use std::fmt;
 use std::hint::black_box;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use sympathy_harness::memory::{NotEnoughMemory, ensure_available};
@@ -97,18 +96,7 @@ impl Variant {
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = WalkError;
-
-    fn from_str(s: &str) -> Result<Variant, WalkError> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| WalkError::UnknownVariant(s.to_string()))
+        f.pad(self.name())
     }
 }
 
@@ -120,11 +108,6 @@ pub enum WalkError {
         "array size {0} bytes is not supported: use a power of two from 2 MiB to 256 GiB (e.g. --size-mib 64, 1024, 2048)"
     )]
     BadSize(usize),
-    /// A variant name that does not exist.
-    #[error(
-        "unknown memory-walk variant `{0}`: use linear, random-page, random-heap, chase-page or chase-heap"
-    )]
-    UnknownVariant(String),
     /// The array would not fit in memory.
     #[error(transparent)]
     NotEnoughMemory(#[from] NotEnoughMemory),
@@ -615,15 +598,6 @@ mod tests {
         }
         assert!(validate_size(2 * MIB).is_ok());
         assert!(validate_size(2048 * MIB).is_ok());
-    }
-
-    #[test]
-    fn variant_names_round_trip_and_unknown_names_fail() {
-        for v in Variant::ALL {
-            assert_eq!(v.name().parse::<Variant>().unwrap(), v);
-        }
-        let err = "zigzag".parse::<Variant>().unwrap_err().to_string();
-        assert!(err.contains("zigzag") && err.contains("chase-heap"));
     }
 
     /// Follows the links from `start` as a simple model would: a Vec of visited flags.

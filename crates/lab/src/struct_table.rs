@@ -22,7 +22,6 @@
 
 use std::fmt;
 use std::hint::black_box;
-use std::str::FromStr;
 use std::time::Instant;
 
 use sympathy_harness::counting_alloc;
@@ -463,18 +462,7 @@ impl Variant {
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = TableError;
-
-    fn from_str(s: &str) -> Result<Variant, TableError> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| TableError::UnknownVariant(s.to_string()))
+        f.pad(self.name())
     }
 }
 
@@ -486,9 +474,6 @@ pub enum TableError {
         "record count {0} is not supported: use 1 to 2^40 records (e.g. --records 1000000; the seed used 50000000)"
     )]
     BadRecords(usize),
-    /// A variant name that does not exist.
-    #[error("unknown struct-table variant `{0}`: use boxed, aos, flyweight or soa")]
-    UnknownVariant(String),
     /// The table would not fit in memory.
     #[error(transparent)]
     NotEnoughMemory(#[from] NotEnoughMemory),
@@ -695,14 +680,6 @@ mod tests {
             run_once(Variant::Boxed, 1 << 39),
             Err(TableError::NotEnoughMemory(_))
         ));
-        assert!(
-            "heap"
-                .parse::<Variant>()
-                .unwrap_err()
-                .to_string()
-                .contains("flyweight")
-        );
-        assert_eq!("soa".parse::<Variant>().unwrap(), Variant::Soa);
     }
 
     #[test]

@@ -5,8 +5,8 @@ use anyhow::Result;
 use clap::Args;
 use sympathy_lab::ipc::{Variant, WriteMode};
 
-use crate::run::Common;
-use crate::run::ipc::{IpcArgs, execute};
+use crate::experiment::{Common, Flags, run_one};
+use crate::run::ipc::IpcArgs;
 
 /// `ipc bench --size S --count N`
 #[derive(Args, Debug)]
@@ -26,7 +26,7 @@ pub struct BenchArgs {
     /// How the producer writes, one or more of `per-message,batch`: with both, the runs
     /// alternate between them (run 0 of each, then run 1 of each, ...) so that a drifting
     /// core-to-core cost hits each alike, and the ratio per round is printed.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = crate::run::ipc::write_mode)]
     writes: Vec<WriteMode>,
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -54,35 +54,35 @@ pub struct LatencyArgs {
 
 /// `ipc bench`: `run ipc --variants ring`.
 pub fn bench(args: BenchArgs) -> Result<()> {
-    run_variant(IpcArgs {
-        variants: Some(vec![Variant::Ring]),
-        count: args.count,
-        capacity: args.capacity,
-        writes: args.writes,
-        batch: args.batch,
-        ..shared(args.size, args.cores, args.common)
-    })
+    run_variant(
+        IpcArgs {
+            variants: Some(vec![Variant::Ring]),
+            count: args.count,
+            capacity: args.capacity,
+            writes: args.writes,
+            batch: args.batch,
+            size: args.size,
+            cores: args.cores,
+            ..IpcArgs::default()
+        },
+        args.common,
+    )
 }
 
 /// `ipc latency`: `run ipc --variants echo`.
 pub fn latency(args: LatencyArgs) -> Result<()> {
-    run_variant(IpcArgs {
-        variants: Some(vec![Variant::Echo]),
-        round_trips: args.count,
-        ..shared(args.size, args.cores, args.common)
-    })
+    run_variant(
+        IpcArgs {
+            variants: Some(vec![Variant::Echo]),
+            round_trips: args.count,
+            size: args.size,
+            cores: args.cores,
+            ..IpcArgs::default()
+        },
+        args.common,
+    )
 }
 
-/// The flags both commands have.
-fn shared(size: Option<usize>, cores: Option<String>, common: Common) -> IpcArgs {
-    IpcArgs {
-        size,
-        cores,
-        common,
-        ..IpcArgs::default()
-    }
-}
-
-fn run_variant(args: IpcArgs) -> Result<()> {
-    execute(&args, &mut crate::run::reporter(&args.common)?)
+fn run_variant(experiment: IpcArgs, common: Common) -> Result<()> {
+    run_one(&Flags { common, experiment }, false)
 }

@@ -18,7 +18,7 @@ pub struct ProducerArgs {
     count: u64,
     #[arg(long)]
     core: usize,
-    #[arg(long)]
+    #[arg(long, value_parser = crate::run::ipc::write_mode)]
     writes: WriteMode,
     #[arg(long)]
     batch: usize,

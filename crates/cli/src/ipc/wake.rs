@@ -26,7 +26,7 @@ use hdrhistogram::Histogram;
 use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
-use crate::run::{Common, reporter};
+use crate::experiment::{Common, reporter};
 use sympathy_lab::ipc::Quantiles;
 use sympathy_lab::scratch::ScratchFile;
 

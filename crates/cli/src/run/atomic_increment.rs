@@ -7,55 +7,79 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
+use sympathy_harness::catalog::Language as CatalogLanguage;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
+use sympathy_harness::{Check, Metric, Preset, Reporter, Stats};
 use sympathy_lab::atomic_increment::{self, EXPERIMENT, Outcome, Variant};
 use sympathy_lab::c_reference::Language;
 
-use super::cores::{CoreList, parse_cores};
-use super::{Common, reporter};
+use crate::experiment::catalog::{spec, u64_or, u64s_at, variant_parser};
+use crate::experiment::cores::{CoreList, parse_cores};
+use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run atomic-increment`.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct AtomicIncrementArgs {
-    #[command(flatten)]
-    pub common: Common,
-    /// Thread counts to sweep, e.g. 1,2 [default: 1 up to the available cores].
+    /// Thread counts to sweep, e.g. 1,2 [default: threads of experiments/atomic-increment.toml
+    /// at the preset, up to the cores in use].
     #[arg(long, value_delimiter = ',')]
     pub threads: Option<Vec<usize>>,
     /// Cores to pin the threads to, thread i on the i-th [default: every available core].
     #[arg(long, value_parser = parse_cores)]
     pub cores: Option<CoreList>,
-    /// Increments per run (the seed: 500000000) [default: by scale].
+    /// Increments per run (the seed: 500000000) [default: count of
+    /// experiments/atomic-increment.toml at the preset].
     #[arg(long)]
     pub count: Option<u64>,
-    /// Variants to run [default: all: lock-add, lock-xadd, cas-bool, cas-val, sharded].
-    #[arg(long, value_delimiter = ',')]
+    /// Variants to run [default: every variant of experiments/atomic-increment.toml that the
+    /// language implements].
+    #[arg(long, value_delimiter = ',',
+          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Option<Vec<Variant>>,
     /// Kernel languages to run (`c` runs the C references of the seed).
     #[arg(long, value_delimiter = ',', default_value = "rust,c")]
     pub languages: Vec<Language>,
 }
 
-/// The plan a set of flags resolves to.
+impl Default for AtomicIncrementArgs {
+    fn default() -> Self {
+        AtomicIncrementArgs {
+            threads: None,
+            cores: None,
+            count: None,
+            variants: None,
+            languages: Language::ALL.to_vec(),
+        }
+    }
+}
+
+/// What a set of flags resolves to, shared by the cases and the run's header.
 #[derive(Debug, PartialEq, Eq)]
-struct Plan {
+struct Setup {
     threads: Vec<usize>,
     cores: Vec<usize>,
     count: u64,
-    runs: usize,
-    variants: Vec<Variant>,
-    languages: Vec<Language>,
-    /// Whether the thread sweep defaulted to the available cores.
-    scaled_to_cores: bool,
+    /// Thread counts of the catalog left out because they exceed the cores in use.
+    skipped: Vec<usize>,
 }
 
-/// Increments per run at each scale: quick, default, the seed's 500M.
-fn default_count(preset: Preset) -> u64 {
-    preset.pick(2_000_000, 20_000_000, 500_000_000)
+/// One measured group: a kernel and how many threads run it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contention {
+    variant: Variant,
+    language: Language,
+    threads: usize,
 }
 
-fn plan(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Plan> {
+/// The catalog's name for a kernel language.
+fn catalog_language(language: Language) -> CatalogLanguage {
+    match language {
+        Language::Rust => CatalogLanguage::Rust,
+        Language::C => CatalogLanguage::C,
+    }
+}
+
+fn setup(args: &AtomicIncrementArgs, preset: Preset, available: &[usize]) -> Result<Setup> {
     let cores = match args.cores.as_ref().map(|c| &c.0) {
         Some(cores) => {
             if let Some(core) = cores.iter().find(|c| !available.contains(c)) {
@@ -71,9 +95,12 @@ fn plan(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Plan> {
     if cores.is_empty() {
         bail!("no cores to run on: pass --cores with at least one available core");
     }
-    let (threads, scaled_to_cores) = match &args.threads {
-        Some(threads) => (threads.clone(), false),
-        None => ((1..=cores.len()).collect(), true),
+    let (threads, skipped) = match &args.threads {
+        Some(threads) => (threads.clone(), Vec::new()),
+        None => u64s_at(EXPERIMENT, "threads", preset)?
+            .into_iter()
+            .map(|t| t as usize)
+            .partition(|&t| t <= cores.len()),
     };
     if threads.is_empty() {
         bail!("--threads is empty: give thread counts such as 1,2");
@@ -86,93 +113,115 @@ fn plan(args: &AtomicIncrementArgs, available: &[usize]) -> Result<Plan> {
             cores.len()
         );
     }
-    let count = args
-        .count
-        .unwrap_or_else(|| default_count(args.common.preset()));
+    let count = u64_or(args.count, EXPERIMENT, "count", preset)?;
     if count == 0 {
         bail!("--count 0: the counter must be incremented at least once (e.g. --count 1000000)");
     }
     if args.languages.is_empty() {
         bail!("--languages is empty: use rust, c or rust,c");
     }
-    Ok(Plan {
+    Ok(Setup {
         threads,
         cores,
         count,
-        runs: args.common.runs_or(3, 5, 5),
-        variants: args
-            .variants
-            .clone()
-            .unwrap_or_else(|| Variant::ALL.to_vec()),
-        languages: args.languages.clone(),
-        scaled_to_cores,
+        skipped,
     })
 }
 
-/// `sympathy run atomic-increment ...`
-pub fn run(args: AtomicIncrementArgs) -> Result<()> {
-    let mut reporter = reporter(&args.common)?;
-    measure(&args, &mut reporter)
-}
-
-/// The entry of `run all`: every default at the scale of `common`.
-pub fn run_with(common: &Common, reporter: &mut Reporter) -> Result<()> {
-    let args = AtomicIncrementArgs {
-        common: common.clone(),
-        languages: Language::ALL.to_vec(),
-        ..AtomicIncrementArgs::default()
-    };
-    measure(&args, reporter)
-}
-
-fn measure(args: &AtomicIncrementArgs, reporter: &mut Reporter) -> Result<()> {
-    let plan = plan(args, &available_cores())?;
-    let threads: Vec<String> = plan.threads.iter().map(|t| t.to_string()).collect();
-    reporter.line(&format!(
-        "# atomic-increment: count {} per run, threads {}{}, {} runs each",
-        plan.count,
-        threads.join(","),
-        if plan.scaled_to_cores {
-            format!(
-                " (sweep scaled to the {} cores in use; pass --threads to choose)",
-                plan.cores.len()
-            )
-        } else {
-            String::new()
-        },
-        plan.runs
-    ))?;
-    for &language in &plan.languages {
-        for &variant in plan.variants.iter().filter(|v| v.has(language)) {
-            for &threads in &plan.threads {
-                measure_one(&plan, variant, language, threads, reporter)?;
+fn cases_on(
+    args: &AtomicIncrementArgs,
+    preset: Preset,
+    available: &[usize],
+) -> Result<Vec<Case<Contention>>> {
+    let setup = setup(args, preset, available)?;
+    let spec = spec(EXPERIMENT)?;
+    let mut cases = Vec::new();
+    for &language in &args.languages {
+        let implemented = |v: &Variant| {
+            spec.variant(v.name())
+                .is_some_and(|s| s.languages.contains(&catalog_language(language)))
+        };
+        let variants: Vec<Variant> = match &args.variants {
+            Some(v) => v.iter().copied().filter(implemented).collect(),
+            None => Variant::ALL.into_iter().filter(implemented).collect(),
+        };
+        for variant in variants {
+            for &threads in &setup.threads {
+                let work = Contention {
+                    variant,
+                    language,
+                    threads,
+                };
+                cases.push(
+                    Case::new(work, variant.name(), language.name())
+                        .param("threads", threads)
+                        .param("count", setup.count),
+                );
             }
         }
     }
-    Ok(())
+    Ok(cases)
+}
+
+impl Experiment for AtomicIncrementArgs {
+    type Work = Contention;
+    const NAME: &'static str = EXPERIMENT;
+
+    fn cases(&self, common: &Common) -> Result<Vec<Case<Contention>>> {
+        cases_on(self, common.preset(), &available_cores())
+    }
+
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<Contention>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let setup = setup(self, common.preset(), &available_cores())?;
+        let runs = common.runs_or(3, 5, 5);
+        let threads: Vec<String> = setup.threads.iter().map(|t| t.to_string()).collect();
+        let skipped: Vec<String> = setup.skipped.iter().map(|t| t.to_string()).collect();
+        reporter.line(&format!(
+            "# atomic-increment: count {} per run, threads {}{}, {runs} runs each",
+            setup.count,
+            threads.join(","),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({} skipped: more threads than the {} cores in use; pass --threads to choose)",
+                    skipped.join(","),
+                    setup.cores.len()
+                )
+            },
+        ))?;
+        for case in cases {
+            measure_one(&setup.cores, setup.count, runs, case, reporter)?;
+        }
+        Ok(())
+    }
 }
 
 fn measure_one(
-    plan: &Plan,
-    variant: Variant,
-    language: Language,
-    threads: usize,
+    cores: &[usize],
+    count: u64,
+    runs: usize,
+    case: &Case<Contention>,
     reporter: &mut Reporter,
 ) -> Result<()> {
-    let cores = &plan.cores[..threads];
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(plan.runs);
-    for index in 0..plan.runs {
-        let outcome = atomic_increment::run(variant, language, cores, plan.count)?;
+    let Contention {
+        variant,
+        language,
+        threads,
+    } = case.work;
+    let cores = &cores[..threads];
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(runs);
+    for index in 0..runs {
+        let outcome = atomic_increment::run(variant, language, cores, count)?;
         reporter.line(&seed_line(index, variant, language, threads, &outcome))?;
         outcomes.push(outcome);
     }
-    let base = || {
-        Measurement::new(EXPERIMENT, variant.name())
-            .language(language.name())
-            .param("threads", threads)
-            .param("count", plan.count)
-            .check(Check::Ok)
-    };
+    let base = || case.measurement(EXPERIMENT).check(Check::Ok);
     let ns: Vec<f64> = outcomes.iter().map(Outcome::ns_per_op).collect();
     reporter.result(base().stats(Metric::NsPerOp, stats(&ns)))?;
     for (thread, &core) in cores.iter().enumerate() {
@@ -239,22 +288,23 @@ mod tests {
     }
 
     #[test]
-    fn the_default_sweep_is_scaled_to_the_cores() {
-        let plan = plan(&args(None, None), &[0, 1]).unwrap();
-        assert_eq!(plan.threads, vec![1, 2]);
-        assert!(plan.scaled_to_cores);
-        assert_eq!(plan.count, 20_000_000);
-        let plan = plan_of(Some(vec![2]), Some(10));
-        assert!(!plan.scaled_to_cores);
+    fn the_default_sweep_is_the_catalogs_up_to_the_cores() {
+        let setup = setup(&args(None, None), Preset::Default, &[0, 1]).unwrap();
+        assert_eq!(setup.threads, vec![1, 2]);
+        assert_eq!(setup.skipped, vec![4]);
+        assert_eq!(setup.count, 20_000_000);
+        let setup = setup_of(Some(vec![2]), Some(10));
+        assert!(setup.skipped.is_empty());
     }
 
-    fn plan_of(threads: Option<Vec<usize>>, count: Option<u64>) -> Plan {
-        plan(&args(threads, count), &[0, 1]).unwrap()
+    fn setup_of(threads: Option<Vec<usize>>, count: Option<u64>) -> Setup {
+        setup(&args(threads, count), Preset::Default, &[0, 1]).unwrap()
     }
 
     #[test]
     fn bad_flags_are_clear_errors() {
-        let err = |a: AtomicIncrementArgs| plan(&a, &[0, 1]).unwrap_err().to_string();
+        let err =
+            |a: AtomicIncrementArgs| setup(&a, Preset::Default, &[0, 1]).unwrap_err().to_string();
         assert!(err(args(Some(vec![0]), None)).contains("--threads 0"));
         assert!(err(args(Some(vec![3]), None)).contains("from 1 to 2"));
         assert!(err(args(None, Some(0))).contains("--count 0"));
@@ -264,16 +314,37 @@ mod tests {
     }
 
     #[test]
+    fn the_c_references_cover_what_the_catalog_says_and_the_kernels_have() {
+        let mut a = args(Some(vec![1]), Some(10));
+        a.languages = Language::ALL.to_vec();
+        let cases = cases_on(&a, Preset::Default, &[0, 1]).unwrap();
+        for case in &cases {
+            assert!(case.work.variant.has(case.work.language), "{case:?}");
+        }
+        let c: Vec<&str> = cases
+            .iter()
+            .filter(|c| c.language == "c")
+            .map(|c| c.variant)
+            .collect();
+        assert_eq!(c, ["lock-add", "lock-xadd", "cas-bool", "cas-val"]);
+        assert_eq!(cases.len(), Variant::ALL.len() + c.len());
+    }
+
+    #[test]
     fn a_quick_run_reports_every_metric() {
         let cores = available_cores();
         let threads = cores.len().min(2);
         let mut a = args(Some(vec![threads]), Some(10_000));
-        a.common.runs = Some(2);
+        let common = Common {
+            runs: Some(2),
+            ..Common::default()
+        };
         a.variants = Some(vec![Variant::LockXadd, Variant::Sharded]);
         a.languages = vec![Language::Rust, Language::C];
         let mut reporter =
             Reporter::to_writers(true, Box::new(std::io::sink()), Box::new(std::io::sink()));
-        measure(&a, &mut reporter).unwrap();
+        a.measure(&common, &a.cases(&common).unwrap(), &mut reporter)
+            .unwrap();
         let lines: Vec<(String, String, &str)> = reporter
             .results()
             .iter()

@@ -2,129 +2,161 @@
 //! through an unbounded queue or a bounded one sized by Little's law, at loads below and above
 //! capacity. See `sympathy_lab::back_pressure`.
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
+use sympathy_harness::format;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
+use sympathy_harness::{Metric, Preset, Reporter, Stats};
 use sympathy_lab::back_pressure::{
-    self, Config, DEFAULT_MAX_LATENCY_NS, DEFAULT_SERVICE_NS, EXPERIMENT, LOADS, Outcome, Variant,
+    self, Config, DEFAULT_MAX_LATENCY_NS, EXPERIMENT, Outcome, Variant,
 };
 
-use super::Common;
+use crate::experiment::catalog::{strs_at, u64_or, variant_parser, variants_or};
+use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run back-pressure`.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct BackPressureArgs {
-    #[command(flatten)]
-    pub common: Common,
-    /// Requests generated per load and run [default: 50000 (quick: one run; a smaller sample lets one vCPU stall decide its p99), 500000 full].
+    /// Requests generated per load and run [default: count of experiments/back-pressure.toml
+    /// at the preset].
     #[arg(long)]
     pub count: Option<u64>,
-    /// Queues to run, comma-separated [default: all: unbounded, bounded].
-    #[arg(long, value_delimiter = ',')]
+    /// Queues to run, comma-separated [default: every variant of
+    /// experiments/back-pressure.toml].
+    #[arg(long, value_delimiter = ',',
+          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Option<Vec<Variant>>,
-    /// Offered loads as fractions of capacity, comma-separated [default: 0.5,0.8,0.95,1.2,1.5].
+    /// Offered loads as fractions of capacity, comma-separated [default: load of
+    /// experiments/back-pressure.toml at the preset].
     #[arg(long, value_delimiter = ',')]
     pub loads: Option<Vec<String>>,
-    /// Service time per request, ns (a worker busy-spins it).
-    #[arg(long, default_value_t = DEFAULT_SERVICE_NS)]
-    pub service_ns: u64,
+    /// Service time per request, ns (a worker busy-spins it) [default: service_ns of
+    /// experiments/back-pressure.toml].
+    #[arg(long)]
+    pub service_ns: Option<u64>,
     /// The latency the bounded queue is sized for (Little's law), ns.
     #[arg(long, default_value_t = DEFAULT_MAX_LATENCY_NS)]
     pub max_latency_ns: u64,
 }
 
-/// `sympathy run back-pressure ...`
-pub fn run(args: &BackPressureArgs) -> Result<()> {
-    let mut reporter = super::reporter(&args.common)?;
-    execute(args, &mut reporter)
-}
-
-/// The entry for `run all`.
-pub fn run_with_common(common: &Common, reporter: &mut Reporter) -> Result<()> {
-    let args = BackPressureArgs {
-        common: common.clone(),
-        service_ns: DEFAULT_SERVICE_NS,
-        max_latency_ns: DEFAULT_MAX_LATENCY_NS,
-        ..BackPressureArgs::default()
-    };
-    execute(&args, reporter)
-}
-
-/// The loads to run, each with its text as given (for `params.load`).
-fn loads(args: &BackPressureArgs) -> Result<Vec<(f64, String)>> {
-    match &args.loads {
-        None => Ok(LOADS
-            .iter()
-            .map(|&(l, name)| (l, name.to_string()))
-            .collect()),
-        Some(texts) => texts
-            .iter()
-            .map(|t| match t.trim().parse::<f64>() {
-                Ok(l) if l.is_finite() && l > 0.0 => Ok((l, t.trim().to_string())),
-                _ => bail!("--loads: '{t}' is not a positive fraction of capacity (e.g. 0.8)"),
-            })
-            .collect(),
+impl Default for BackPressureArgs {
+    fn default() -> Self {
+        BackPressureArgs {
+            count: None,
+            variants: None,
+            loads: None,
+            service_ns: None,
+            max_latency_ns: DEFAULT_MAX_LATENCY_NS,
+        }
     }
 }
 
-fn us(ns: u64) -> String {
-    format!("{:.1}us", ns as f64 / 1e3)
+/// One load test: its configuration and the load as given (for `params.load`).
+#[derive(Debug, Clone)]
+pub struct LoadTest {
+    config: Config,
+    load: String,
 }
 
-fn execute(args: &BackPressureArgs, reporter: &mut Reporter) -> Result<()> {
-    let preset = args.common.preset();
-    let count = args.count.unwrap_or(preset.pick(50_000, 50_000, 500_000));
-    let runs = args.common.runs_or(1, 3, 3);
-    let variants = args.variants.clone().unwrap_or(Variant::ALL.to_vec());
-    let loads = loads(args)?;
-    let cores = available_cores();
-    let config_for = |variant: Variant, load: f64| -> Result<Config> {
-        let mut c = Config::new(variant, load, count, &cores)?;
-        c.service_ns = args.service_ns;
-        c.max_latency_ns = args.max_latency_ns;
-        c.validate()?;
-        Ok(c)
+/// The loads to run, each with its text as given (for `params.load`).
+fn loads(args: &BackPressureArgs, preset: Preset) -> Result<Vec<(f64, String)>> {
+    let texts: Vec<String> = match &args.loads {
+        Some(texts) => texts.clone(),
+        None => strs_at(EXPERIMENT, "load", preset)?
+            .into_iter()
+            .map(String::from)
+            .collect(),
     };
-    let first = config_for(Variant::Bounded, 1.0)?;
-    reporter.line(&format!(
-        "# back-pressure: generator on core {}, {} worker(s) on cores {:?} (scaled to the {} \
-         available cores: workers = cores - 1); service {} per request, capacity {:.0} req/s; \
-         bounded queue_len {} (Little's law: {} / ({} / {} workers)), bound {}; {count} requests \
-         per load, {runs} run(s)",
-        first.generator_core,
-        first.workers(),
-        first.worker_cores,
-        cores.len(),
-        us(first.service_ns),
-        first.capacity_per_sec(),
-        first.queue_len(),
-        us(first.max_latency_ns),
-        us(first.service_ns),
-        first.workers(),
-        us(first.bound_ns()),
-    ))?;
-    let mut failures = Vec::new();
-    let mut summary = Vec::new();
-    for &variant in &variants {
-        for (load, load_name) in &loads {
-            let config = config_for(variant, *load)?;
+    texts
+        .iter()
+        .map(|t| match t.trim().parse::<f64>() {
+            Ok(l) if l.is_finite() && l > 0.0 => Ok((l, t.trim().to_string())),
+            _ => bail!("--loads: '{t}' is not a positive fraction of capacity (e.g. 0.8)"),
+        })
+        .collect()
+}
+
+fn us(ns: f64) -> String {
+    format!("{:.1}us", ns / 1e3)
+}
+
+/// The median of one figure over the runs of a load (the mean of the two middle runs for an
+/// even count).
+fn median(outcomes: &[Outcome], figure: impl Fn(&Outcome) -> u64) -> Result<f64> {
+    let samples: Vec<f64> = outcomes.iter().map(|o| figure(o) as f64).collect();
+    Ok(Stats::from_samples(&samples).context("no runs")?.median)
+}
+
+impl Experiment for BackPressureArgs {
+    type Work = LoadTest;
+    const NAME: &'static str = EXPERIMENT;
+
+    fn cases(&self, common: &Common) -> Result<Vec<Case<LoadTest>>> {
+        let preset = common.preset();
+        let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
+        let service_ns = u64_or(self.service_ns, EXPERIMENT, "service_ns", preset)?;
+        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let loads = loads(self, preset)?;
+        let cores = available_cores();
+        let mut cases = Vec::new();
+        for variant in variants {
+            for (load, text) in &loads {
+                let mut config = Config::new(variant, *load, count, &cores)?;
+                config.service_ns = service_ns;
+                config.max_latency_ns = self.max_latency_ns;
+                config.validate()?;
+                let mut case = Case::new(
+                    LoadTest {
+                        config: config.clone(),
+                        load: text.clone(),
+                    },
+                    variant.name(),
+                    "rust",
+                )
+                .param("load", text.as_str())
+                .param("arrival_per_sec", config.arrival_per_sec())
+                .param("service_ns", config.service_ns)
+                .param("workers", config.workers());
+                if variant == Variant::Bounded {
+                    case = case.param("queue_len", config.queue_len());
+                }
+                cases.push(case.param("count", config.count));
+            }
+        }
+        Ok(cases)
+    }
+
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<LoadTest>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(1, 3, 3);
+        if let Some(first) = cases.first() {
+            header(&first.work.config, runs, reporter)?;
+        }
+        let mut failures = Vec::new();
+        let mut summary = Vec::new();
+        for case in cases {
+            let LoadTest { config, load } = &case.work;
+            let variant = config.variant;
             let mut outcomes: Vec<Outcome> = Vec::with_capacity(runs);
             let mut failed = None;
             for run in 0..runs {
-                let o = back_pressure::measure(&config)?;
+                let o = back_pressure::measure(config)?;
                 reporter.line(&format!(
-                    "{run} - {variant} load={load_name} arrival={}/s: p50={} p99={} max={} \
+                    "{run} - {variant} load={load} arrival={}/s: p50={} p99={} max={} \
                      completed={} rejected={} (generator late by up to {})",
                     config.arrival_per_sec(),
-                    us(o.percentile(0.5)),
-                    us(o.percentile(0.99)),
-                    us(o.max()),
+                    us(o.percentile(0.5) as f64),
+                    us(o.percentile(0.99) as f64),
+                    us(o.max() as f64),
                     o.completed,
                     o.rejected,
-                    us(o.generator_late_ns),
+                    us(o.generator_late_ns as f64),
                 ))?;
-                if let Err(e) = o.check(&config) {
+                if let Err(e) = o.check(config) {
                     failed = Some(e);
                     break;
                 }
@@ -135,58 +167,62 @@ fn execute(args: &BackPressureArgs, reporter: &mut Reporter) -> Result<()> {
                 failures.push(e.to_string());
                 continue;
             }
-            report(reporter, &config, load_name, &outcomes)?;
-            let median = |f: &dyn Fn(&Outcome) -> u64| {
-                let mut v: Vec<u64> = outcomes.iter().map(f).collect();
-                v.sort_unstable();
-                v[v.len() / 2]
-            };
+            report(reporter, case, &outcomes)?;
             summary.push(format!(
-                "{load_name:>5}  {variant:<9}  {:>10}  {:>10}  {:>9}",
-                us(median(&|o| o.percentile(0.99))),
-                us(median(&|o| o.max())),
-                median(&|o| o.rejected),
+                "{load:>5}  {variant:<9}  {:>10}  {:>10}  {:>9}",
+                us(median(&outcomes, |o| o.percentile(0.99))?),
+                us(median(&outcomes, Outcome::max)?),
+                format::value(median(&outcomes, |o| o.rejected)?),
             ));
         }
-    }
-    if !reporter.is_json() {
-        reporter.line("load   variant           p99         max   rejected")?;
-        for line in summary {
-            reporter.line(&line)?;
+        if !reporter.is_json() {
+            reporter.line("load   variant           p99         max   rejected")?;
+            for line in summary {
+                reporter.line(&line)?;
+            }
         }
+        if !failures.is_empty() {
+            bail!(
+                "{} back-pressure check(s) failed (no result reported for them):\n  {}",
+                failures.len(),
+                failures.join("\n  ")
+            );
+        }
+        Ok(())
     }
-    if !failures.is_empty() {
-        bail!(
-            "{} back-pressure check(s) failed (no result reported for them):\n  {}",
-            failures.len(),
-            failures.join("\n  ")
-        );
-    }
+}
+
+/// The run's first line: where the threads run and what the bounded queue is sized for.
+fn header(config: &Config, runs: usize, reporter: &mut Reporter) -> Result<()> {
+    let bounded = Config {
+        variant: Variant::Bounded,
+        ..config.clone()
+    };
+    reporter.line(&format!(
+        "# back-pressure: generator on core {}, {} worker(s) on cores {:?} (scaled to the {} \
+         available cores: workers = cores - 1); service {} per request, capacity {:.0} req/s; \
+         bounded queue_len {} (Little's law: {} / ({} / {} workers)), bound {}; {} requests \
+         per load, {runs} run(s)",
+        bounded.generator_core,
+        bounded.workers(),
+        bounded.worker_cores,
+        bounded.workers() + 1,
+        us(bounded.service_ns as f64),
+        bounded.capacity_per_sec(),
+        bounded.queue_len(),
+        us(bounded.max_latency_ns as f64),
+        us(bounded.service_ns as f64),
+        bounded.workers(),
+        us(bounded.bound_ns() as f64),
+        bounded.count,
+    ))?;
     Ok(())
 }
 
 /// One figure of a run's outcome.
 type Figure = fn(&Outcome) -> u64;
 
-fn report(
-    reporter: &mut Reporter,
-    config: &Config,
-    load_name: &str,
-    outcomes: &[Outcome],
-) -> Result<()> {
-    let base = || {
-        let m = Measurement::new(EXPERIMENT, config.variant.name())
-            .param("load", load_name)
-            .param("arrival_per_sec", config.arrival_per_sec())
-            .param("service_ns", config.service_ns)
-            .param("workers", config.workers());
-        let m = if config.variant == Variant::Bounded {
-            m.param("queue_len", config.queue_len())
-        } else {
-            m
-        };
-        m.param("count", config.count).check(Check::Ok)
-    };
+fn report(reporter: &mut Reporter, case: &Case<LoadTest>, outcomes: &[Outcome]) -> Result<()> {
     let metrics: [(Metric, Figure); 5] = [
         (Metric::LatencyP50Ns, |o| o.percentile(0.5)),
         (Metric::LatencyP99Ns, |o| o.percentile(0.99)),
@@ -197,8 +233,8 @@ fn report(
     for (metric, value) in metrics {
         let samples: Vec<f64> = outcomes.iter().map(|o| value(o) as f64).collect();
         let stats = Stats::from_samples(&samples)
-            .ok_or_else(|| anyhow::anyhow!("{}: no valid samples", config.variant))?;
-        reporter.result(base().stats(metric, stats))?;
+            .with_context(|| format!("{}: no valid samples", case.variant))?;
+        reporter.result(case.result(EXPERIMENT, metric, stats))?;
     }
     Ok(())
 }
@@ -206,19 +242,48 @@ fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn loads_keep_their_text_and_reject_garbage() {
         let mut args = BackPressureArgs::default();
-        assert_eq!(loads(&args).unwrap()[2], (0.95, "0.95".to_string()));
+        assert_eq!(
+            loads(&args, Preset::Default).unwrap()[2],
+            (0.95, "0.95".to_string())
+        );
         args.loads = Some(vec!["0.8".into(), " 1.5".into()]);
         assert_eq!(
-            loads(&args).unwrap(),
+            loads(&args, Preset::Default).unwrap(),
             [(0.8, "0.8".to_string()), (1.5, "1.5".to_string())]
         );
         args.loads = Some(vec!["fast".into()]);
-        assert!(loads(&args).unwrap_err().to_string().contains("'fast'"));
+        assert!(
+            loads(&args, Preset::Default)
+                .unwrap_err()
+                .to_string()
+                .contains("'fast'")
+        );
         args.loads = Some(vec!["-1".into()]);
-        assert!(loads(&args).is_err());
+        assert!(loads(&args, Preset::Default).is_err());
+    }
+
+    fn rejecting(rejected: u64) -> Outcome {
+        Outcome {
+            generated: 1000,
+            completed: 1000 - rejected,
+            rejected,
+            latencies_ns: vec![10_000],
+            in_system_ns: vec![10_000],
+            generator_late_ns: 0,
+            elapsed: Duration::from_millis(10),
+        }
+    }
+
+    #[test]
+    fn the_summary_median_of_an_even_count_is_the_mean_of_the_middle_two() {
+        let outcomes = [rejecting(100), rejecting(300)];
+        assert_eq!(median(&outcomes, |o| o.rejected).unwrap(), 200.0);
+        let outcomes = [rejecting(300), rejecting(100), rejecting(200)];
+        assert_eq!(median(&outcomes, |o| o.rejected).unwrap(), 200.0);
     }
 }

@@ -3,38 +3,24 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sympathy_harness::pin::{available_cores, run_pinned};
-use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
-use sympathy_lab::dispatch::{self, EXPERIMENT, Variant};
+use sympathy_harness::pin::run_pinned;
+use sympathy_harness::{Metric, Reporter, Stats};
+use sympathy_lab::dispatch::{self, DispatchError, EXPERIMENT, Variant};
 
-use super::Common;
+use crate::experiment::catalog::{u64_or, variant_parser, variants_or};
+use crate::experiment::{Case, Common, Experiment, first_core};
 
 /// Flags of `sympathy run dispatch`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct DispatchArgs {
-    #[command(flatten)]
-    pub common: Common,
-    /// Calls per timed run [default: 5000000 quick, 50000000 (the seed's) otherwise].
+    /// Calls per timed run [default: iterations of experiments/dispatch.toml at the preset].
     #[arg(long)]
     pub iterations: Option<u64>,
-    /// Variants to run, comma-separated [default: all: static, dyn-1, dyn-2, dyn-4, enum].
-    #[arg(long, value_delimiter = ',')]
+    /// Variants to run, comma-separated [default: every Rust variant of
+    /// experiments/dispatch.toml].
+    #[arg(long, value_delimiter = ',',
+          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Option<Vec<Variant>>,
-}
-
-/// `sympathy run dispatch ...`
-pub fn run(args: &DispatchArgs) -> Result<()> {
-    let mut reporter = super::reporter(&args.common)?;
-    execute(args, &mut reporter)
-}
-
-/// The entry for `run all`.
-pub fn run_with_common(common: &Common, reporter: &mut Reporter) -> Result<()> {
-    let args = DispatchArgs {
-        common: common.clone(),
-        ..DispatchArgs::default()
-    };
-    execute(&args, reporter)
 }
 
 /// `1234567` as `1,234,567`, as the seed prints its rates.
@@ -48,48 +34,57 @@ fn grouped(n: u64) -> String {
     groups.join(",")
 }
 
-fn execute(args: &DispatchArgs, reporter: &mut Reporter) -> Result<()> {
-    let preset = args.common.preset();
-    let iterations = args.iterations.unwrap_or(preset.pick(
-        5_000_000,
-        dispatch::SEED_ITERATIONS,
-        dispatch::SEED_ITERATIONS,
-    ));
-    let runs = args.common.runs_or(3, 5, 10);
-    let variants = args.variants.clone().unwrap_or(Variant::ALL.to_vec());
-    let core = *available_cores()
-        .first()
-        .context("no core is available to this process")?;
-    reporter.line(&format!(
-        "# dispatch: {iterations} calls per run, {runs} runs per variant, pinned to core {core}"
-    ))?;
-    for variant in variants {
-        reporter.line(&format!(
-            "{variant} ({} implementation(s) at the call site)",
-            variant.implementations()
-        ))?;
-        let mut rates = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            let phase = run_pinned(core, || dispatch::run(variant, iterations))??;
-            reporter.line(&format!(
-                "    {} ops/sec (value = {})",
-                grouped(phase.ops_per_sec() as u64),
-                phase.value
-            ))?;
-            rates.push(phase.ops_per_sec());
+impl Experiment for DispatchArgs {
+    /// The variant and the calls per run.
+    type Work = (Variant, u64);
+    const NAME: &'static str = EXPERIMENT;
+
+    fn cases(&self, common: &Common) -> Result<Vec<Case<(Variant, u64)>>> {
+        let iterations = u64_or(self.iterations, EXPERIMENT, "iterations", common.preset())?;
+        if iterations == 0 {
+            return Err(DispatchError::ZeroIterations.into());
         }
-        reporter.result(
-            Measurement::new(EXPERIMENT, variant.name())
-                .param("implementations", variant.implementations())
-                .param("iterations", iterations)
-                .stats(
-                    Metric::OpsPerSec,
-                    Stats::from_samples(&rates).context("no valid samples")?,
-                )
-                .check(Check::Ok),
-        )?;
+        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        Ok(variants
+            .into_iter()
+            .map(|v| {
+                Case::new((v, iterations), v.name(), "rust")
+                    .param("implementations", v.implementations())
+                    .param("iterations", iterations)
+            })
+            .collect())
     }
-    Ok(())
+
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<(Variant, u64)>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(3, 5, 10);
+        let core = first_core()?;
+        for case in cases {
+            let (variant, iterations) = case.work;
+            reporter.line(&format!(
+                "{variant} ({} implementation(s) at the call site), {iterations} calls per run, \
+                 {runs} runs, pinned to core {core}",
+                variant.implementations()
+            ))?;
+            let mut rates = Vec::with_capacity(runs);
+            for _ in 0..runs {
+                let phase = run_pinned(core, || dispatch::run(variant, iterations))??;
+                reporter.line(&format!(
+                    "    {} ops/sec (value = {})",
+                    grouped(phase.ops_per_sec() as u64),
+                    phase.value
+                ))?;
+                rates.push(phase.ops_per_sec());
+            }
+            let stats = Stats::from_samples(&rates).context("no valid samples")?;
+            reporter.result(case.result(EXPERIMENT, Metric::OpsPerSec, stats))?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -101,5 +96,18 @@ mod tests {
         assert_eq!(grouped(3_100_375_269), "3,100,375,269");
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(1000), "1,000");
+    }
+
+    #[test]
+    fn cases_take_the_catalog_iterations_and_every_rust_variant() {
+        let quick = Common {
+            quick: true,
+            ..Common::default()
+        };
+        let cases = DispatchArgs::default().cases(&quick).unwrap();
+        let names: Vec<&str> = cases.iter().map(|c| c.variant).collect();
+        assert_eq!(names, ["static", "dyn-1", "dyn-2", "dyn-4", "enum"]);
+        assert_eq!(cases[3].params["implementations"], 4);
+        assert_eq!(cases[3].params["iterations"], 5_000_000);
     }
 }

@@ -11,23 +11,20 @@
 use anyhow::Result;
 use clap::Args;
 use sympathy_harness::Reporter;
-use sympathy_harness::catalog::Language;
+use sympathy_harness::catalog::{Language, catalog};
 use sympathy_lab::ipc::{
-    self, Case, IpcError, JavaSidecar, Overrides, PeerLauncher, PeerTask, Variant, WriteMode,
+    self, IpcError, JavaSidecar, Overrides, PeerLauncher, PeerTask, Variant, WriteMode,
 };
 
-use super::Common;
+use crate::experiment::catalog::variant_parser;
+use crate::experiment::{Case, Common, Experiment};
 
-/// Flags of `sympathy run ipc`.
+/// Flags of `sympathy run ipc` (beside the common ones).
 #[derive(Args, Debug, Clone, Default)]
 pub struct IpcArgs {
-    #[command(flatten)]
-    pub common: Common,
-    /// Print one JSON line per result group the run would emit, and measure nothing.
-    #[arg(long)]
-    pub plan: bool,
     /// Variants to run, comma-separated [default: ring, echo, ring-cross].
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',',
+          value_parser = variant_parser(ipc::EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Option<Vec<Variant>>,
     /// Payload bytes per message (4..=capacity/8) [default: the catalog's size_bytes].
     #[arg(long)]
@@ -44,7 +41,7 @@ pub struct IpcArgs {
     /// How the producer of `ring` writes, one or more of `per-message,batch`: `batch` fills
     /// runs of --batch messages in place (`Producer::try_write_batch`); with both, the runs
     /// alternate between them and the ratio per round is printed.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = write_mode)]
     pub writes: Vec<WriteMode>,
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -54,60 +51,63 @@ pub struct IpcArgs {
     pub cores: Option<String>,
 }
 
-/// `sympathy run ipc ...`
-pub fn run(args: &IpcArgs) -> Result<()> {
-    if args.plan {
-        for case in plan_cases(args)? {
-            println!("{}", case.plan_json());
-        }
-        return Ok(());
+impl Experiment for IpcArgs {
+    type Work = ipc::Case;
+    const NAME: &'static str = ipc::EXPERIMENT;
+
+    fn cases(&self, common: &Common) -> Result<Vec<Case<ipc::Case>>> {
+        let variants = self.variants.clone().unwrap_or(Variant::ALL.to_vec());
+        let overrides = Overrides {
+            size_bytes: self.size,
+            capacity: self.capacity,
+            count: self.count,
+            round_trips: self.round_trips,
+            writes: self.writes.clone(),
+            batch: self.batch.map(|b| b as usize),
+        };
+        let runner = &catalog().common.runner_params;
+        Ok(ipc::cases(&variants, common.preset(), &overrides)?
+            .into_iter()
+            .map(|work| {
+                let m = work.measurement();
+                let params = m.params.into_iter().filter(|(k, _)| !runner.contains(k));
+                params.fold(
+                    Case::new(work.clone(), work.variant.name(), work.consumer.name()),
+                    |case, (key, value)| case.param(&key, value),
+                )
+            })
+            .collect())
     }
-    let mut reporter = super::reporter(&args.common)?;
-    execute(args, &mut reporter)
-}
 
-/// The entry for `run all`: every variant at the chosen preset.
-pub fn run_with_common(common: &Common, reporter: &mut Reporter) -> Result<()> {
-    let args = IpcArgs {
-        common: common.clone(),
-        ..IpcArgs::default()
-    };
-    execute(&args, reporter)
-}
-
-/// The cases the flags select (the run's and the plan's).
-fn plan_cases(args: &IpcArgs) -> Result<Vec<Case>, IpcError> {
-    let variants = args.variants.clone().unwrap_or(Variant::ALL.to_vec());
-    let overrides = Overrides {
-        size_bytes: args.size,
-        capacity: args.capacity,
-        count: args.count,
-        round_trips: args.round_trips,
-        writes: args.writes.clone(),
-        batch: args.batch.map(|b| b as usize),
-    };
-    ipc::cases(&variants, args.common.preset(), &overrides)
-}
-
-/// Measures the selected cases (the run behind `run ipc`, `ipc bench` and `ipc latency`).
-pub fn execute(args: &IpcArgs, reporter: &mut Reporter) -> Result<()> {
-    let mut cases = plan_cases(args)?;
-    let cores = pick_cores(&args.cores)?;
-    let mut peers = CliPeers { java: None };
-    if cases.iter().any(|c| c.producer == Language::Java) {
-        match JavaSidecar::locate().and_then(|java| java.probe().map(|()| java)) {
-            Ok(java) => peers.java = Some(java),
-            Err(err) if args.variants.is_none() => {
-                eprintln!("note: ipc ring-cross skipped: {err}");
-                cases.retain(|c| c.producer != Language::Java);
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<ipc::Case>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let mut cases: Vec<ipc::Case> = cases.iter().map(|c| c.work.clone()).collect();
+        let cores = pick_cores(&self.cores)?;
+        let mut peers = CliPeers { java: None };
+        if cases.iter().any(|c| c.producer == Language::Java) {
+            match JavaSidecar::locate().and_then(|java| java.probe().map(|()| java)) {
+                Ok(java) => peers.java = Some(java),
+                Err(err) if self.variants.is_none() => {
+                    eprintln!("note: ipc ring-cross skipped: {err}");
+                    cases.retain(|c| c.producer != Language::Java);
+                }
+                Err(err) => return Err(err.into()),
             }
-            Err(err) => return Err(err.into()),
         }
+        let runs = common.runs_or(3, 5, 10);
+        ipc::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)?;
+        Ok(())
     }
-    let runs = args.common.runs_or(3, 5, 10);
-    let preset = args.common.preset();
-    ipc::run_cases(&cases, runs, cores, preset, &peers, reporter)?;
-    Ok(())
+}
+
+/// `--writes`: a write mode by name.
+pub fn write_mode(text: &str) -> Result<WriteMode, String> {
+    WriteMode::named(text)
+        .ok_or_else(|| format!("'{text}' is not a write mode: use one of per-message, batch"))
 }
 
 /// Two distinct cores for the two processes: `--cores a,b`, or the first two available.

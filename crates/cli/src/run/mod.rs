@@ -1,9 +1,9 @@
-//! `sympathy run <experiment>`: one file per experiment in this folder, each exposing its
-//! clap arguments and a `run` function; [`EXPERIMENTS`] lists them for `run all`.
+//! `sympathy run <experiment>`: one file per experiment in this folder, each implementing
+//! [`Experiment`] for its clap flags; [`experiment`] finds one by its catalog name for
+//! `run all`, which walks the catalog in order.
 
 mod atomic_increment;
 mod back_pressure;
-mod cores;
 mod dispatch;
 pub mod ipc;
 mod memory_walk;
@@ -14,135 +14,110 @@ mod struct_table;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use sympathy_harness::machine::Env;
-use sympathy_harness::{Preset, Reporter};
+use sympathy_harness::catalog::catalog;
 
-/// Flags every experiment accepts.
-#[derive(Args, Debug, Clone, Default)]
-pub struct Common {
-    /// Tiny sizes and one run: checks the plumbing in about a second, not the figures.
-    #[arg(long, conflicts_with_all = ["quick", "full"])]
-    pub smoke: bool,
-    /// Shrink the run to finish in seconds.
-    #[arg(long, conflicts_with = "full")]
-    pub quick: bool,
-    /// Use the seeds' full sizes (minutes; several GiB of memory for some experiments).
-    #[arg(long)]
-    pub full: bool,
-    /// Print JSON Lines in the results schema (docs/results.md) instead of human output.
-    #[arg(long)]
-    pub json: bool,
-    /// Repetitions of each measurement; the median is reported with min and max.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    pub runs: Option<u32>,
-}
-
-impl Common {
-    /// The size preset the flags select.
-    pub fn preset(&self) -> Preset {
-        match (self.smoke, self.quick, self.full) {
-            (true, _, _) => Preset::Smoke,
-            (_, true, _) => Preset::Quick,
-            (_, _, true) => Preset::Full,
-            _ => Preset::Default,
-        }
-    }
-
-    /// `--runs`, or the experiment's default for the preset (one run at `smoke`).
-    pub fn runs_or(&self, quick: u32, default: u32, full: u32) -> usize {
-        self.runs.unwrap_or_else(|| match self.preset() {
-            Preset::Smoke => 1,
-            preset => preset.pick(quick, default, full),
-        }) as usize
-    }
-}
+use crate::experiment::{Common, Experiment, Flags, Runnable, print_plan, reporter, run_one};
 
 /// `sympathy run ...`
 #[derive(Args, Debug)]
 pub struct RunArgs {
+    /// Print, without measuring, one JSON line per result group the run would emit (its
+    /// variant, language and params), then exit.
+    #[arg(long, global = true)]
+    plan: bool,
     #[command(subcommand)]
-    experiment: Experiment,
+    experiment: Command,
 }
 
 #[derive(Subcommand, Debug)]
-enum Experiment {
-    /// Every experiment in turn, each with its defaults at the chosen scale.
+enum Command {
+    /// Every experiment of the catalog in turn, each with its defaults at the chosen preset.
     All(Common),
     /// T pinned threads increment a shared counter to N (lock add, xadd, CAS, sharded).
-    AtomicIncrement(atomic_increment::AtomicIncrementArgs),
+    AtomicIncrement(Flags<atomic_increment::AtomicIncrementArgs>),
     /// Two pinned threads bounce a counter: one-way inter-core latency.
-    PingPong(ping_pong::PingPongArgs),
+    PingPong(Flags<ping_pong::PingPongArgs>),
     /// Sum an i64 array in linear, in-page random and whole-heap random order, plus dependent
     /// pointer chases and a cache-latency sweep.
-    MemoryWalk(memory_walk::MemoryWalkArgs),
+    MemoryWalk(Flags<memory_walk::MemoryWalkArgs>),
     /// Build and query the 50M-trade table as boxed objects, structs, packed flyweights, columns.
-    StructTable(struct_table::StructTableArgs),
+    StructTable(Flags<struct_table::StructTableArgs>),
     /// SPSC queues: P1C1 on heap, off heap and across processes vs rtrb, crossbeam, std.
-    Queue(queue::QueueArgs),
+    Queue(Flags<queue::QueueArgs>),
     /// The seed's order object written and read back: serde/postcard, a hand codec, zero-copy,
     /// straight into a claimed ring record.
-    Serialization(serialization::SerializationArgs),
+    Serialization(Flags<serialization::SerializationArgs>),
     /// The seed's Operation loop through static, dyn (1, 2, 4 implementations) and enum dispatch.
-    Dispatch(dispatch::DispatchArgs),
+    Dispatch(Flags<dispatch::DispatchArgs>),
     /// An open-loop generator feeding pinned workers through an unbounded or a Little's-law
     /// bounded queue, below and above capacity: latency percentiles and rejections.
-    BackPressure(back_pressure::BackPressureArgs),
+    BackPressure(Flags<back_pressure::BackPressureArgs>),
     /// The memory-mapped ring between two pinned processes: throughput within a language and
     /// from the other one, echo round trip.
-    Ipc(ipc::IpcArgs),
+    Ipc(Flags<ipc::IpcArgs>),
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
 }
 
-/// An experiment's entry for `run all`: its name and a runner using only the common flags.
-type Entry = (&'static str, fn(&Common, &mut Reporter) -> Result<()>);
-
-/// Every experiment, in the order `run all` runs them.
-const EXPERIMENTS: &[Entry] = &[
-    ("atomic-increment", atomic_increment::run_with),
-    ("ping-pong", ping_pong::run_with),
-    ("memory-walk", memory_walk::run_with_common),
-    ("struct-table", struct_table::run_with_common),
-    ("queue", queue::run_default),
-    ("serialization", serialization::run_with_common),
-    ("dispatch", dispatch::run_with_common),
-    ("back-pressure", back_pressure::run_with_common),
-    ("ipc", ipc::run_with_common),
-];
-
-/// Runs the chosen experiment.
+/// Runs the chosen experiment (or prints its plan).
 pub fn run(args: RunArgs) -> Result<()> {
+    let plan = args.plan;
     match args.experiment {
-        Experiment::All(common) => run_all(&common),
-        Experiment::AtomicIncrement(args) => atomic_increment::run(args),
-        Experiment::PingPong(args) => ping_pong::run(args),
-        Experiment::MemoryWalk(args) => memory_walk::run(&args),
-        Experiment::StructTable(args) => struct_table::run(&args),
-        Experiment::Queue(args) => queue::run(&args, &mut reporter(&args.common)?),
-        Experiment::QueuePeer(args) => queue::run_peer(&args),
-        Experiment::Serialization(args) => serialization::run(&args),
-        Experiment::Dispatch(args) => dispatch::run(&args),
-        Experiment::BackPressure(args) => back_pressure::run(&args),
-        Experiment::Ipc(args) => ipc::run(&args),
+        Command::All(common) => run_all(&common, plan),
+        Command::AtomicIncrement(a) => run_one(&a, plan),
+        Command::PingPong(a) => run_one(&a, plan),
+        Command::MemoryWalk(a) => run_one(&a, plan),
+        Command::StructTable(a) => run_one(&a, plan),
+        Command::Queue(a) => run_one(&a, plan),
+        Command::Serialization(a) => run_one(&a, plan),
+        Command::Dispatch(a) => run_one(&a, plan),
+        Command::BackPressure(a) => run_one(&a, plan),
+        Command::Ipc(a) => run_one(&a, plan),
+        Command::QueuePeer(a) => queue::run_peer(&a),
     }
 }
 
-/// Starts a reporter for `common` and writes the env record.
-pub fn reporter(common: &Common) -> Result<Reporter> {
-    let mut reporter = Reporter::stdout(common.json);
-    reporter.env(&Env::collect())?;
-    Ok(reporter)
+/// The experiment of the catalog called `name`, with only the common flags set; `None` for a
+/// name the catalog does not have.
+pub fn experiment(name: &str, common: &Common) -> Option<Box<dyn Runnable>> {
+    fn make<E: Experiment + Args + 'static>(common: &Common) -> Box<dyn Runnable> {
+        Box::new(Flags::<E>::with_common(common.clone()))
+    }
+    Some(match name {
+        "atomic-increment" => make::<atomic_increment::AtomicIncrementArgs>(common),
+        "ping-pong" => make::<ping_pong::PingPongArgs>(common),
+        "memory-walk" => make::<memory_walk::MemoryWalkArgs>(common),
+        "struct-table" => make::<struct_table::StructTableArgs>(common),
+        "queue" => make::<queue::QueueArgs>(common),
+        "serialization" => make::<serialization::SerializationArgs>(common),
+        "dispatch" => make::<dispatch::DispatchArgs>(common),
+        "back-pressure" => make::<back_pressure::BackPressureArgs>(common),
+        "ipc" => make::<ipc::IpcArgs>(common),
+        _ => return None,
+    })
 }
 
-fn run_all(common: &Common) -> Result<()> {
-    let mut reporter = reporter(common)?;
+/// Every experiment of the catalog `sympathy run` runs, in catalog order: measured, or with
+/// `plan` their plan lines. One failing experiment does not stop the others; the error lists
+/// the failed ones.
+fn run_all(common: &Common, plan: bool) -> Result<()> {
+    let mut reporter = if plan { None } else { Some(reporter(common)?) };
     let mut failed = Vec::new();
-    for (name, run) in EXPERIMENTS {
-        reporter.line(&format!("== {name} ({})", common.preset().name()))?;
-        if let Err(err) = run(common, &mut reporter) {
+    for name in catalog().names() {
+        let Some(experiment) = experiment(name, common) else {
+            continue;
+        };
+        let outcome = match reporter.as_mut() {
+            None => experiment.plan().and_then(|lines| print_plan(&lines)),
+            Some(reporter) => {
+                reporter.line(&format!("== {} ({})", experiment.name(), common.preset()))?;
+                experiment.run(reporter)
+            }
+        };
+        if let Err(err) = outcome {
             eprintln!("error: {name}: {err:#}");
-            failed.push(*name);
+            failed.push(name);
         }
     }
     if failed.is_empty() {
@@ -153,5 +128,47 @@ fn run_all(common: &Common) -> Result<()> {
             failed.len(),
             failed.join(", ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_experiment_of_the_catalog_runs_under_its_own_name() {
+        for name in catalog().names() {
+            let e = experiment(name, &Common::default());
+            assert_eq!(e.map(|e| e.name()), Some(name));
+        }
+    }
+
+    #[test]
+    fn every_smoke_plan_line_names_catalog_variants_and_params() {
+        let smoke = Common {
+            smoke: true,
+            ..Common::default()
+        };
+        let runner = &catalog().common.runner_params;
+        for name in catalog().names() {
+            let Some(e) = experiment(name, &smoke) else {
+                continue;
+            };
+            let spec = catalog().experiment(name).unwrap();
+            // A machine with too few cores for an experiment cannot plan it: nothing to check.
+            let Ok(lines) = e.plan() else { continue };
+            assert!(!lines.is_empty(), "{name}");
+            for line in lines {
+                let variant = line["variant"].as_str().unwrap();
+                assert!(spec.variant(variant).is_some(), "{name}: {line}");
+                for key in line["params"].as_object().unwrap().keys() {
+                    assert!(!runner.contains(key), "{name}: runner param {key}");
+                    assert!(
+                        spec.param(key).is_some(),
+                        "{name}: param {key} not in the catalog"
+                    );
+                }
+            }
+        }
     }
 }

@@ -9,159 +9,181 @@ use anyhow::{Result, bail};
 use clap::Args;
 use sympathy_harness::format;
 use sympathy_harness::pin::available_cores;
-use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
+use sympathy_harness::{Check, Metric, Preset, Reporter, Stats};
 use sympathy_lab::c_reference::Language;
 use sympathy_lab::ping_pong::{self, EXPERIMENT, Outcome, Variant, core_pairs};
 
-use super::cores::{CoreList, parse_cores};
-use super::{Common, reporter};
+use crate::experiment::catalog::{spec, u64_or, variant_parser};
+use crate::experiment::cores::{CoreList, parse_cores};
+use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run ping-pong`.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct PingPongArgs {
-    #[command(flatten)]
-    pub common: Common,
     /// The two cores: ping on the first, pong on the second [default: the first two available];
     /// with --matrix, the cores whose pairs are measured [default: every available core].
     #[arg(long, value_parser = parse_cores)]
     pub cores: Option<CoreList>,
-    /// Round trips per run, each two one-way hops (the seed: 500000000) [default: by scale].
+    /// Round trips per run, each two one-way hops (the seed: 500000000) [default: iterations
+    /// of experiments/ping-pong.toml at the preset].
     #[arg(long)]
     pub iterations: Option<u64>,
     /// Measure every ordered pair of distinct cores and print a matrix.
     #[arg(long)]
     pub matrix: bool,
-    /// Variants to run [default: all: xadd, store-release, store-release-spin-hint, same-line;
-    /// with --matrix: xadd].
-    #[arg(long, value_delimiter = ',')]
+    /// Variants to run [default: every variant of experiments/ping-pong.toml that the language
+    /// implements; with --matrix: xadd].
+    #[arg(long, value_delimiter = ',',
+          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Option<Vec<Variant>>,
     /// Kernel languages to run (`c` runs the C references of the seed).
     #[arg(long, value_delimiter = ',', default_value = "rust,c")]
     pub languages: Vec<Language>,
 }
 
-/// The plan a set of flags resolves to.
-#[derive(Debug, PartialEq, Eq)]
-struct Plan {
-    pairs: Vec<(usize, usize)>,
+impl Default for PingPongArgs {
+    fn default() -> Self {
+        PingPongArgs {
+            cores: None,
+            iterations: None,
+            matrix: false,
+            variants: None,
+            languages: Language::ALL.to_vec(),
+        }
+    }
+}
+
+/// One measured group: a kernel bouncing between two cores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounce {
+    variant: Variant,
+    language: Language,
+    /// (ping core, pong core).
+    pair: (usize, usize),
     iterations: u64,
-    runs: usize,
-    variants: Vec<Variant>,
-    languages: Vec<Language>,
 }
 
-/// Round trips per run at each scale: quick, default, the seed's 500M.
-fn default_iterations(preset: Preset) -> u64 {
-    preset.pick(200_000, 5_000_000, 500_000_000)
-}
-
-fn plan(args: &PingPongArgs, available: &[usize]) -> Result<Plan> {
+/// The core pairs a set of flags resolves to.
+fn pairs(args: &PingPongArgs, available: &[usize]) -> Result<Vec<(usize, usize)>> {
     let given = args.cores.as_ref().map(|c| c.0.clone());
     if let Some(core) = given.iter().flatten().find(|c| !available.contains(c)) {
         bail!("--cores: core {core} is not available to this process (available: {available:?})");
     }
-    let pairs = if args.matrix {
+    if args.matrix {
         let cores = given.clone().unwrap_or_else(|| available.to_vec());
         let pairs = core_pairs(&cores);
         if pairs.is_empty() {
             bail!("--matrix needs at least two different cores, got {cores:?}");
         }
-        pairs
-    } else {
-        match given.as_deref() {
-            Some(&[a, b]) if a != b => vec![(a, b)],
-            Some(cores) => bail!(
-                "--cores {}: ping-pong needs exactly two different cores, e.g. --cores 0,1",
-                cores
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            ),
-            None => match available {
-                [a, b, ..] => vec![(*a, *b)],
-                _ => bail!("ping-pong needs two cores and this process may use only {available:?}"),
-            },
-        }
-    };
-    let iterations = args
-        .iterations
-        .unwrap_or_else(|| default_iterations(args.common.preset()));
+        return Ok(pairs);
+    }
+    match given.as_deref() {
+        Some(&[a, b]) if a != b => Ok(vec![(a, b)]),
+        Some(cores) => bail!(
+            "--cores {}: ping-pong needs exactly two different cores, e.g. --cores 0,1",
+            cores
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        None => match available {
+            [a, b, ..] => Ok(vec![(*a, *b)]),
+            _ => bail!("ping-pong needs two cores and this process may use only {available:?}"),
+        },
+    }
+}
+
+fn cases_on(args: &PingPongArgs, preset: Preset, available: &[usize]) -> Result<Vec<Case<Bounce>>> {
+    let pairs = pairs(args, available)?;
+    let iterations = u64_or(args.iterations, EXPERIMENT, "iterations", preset)?;
     if iterations == 0 {
         bail!("--iterations 0: at least one round trip is needed (e.g. --iterations 1000000)");
     }
     if args.languages.is_empty() {
         bail!("--languages is empty: use rust, c or rust,c");
     }
-    let variants = args.variants.clone().unwrap_or_else(|| {
-        if args.matrix {
-            vec![Variant::Xadd]
-        } else {
-            Variant::ALL.to_vec()
-        }
-    });
-    Ok(Plan {
-        pairs,
-        iterations,
-        runs: args.common.runs_or(3, 5, 3),
-        variants,
-        languages: args.languages.clone(),
-    })
-}
-
-/// `sympathy run ping-pong ...`
-pub fn run(args: PingPongArgs) -> Result<()> {
-    let mut reporter = reporter(&args.common)?;
-    measure(&args, &mut reporter)
-}
-
-/// The entry of `run all`: every default at the scale of `common`.
-pub fn run_with(common: &Common, reporter: &mut Reporter) -> Result<()> {
-    let args = PingPongArgs {
-        common: common.clone(),
-        languages: Language::ALL.to_vec(),
-        ..PingPongArgs::default()
+    let spec = spec(EXPERIMENT)?;
+    let chosen = match (&args.variants, args.matrix) {
+        (Some(v), _) => v.clone(),
+        (None, true) => vec![Variant::Xadd],
+        (None, false) => Variant::ALL.to_vec(),
     };
-    measure(&args, reporter)
+    let mut cases = Vec::new();
+    for &language in &args.languages {
+        let in_catalog = match language {
+            Language::Rust => spec.variants_in(sympathy_harness::catalog::Language::Rust),
+            Language::C => spec.variants_in(sympathy_harness::catalog::Language::C),
+        };
+        for &variant in chosen.iter().filter(|v| in_catalog.contains(&v.name())) {
+            for &pair in &pairs {
+                let work = Bounce {
+                    variant,
+                    language,
+                    pair,
+                    iterations,
+                };
+                cases.push(
+                    Case::new(work, variant.name(), language.name())
+                        .param("iterations", iterations),
+                );
+            }
+        }
+    }
+    Ok(cases)
 }
 
-fn measure(args: &PingPongArgs, reporter: &mut Reporter) -> Result<()> {
-    let plan = plan(args, &available_cores())?;
-    reporter.line(&format!(
-        "# ping-pong: {} round trips ({} one-way hops) per run, {} runs each",
-        plan.iterations,
-        2 * plan.iterations,
-        plan.runs
-    ))?;
-    for &language in &plan.languages {
-        for &variant in plan.variants.iter().filter(|v| v.has(language)) {
-            let mut medians = Vec::with_capacity(plan.pairs.len());
-            for &pair in &plan.pairs {
-                medians.push(measure_pair(&plan, variant, language, pair, reporter)?);
+impl Experiment for PingPongArgs {
+    type Work = Bounce;
+    const NAME: &'static str = EXPERIMENT;
+
+    fn cases(&self, common: &Common) -> Result<Vec<Case<Bounce>>> {
+        cases_on(self, common.preset(), &available_cores())
+    }
+
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<Bounce>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let runs = common.runs_or(3, 5, 3);
+        reporter.line(&format!(
+            "# ping-pong: {runs} runs of each kernel on each pair"
+        ))?;
+        // The cases come kernel by kernel, each over every pair.
+        let kernel = |c: &Case<Bounce>| (c.work.variant, c.work.language);
+        for group in cases.chunk_by(|a, b| kernel(a) == kernel(b)) {
+            let mut medians = Vec::with_capacity(group.len());
+            for case in group {
+                medians.push(measure_pair(runs, case, reporter)?);
             }
-            if args.matrix && !reporter.is_json() {
-                for line in matrix_csv(variant, language, &plan.pairs, &medians) {
+            if self.matrix && !reporter.is_json() {
+                let (variant, language) = kernel(&group[0]);
+                let pairs: Vec<_> = group.iter().map(|c| c.work.pair).collect();
+                for line in matrix_csv(variant, language, &pairs, &medians) {
                     reporter.line(&line)?;
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
-/// Measures one pair `plan.runs` times and reports it; returns the median ns/hop.
-fn measure_pair(
-    plan: &Plan,
-    variant: Variant,
-    language: Language,
-    (ping, pong): (usize, usize),
-    reporter: &mut Reporter,
-) -> Result<f64> {
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(plan.runs);
-    for index in 0..plan.runs {
-        let outcome = ping_pong::run(variant, language, (ping, pong), plan.iterations)?;
+/// Measures one pair `runs` times and reports it; returns the median ns/hop.
+fn measure_pair(runs: usize, case: &Case<Bounce>, reporter: &mut Reporter) -> Result<f64> {
+    let Bounce {
+        variant,
+        language,
+        pair: (ping, pong),
+        iterations,
+    } = case.work;
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(runs);
+    for index in 0..runs {
+        let outcome = ping_pong::run(variant, language, (ping, pong), iterations)?;
         reporter.line(&format!(
-            "{index} - {:.2}ns/hop {variant}{} cores={ping},{pong} hops/s={} ping={} pong={}",
+            "{index} - {:.2}ns/hop {variant}{} cores={ping},{pong} hops/s={} ping={iterations} \
+             pong={iterations}",
             outcome.ns_per_hop(),
             if language == Language::Rust {
                 String::new()
@@ -169,16 +191,12 @@ fn measure_pair(
                 format!(" [{language}]")
             },
             format::value(outcome.hops_per_sec()),
-            plan.iterations,
-            plan.iterations,
         ))?;
         outcomes.push(outcome);
     }
     let base = || {
-        Measurement::new(EXPERIMENT, variant.name())
-            .language(language.name())
+        case.measurement(EXPERIMENT)
             .param("cores", format!("{ping},{pong}"))
-            .param("iterations", plan.iterations)
             .check(Check::Ok)
     };
     let ns = stats(&outcomes.iter().map(Outcome::ns_per_hop).collect::<Vec<_>>());
@@ -246,18 +264,38 @@ mod tests {
 
     #[test]
     fn defaults_take_the_first_two_cores_or_every_pair() {
-        let plan = plan(&args(None, false), &[0, 1, 2]).unwrap();
-        assert_eq!(plan.pairs, vec![(0, 1)]);
-        assert_eq!(plan.variants, Variant::ALL.to_vec());
-        assert_eq!(plan.iterations, 5_000_000);
-        let matrix = super::plan(&args(None, true), &[0, 1]).unwrap();
-        assert_eq!(matrix.pairs, vec![(0, 1), (1, 0)]);
-        assert_eq!(matrix.variants, vec![Variant::Xadd]);
+        let cases = cases_on(&args(None, false), Preset::Default, &[0, 1, 2]).unwrap();
+        assert!(cases.iter().all(|c| c.work.pair == (0, 1)));
+        let variants: Vec<Variant> = cases.iter().map(|c| c.work.variant).collect();
+        assert_eq!(variants, Variant::ALL.to_vec());
+        assert_eq!(cases[0].params["iterations"], 10_000_000);
+        let matrix = cases_on(&args(None, true), Preset::Default, &[0, 1]).unwrap();
+        let pairs: Vec<_> = matrix.iter().map(|c| c.work.pair).collect();
+        assert_eq!(pairs, vec![(0, 1), (1, 0)]);
+        assert!(matrix.iter().all(|c| c.work.variant == Variant::Xadd));
+    }
+
+    #[test]
+    fn the_c_references_are_the_catalogs_and_the_kernels() {
+        let mut a = args(None, false);
+        a.languages = Language::ALL.to_vec();
+        let cases = cases_on(&a, Preset::Default, &[0, 1]).unwrap();
+        assert!(cases.iter().all(|c| c.work.variant.has(c.work.language)));
+        let c: Vec<&str> = cases
+            .iter()
+            .filter(|c| c.language == "c")
+            .map(|c| c.variant)
+            .collect();
+        assert_eq!(c, ["xadd", "store-release"]);
     }
 
     #[test]
     fn bad_flags_are_clear_errors() {
-        let err = |a: PingPongArgs| plan(&a, &[0, 1]).unwrap_err().to_string();
+        let err = |a: PingPongArgs| {
+            cases_on(&a, Preset::Default, &[0, 1])
+                .unwrap_err()
+                .to_string()
+        };
         assert!(err(args(Some(vec![0, 5]), false)).contains("core 5 is not available"));
         assert!(err(args(Some(vec![1, 1]), false)).contains("two different cores"));
         assert!(err(args(Some(vec![0]), false)).contains("exactly two"));
@@ -266,7 +304,7 @@ mod tests {
         zero.iterations = Some(0);
         assert!(err(zero).contains("--iterations 0"));
         assert!(
-            plan(&args(None, false), &[0])
+            cases_on(&args(None, false), Preset::Default, &[0])
                 .unwrap_err()
                 .to_string()
                 .contains("two cores")
@@ -293,12 +331,16 @@ mod tests {
         }
         let mut a = args(None, false);
         a.iterations = Some(1_000);
-        a.common.runs = Some(1);
+        let common = Common {
+            runs: Some(1),
+            ..Common::default()
+        };
         a.variants = Some(vec![Variant::StoreRelease]);
         a.languages = vec![Language::Rust, Language::C];
         let mut reporter =
             Reporter::to_writers(true, Box::new(std::io::sink()), Box::new(std::io::sink()));
-        measure(&a, &mut reporter).unwrap();
+        a.measure(&common, &a.cases(&common).unwrap(), &mut reporter)
+            .unwrap();
         let metrics: Vec<(&str, &str)> = reporter
             .results()
             .iter()

@@ -9,35 +9,38 @@ use std::process::Command;
 use anyhow::{Context, Result};
 use clap::Args;
 use sympathy_harness::format;
-use sympathy_harness::{Measurement, Metric, Reporter, Stats};
+use sympathy_harness::{Measurement, Metric, Preset, Reporter, Stats};
 use sympathy_lab::queue::{
-    DEFAULT_CAPACITY, ElementKind, IpcPeer, PeerLaunch, Placement, QueueRun, Variant,
-    consume_in_peer,
+    ElementKind, IpcPeer, PeerLaunch, Placement, QueueRun, Variant, consume_in_peer,
 };
 
-use super::Common;
+use crate::experiment::catalog::{strs_at, u64_or, usize_or, variant_parser, variants_or};
+use crate::experiment::{Case, Common, Experiment};
+
+const EXPERIMENT: &str = "queue";
 
 /// `sympathy run queue`
 #[derive(Args, Debug, Clone, Default)]
 pub struct QueueArgs {
-    #[command(flatten)]
-    pub common: Common,
-    /// Variants to run, comma-separated (default: all): p1c1, p1c1-batch, p1c1-offheap,
-    /// p1c1-ipc, rtrb, crossbeam-array-queue, std-sync-channel.
-    #[arg(long, value_delimiter = ',', value_parser = Variant::parse)]
+    /// Variants to run, comma-separated [default: every Rust variant of
+    /// experiments/queue.toml].
+    #[arg(long, value_delimiter = ',',
+          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Vec<Variant>,
-    /// Placements, comma-separated (default: cross-core,same-core).
+    /// Placements, comma-separated: cross-core, same-core [default: placement of
+    /// experiments/queue.toml].
     #[arg(long, value_delimiter = ',', value_parser = Placement::parse)]
     pub placement: Vec<Placement>,
-    /// Element types, comma-separated (default: u32): u32, u64, tick (a 16-byte struct).
+    /// Element types, comma-separated: u32, u64, tick (a 16-byte struct) [default: element of
+    /// experiments/queue.toml].
     #[arg(long, value_delimiter = ',', value_parser = ElementKind::parse)]
     pub element: Vec<ElementKind>,
-    /// Values moved per run (default: 2M quick, 20M default, 100M full, the seed's count).
+    /// Values moved per run [default: count of experiments/queue.toml at the preset].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: Option<u64>,
-    /// Slots per queue (a power of two; the seed's 32768 by default).
-    #[arg(long, default_value_t = DEFAULT_CAPACITY)]
-    pub capacity: usize,
+    /// Slots per queue, a power of two [default: capacity of experiments/queue.toml].
+    #[arg(long)]
+    pub capacity: Option<usize>,
 }
 
 /// `sympathy run queue-peer` (hidden): the consumer process of `p1c1-ipc`.
@@ -60,107 +63,138 @@ pub struct PeerArgs {
     placement: Placement,
 }
 
-/// Runs `queue` with only the common flags (for `run all`).
-pub fn run_default(common: &Common, reporter: &mut Reporter) -> Result<()> {
-    let args = QueueArgs {
-        common: common.clone(),
-        capacity: DEFAULT_CAPACITY,
-        ..QueueArgs::default()
-    };
-    run(&args, reporter)
+/// The flag's values, or the catalog's `param` at the preset parsed by `parse`.
+fn or_catalog<T: Copy>(
+    chosen: &[T],
+    param: &str,
+    preset: Preset,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>> {
+    if !chosen.is_empty() {
+        return Ok(chosen.to_vec());
+    }
+    strs_at(EXPERIMENT, param, preset)?
+        .into_iter()
+        .map(|text| parse(text).map_err(|e| anyhow::anyhow!("experiments/queue.toml: {e}")))
+        .collect()
 }
 
-/// Runs the experiment and reports one result per variant, placement and element.
-pub fn run(args: &QueueArgs, reporter: &mut Reporter) -> Result<()> {
-    let preset = args.common.preset();
-    let count = args
-        .count
-        .unwrap_or_else(|| preset.pick(2_000_000, 20_000_000, 100_000_000));
-    let runs = args.common.runs_or(3, 5, 10);
-    let variants = or_all(&args.variants, &Variant::ALL);
-    let placements = or_all(&args.placement, &Placement::ALL);
-    let elements = or_all(&args.element, &[ElementKind::U32]);
-    let exe = std::env::current_exe().context("cannot find this executable for p1c1-ipc")?;
-    let peer_command = move |peer: &IpcPeer| {
-        let mut command = Command::new(&exe);
-        command
-            .args(["run", "queue-peer", "--file"])
-            .arg(&peer.file)
-            .args(["--core", &peer.core.to_string()])
-            .args(["--count", &peer.count.to_string()])
-            .args(["--element", peer.element.name()])
-            .args(["--placement", peer.placement.name()]);
-        command
-    };
-    let launch = PeerLaunch::Command(&peer_command);
+impl Experiment for QueueArgs {
+    type Work = QueueRun;
+    const NAME: &'static str = EXPERIMENT;
 
-    for &element in &elements {
-        for &placement in &placements {
-            let cores = placement.cores()?;
+    fn cases(&self, common: &Common) -> Result<Vec<Case<QueueRun>>> {
+        let preset = common.preset();
+        let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
+        let capacity = usize_or(self.capacity, EXPERIMENT, "capacity", preset)?;
+        let chosen = (!self.variants.is_empty()).then(|| self.variants.clone());
+        let variants = variants_or(&chosen, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let mut cases = Vec::new();
+        for element in or_catalog(&self.element, "element", preset, ElementKind::parse)? {
+            for placement in or_catalog(&self.placement, "placement", preset, Placement::parse)? {
+                for &variant in &variants {
+                    let run = QueueRun {
+                        variant,
+                        element,
+                        placement,
+                        count,
+                        capacity,
+                    };
+                    cases.push(
+                        Case::new(run, variant.name(), "rust")
+                            .param("placement", placement.name())
+                            .param("element", element.name())
+                            .param("count", count)
+                            .param("capacity", capacity as u64),
+                    );
+                }
+            }
+        }
+        Ok(cases)
+    }
+
+    /// Measures the cases one element and placement at a time, and reports one result per
+    /// case and the targets of that group.
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<QueueRun>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let preset = common.preset();
+        let runs = common.runs_or(3, 5, 10);
+        let exe = std::env::current_exe().context("cannot find this executable for p1c1-ipc")?;
+        let peer_command = move |peer: &IpcPeer| {
+            let mut command = Command::new(&exe);
+            command
+                .args(["run", "queue-peer", "--file"])
+                .arg(&peer.file)
+                .args(["--core", &peer.core.to_string()])
+                .args(["--count", &peer.count.to_string()])
+                .args(["--element", peer.element.name()])
+                .args(["--placement", peer.placement.name()]);
+            command
+        };
+        let launch = PeerLaunch::Command(&peer_command);
+        let setting = |c: &Case<QueueRun>| (c.work.element, c.work.placement);
+        for group in cases.chunk_by(|a, b| setting(a) == setting(b)) {
+            let first = group[0].work;
+            let cores = first.placement.cores()?;
             reporter.line(&format!(
-                "queue: {count} {} values per run, capacity {}, {} (producer core {}, consumer core {})",
-                element.name(),
-                args.capacity,
-                placement.name(),
+                "queue: {} {} values per run, capacity {}, {} (producer core {}, consumer core {})",
+                first.count,
+                first.element.name(),
+                first.capacity,
+                first.placement.name(),
                 cores.producer,
                 cores.consumer
             ))?;
-            let spec = |variant| QueueRun {
-                variant,
-                element,
-                placement,
-                count,
-                capacity: args.capacity,
-            };
-            let what = |variant: Variant| format!("{} {}", variant.name(), placement.name());
+            let what = |run: &QueueRun| format!("{} {}", run.variant.name(), run.placement.name());
             // One untimed warm-up run each: page faults, code paths, CPU frequency.
-            for &variant in &variants {
+            for case in group {
                 QueueRun {
-                    count: (count / 10).max(1),
-                    ..spec(variant)
+                    count: (case.work.count / 10).max(1),
+                    ..case.work
                 }
                 .run(&launch)
-                .with_context(|| format!("{}: warm-up", what(variant)))?;
+                .with_context(|| format!("{}: warm-up", what(&case.work)))?;
             }
             // The runs go round the variants (run 0 of each, then run 1 of each, ...), so that
             // every variant meets the same conditions: on a shared VM the cost of a line
             // transfer between the two cores changes over minutes (the ping-pong hop moved
             // between ~65 and ~300 ns in one hour), which one-variant-after-another runs turned
             // into differences between variants.
-            let mut samples = vec![Vec::with_capacity(runs); variants.len()];
+            let mut samples = vec![Vec::with_capacity(runs); group.len()];
             for i in 0..runs {
-                for (&variant, samples) in variants.iter().zip(&mut samples) {
-                    let elapsed = spec(variant)
+                for (case, samples) in group.iter().zip(&mut samples) {
+                    let elapsed = case
+                        .work
                         .run(&launch)
-                        .with_context(|| format!("{}: run {i}", what(variant)))?;
-                    let rate = count as f64 / elapsed.as_secs_f64();
+                        .with_context(|| format!("{}: run {i}", what(&case.work)))?;
+                    let rate = case.work.count as f64 / elapsed.as_secs_f64();
                     reporter.line(&format!(
                         "{i} - {}: ops/sec={}",
-                        what(variant),
+                        what(&case.work),
                         format::value(rate)
                     ))?;
                     samples.push(rate);
                 }
             }
             let mut medians = Vec::new();
-            for (&variant, samples) in variants.iter().zip(&samples) {
+            for (case, samples) in group.iter().zip(&samples) {
                 let stats = Stats::from_samples(samples).context("no samples")?;
-                medians.push((variant, stats.median));
-                reporter.result(
-                    Measurement::new("queue", variant.name())
-                        .param("placement", placement.name())
-                        .param("element", element.name())
-                        .param("count", count)
-                        .param("capacity", args.capacity as u64)
-                        .param("cores", format!("{},{}", cores.producer, cores.consumer))
-                        .param("preset", preset.name())
-                        .stats(Metric::MsgsPerSec, stats),
-                )?;
+                medians.push((case.work.variant, stats.median));
+                let result: Measurement = case
+                    .measurement(EXPERIMENT)
+                    .param("cores", format!("{},{}", cores.producer, cores.consumer))
+                    .param("preset", preset.name())
+                    .stats(Metric::MsgsPerSec, stats);
+                reporter.result(result)?;
             }
-            report_targets(reporter, placement, &medians)?;
+            report_targets(reporter, first.placement, &medians)?;
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The queue's targets (P1C1 against rtrb, the IPC queue against the off-heap one), as ratios
@@ -201,12 +235,4 @@ pub fn run_peer(args: &PeerArgs) -> Result<()> {
         placement: args.placement,
     })
     .context("queue consumer process")
-}
-
-fn or_all<T: Copy>(chosen: &[T], all: &[T]) -> Vec<T> {
-    if chosen.is_empty() {
-        all.to_vec()
-    } else {
-        chosen.to_vec()
-    }
 }

@@ -17,6 +17,12 @@ pub fn sympathy(args: &[&str]) -> Output {
 /// The result records of a successful `--json` run (stdout less its first line, the `env`
 /// record); a failed run fails the test with its stderr.
 pub fn results(out: &Output) -> Vec<Value> {
+    json_lines(out).split_off(1)
+}
+
+/// Every stdout line of a successful run, each one JSON object (a `--json` run's records, a
+/// `--plan`'s lines); a failed run fails the test with its stderr.
+pub fn json_lines(out: &Output) -> Vec<Value> {
     assert!(
         out.status.success(),
         "{}",
@@ -24,7 +30,6 @@ pub fn results(out: &Output) -> Vec<Value> {
     );
     String::from_utf8_lossy(&out.stdout)
         .lines()
-        .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }

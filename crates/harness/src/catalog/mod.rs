@@ -91,6 +91,18 @@ impl Catalog {
         self.experiments.iter().map(|e| e.name.as_str()).collect()
     }
 
+    /// The parameter `param` of experiment `experiment`.
+    ///
+    /// ```
+    /// use sympathy_harness::Preset;
+    /// use sympathy_harness::catalog::catalog;
+    /// let records = catalog().param("struct-table", "records").unwrap();
+    /// assert_eq!(records.u64_at(Preset::Full), Some(50_000_000));
+    /// ```
+    pub fn param(&self, experiment: &str, param: &str) -> Option<&ParamSpec> {
+        self.experiment(experiment).and_then(|e| e.param(param))
+    }
+
     /// The metric called `name`.
     pub fn metric(&self, name: &str) -> Option<&MetricSpec> {
         self.common.metrics.iter().find(|m| m.name == name)
@@ -196,6 +208,24 @@ impl ParamSpec {
         self.at(preset)
             .as_integer()
             .and_then(|v| u64::try_from(v).ok())
+    }
+
+    /// The unsigned integers at `preset`: the elements of a list, or the one scalar (`None`
+    /// when one of them is not an unsigned integer).
+    pub fn u64s_at(&self, preset: Preset) -> Option<Vec<u64>> {
+        self.values_at(preset)
+            .into_iter()
+            .map(|v| v.as_integer().and_then(|v| u64::try_from(v).ok()))
+            .collect()
+    }
+
+    /// The strings at `preset`: the elements of a list, or the one scalar (`None` when one of
+    /// them is not a string).
+    pub fn strs_at(&self, preset: Preset) -> Option<Vec<&str>> {
+        self.values_at(preset)
+            .into_iter()
+            .map(|v| v.as_str())
+            .collect()
     }
 
     /// The value at `preset` as a number (an integer or a float).

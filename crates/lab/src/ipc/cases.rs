@@ -33,8 +33,6 @@ impl Variant {
     }
 }
 
-sympathy_harness::variant_text!(Variant, "an ipc variant");
-
 /// How a throughput producer writes (param `writes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteMode {
@@ -55,9 +53,12 @@ impl WriteMode {
             WriteMode::Batch => "batch",
         }
     }
-}
 
-sympathy_harness::variant_text!(WriteMode, "a write mode");
+    /// The mode called `name`.
+    pub fn named(name: &str) -> Option<WriteMode> {
+        WriteMode::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
 
 /// Command-line values that replace the catalog's (the results then carry them).
 #[derive(Debug, Clone, Default)]
@@ -252,8 +253,11 @@ fn catalog_writes(preset: Preset) -> Result<WriteMode, IpcError> {
         .and_then(|e| e.param("writes"))
         .and_then(|p| p.at(preset).as_str())
         .unwrap_or_default();
-    text.parse()
-        .map_err(|e| IpcError::BadCase(format!("experiments/ipc.toml `writes`: {e}")))
+    WriteMode::named(text).ok_or_else(|| {
+        IpcError::BadCase(format!(
+            "experiments/ipc.toml `writes` is `{text}`: the write modes are per-message, batch"
+        ))
+    })
 }
 
 /// Checks that a payload size fits the pattern (>= 4) and a ring whose largest message is

@@ -26,9 +26,6 @@ pub use message::{ElementKind, Message, Tick};
 pub use pair::{Waiter, timed_pair};
 pub use variants::BATCH;
 
-/// Slots per queue unless told otherwise: the seed's `QUEUE_CAPACITY = 32 * 1024`.
-pub const DEFAULT_CAPACITY: usize = 32 * 1024;
-
 /// Why a queue run failed.
 #[derive(Debug, Error)]
 pub enum QueueRunError {
@@ -200,20 +197,6 @@ impl Variant {
             Variant::StdSyncChannel => "std-sync-channel",
             Variant::Ring => "ring",
         }
-    }
-
-    /// Parses a name from [`Variant::name`].
-    ///
-    /// # Errors
-    /// A message listing the valid names.
-    pub fn parse(text: &str) -> Result<Variant, String> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-                format!("unknown variant '{text}'; use one of {}", names.join(", "))
-            })
     }
 }
 
