@@ -114,14 +114,18 @@ fn check_against_catalog(preset: Preset, planned: &[Planned]) -> Vec<String> {
             Some(_) => {}
         }
         for (key, value) in &p.work {
-            let Some(param) = spec.param(key) else {
+            let allowed: Vec<String> = spec
+                .values_for(&p.variant, key, preset)
+                .into_iter()
+                .map(toml_text)
+                .collect();
+            if allowed.is_empty() {
                 errors.push(format!(
                     "{at}: work param `{key}` is not in experiments/{}.toml",
                     p.experiment
                 ));
                 continue;
-            };
-            let allowed: Vec<String> = param.values_at(preset).into_iter().map(toml_text).collect();
+            }
             if !allowed.contains(value) {
                 errors.push(format!(
                     "{at}: {key}={value}, but the catalog says {} at {preset}",

@@ -132,6 +132,26 @@ impl ExperimentSpec {
         self.variants.iter().find(|v| v.name == name)
     }
 
+    /// The values param `param` takes for `variant` at `preset`: the value the variant fixes
+    /// ([`VariantSpec::params`]), else the experiment's; empty when neither has the param.
+    ///
+    /// ```
+    /// use sympathy_harness::Preset;
+    /// use sympathy_harness::catalog::catalog;
+    /// let dispatch = catalog().experiment("dispatch").unwrap();
+    /// let four = dispatch.values_for("dyn-4", "implementations", Preset::Quick);
+    /// assert_eq!(four, [&toml::Value::Integer(4)]);
+    /// ```
+    pub fn values_for(&self, variant: &str, param: &str, preset: Preset) -> Vec<&toml::Value> {
+        let fixed = self.variant(variant).and_then(|v| v.params.get(param));
+        match (fixed, self.param(param)) {
+            (Some(toml::Value::Array(items)), _) => items.iter().collect(),
+            (Some(value), _) => vec![value],
+            (None, Some(p)) => p.values_at(preset),
+            (None, None) => Vec::new(),
+        }
+    }
+
     /// The catalog's name of a variant a `language` calls `name`: the Rust name of a Java
     /// variant whose work has another name in Java, else `name` itself.
     ///

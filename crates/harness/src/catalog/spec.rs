@@ -109,7 +109,7 @@ pub struct PresetSeconds {
 }
 
 /// One variant of an experiment.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VariantSpec {
     /// Its name in results (the Rust name when the languages differ).
@@ -121,6 +121,11 @@ pub struct VariantSpec {
     /// Java's name for the same work, when it differs from `name`.
     #[serde(default)]
     pub java: Option<String>,
+    /// Params whose value this variant fixes at every preset, in place of the experiment's
+    /// (dispatch's `dyn-4` always has `implementations = 4`; a Java library queue that boxes
+    /// its elements has `element = "boxed-u32"`). Keys are params of the experiment.
+    #[serde(default)]
+    pub params: BTreeMap<String, toml::Value>,
 }
 
 /// What a parameter describes.
@@ -209,6 +214,14 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
         for v in &e.variants {
             if v.languages.is_empty() {
                 errors.push(at(format!("variant `{}` names no language", v.name)));
+            }
+            for key in v.params.keys() {
+                if !e.params.iter().any(|p| &p.name == key) {
+                    errors.push(at(format!(
+                        "variant `{}` fixes `{key}`, which is not a param of the experiment",
+                        v.name
+                    )));
+                }
             }
         }
         for m in &e.metrics {

@@ -2,6 +2,7 @@ package dev.sympathy.catalog;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,14 +12,18 @@ import java.util.Optional;
  * @param does one sentence: what it does
  * @param languages the languages that implement it
  * @param java Java's name for the same work, when it differs from {@code name} (may be null)
+ * @param params params whose value this variant fixes at every preset, in place of the
+ *     experiment's (dispatch's {@code dyn-4}: {@code implementations = 4})
  */
 public record VariantSpec(
         @JsonProperty(required = true) String name,
         @JsonProperty(required = true) String does,
         @JsonProperty(required = true) List<Language> languages,
-        String java) {
+        String java,
+        Map<String, Object> params) {
     public VariantSpec {
         languages = List.copyOf(languages);
+        params = params == null ? Map.of() : Map.copyOf(params);
     }
 
     /**
