@@ -44,14 +44,19 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![deny(missing_docs)]
 
+mod consumer;
 mod element;
 mod error;
 mod layout;
 mod memory;
+mod producer;
 mod queue;
+mod shared;
 
+pub use consumer::Consumer;
 pub use element::Element;
 pub use error::QueueError;
 pub use layout::QueueLayout;
 pub use memory::MemoryKind;
-pub use queue::{Consumer, Full, Producer, create_file, queue};
+pub use producer::{Full, Producer};
+pub use queue::{create_file, queue};
