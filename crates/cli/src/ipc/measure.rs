@@ -26,7 +26,7 @@ pub struct BenchArgs {
     /// How the producer writes, one or more of `per-message,batch`: with both, the runs
     /// alternate between them (run 0 of each, then run 1 of each, ...) so that a drifting
     /// core-to-core cost hits each alike, and the ratio per round is printed.
-    #[arg(long, value_delimiter = ',', value_parser = crate::run::ipc::write_mode)]
+    #[arg(long, value_delimiter = ',', value_parser = super::peers::write_mode)]
     writes: Vec<WriteMode>,
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]

@@ -18,7 +18,7 @@ pub struct ProducerArgs {
     count: u64,
     #[arg(long)]
     core: usize,
-    #[arg(long, value_parser = crate::run::ipc::write_mode)]
+    #[arg(long, value_parser = write_mode)]
     writes: WriteMode,
     #[arg(long)]
     batch: usize,
@@ -33,6 +33,12 @@ pub struct EchoArgs {
     count: u64,
     #[arg(long)]
     core: usize,
+}
+
+/// `--writes`: a write mode by name.
+pub fn write_mode(text: &str) -> Result<WriteMode, String> {
+    WriteMode::named(text)
+        .ok_or_else(|| format!("'{text}' is not a write mode: use one of per-message, batch"))
 }
 
 /// The arguments of this binary that run `task` (after the program name).

@@ -41,7 +41,7 @@ pub struct IpcArgs {
     /// How the producer of `ring` writes, one or more of `per-message,batch`: `batch` fills
     /// runs of --batch messages in place (`Producer::try_write_batch`); with both, the runs
     /// alternate between them and the ratio per round is printed.
-    #[arg(long, value_delimiter = ',', value_parser = write_mode)]
+    #[arg(long, value_delimiter = ',', value_parser = crate::ipc::peers::write_mode)]
     pub writes: Vec<WriteMode>,
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -102,12 +102,6 @@ impl Experiment for IpcArgs {
         ipc::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)?;
         Ok(())
     }
-}
-
-/// `--writes`: a write mode by name.
-pub fn write_mode(text: &str) -> Result<WriteMode, String> {
-    WriteMode::named(text)
-        .ok_or_else(|| format!("'{text}' is not a write mode: use one of per-message, batch"))
 }
 
 /// Two distinct cores for the two processes: `--cores a,b`, or the first two available.
