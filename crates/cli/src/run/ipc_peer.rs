@@ -1,14 +1,34 @@
-//! The hidden subcommands a measurement of `sympathy run ipc` starts as its Rust peer process
-//! (`ipc bench-producer`, `ipc latency-echo`), and the command line that asks for them.
+//! The hidden subcommand a measurement of `sympathy run ipc` starts as its Rust peer process
+//! (`run ipc-peer producer`, `run ipc-peer echo`), and the command line that asks for it.
+//!
+//! ```text
+//! sympathy run ipc-peer producer /dev/shm/ring --size 4 --count 1000 --core 1 --writes batch --batch 256
+//! sympathy run ipc-peer echo /dev/shm/ping /dev/shm/pong --count 1000 --core 1
+//! ```
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, Subcommand};
 use sympathy_lab::ipc::{self, EchoTask, PeerTask, ProduceTask, WriteMode};
 
-/// `ipc bench-producer RING --size S --count N --core C --writes W --batch B`
+/// `run ipc-peer <producer|echo> ...`
+#[derive(Args, Debug)]
+pub struct PeerArgs {
+    #[command(subcommand)]
+    role: PeerRole,
+}
+
+#[derive(Subcommand, Debug)]
+enum PeerRole {
+    /// The producer process of a throughput run.
+    Producer(ProducerArgs),
+    /// The echo process of an echo run.
+    Echo(EchoArgs),
+}
+
+/// `run ipc-peer producer RING --size S --count N --core C --writes W --batch B`
 #[derive(Args, Debug)]
 pub struct ProducerArgs {
     ring: PathBuf,
@@ -24,7 +44,7 @@ pub struct ProducerArgs {
     batch: usize,
 }
 
-/// `ipc latency-echo PING PONG --count N --core C`
+/// `run ipc-peer echo PING PONG --count N --core C`
 #[derive(Args, Debug)]
 pub struct EchoArgs {
     ping: PathBuf,
@@ -44,10 +64,9 @@ pub fn write_mode(text: &str) -> Result<WriteMode, String> {
 /// The arguments of this binary that run `task` (after the program name).
 pub fn peer_args(task: &PeerTask) -> Vec<OsString> {
     let text = |v: &dyn ToString| OsString::from(v.to_string());
-    match task {
+    let role: Vec<OsString> = match task {
         PeerTask::Produce(p) => vec![
-            "ipc".into(),
-            "bench-producer".into(),
+            "producer".into(),
             p.ring.clone().into(),
             "--size".into(),
             text(&p.size),
@@ -61,8 +80,7 @@ pub fn peer_args(task: &PeerTask) -> Vec<OsString> {
             text(&p.batch),
         ],
         PeerTask::Echo(e) => vec![
-            "ipc".into(),
-            "latency-echo".into(),
+            "echo".into(),
             e.ping.clone().into(),
             e.pong.clone().into(),
             "--count".into(),
@@ -70,11 +88,24 @@ pub fn peer_args(task: &PeerTask) -> Vec<OsString> {
             "--core".into(),
             text(&e.core),
         ],
+    };
+    ["run".into(), "ipc-peer".into()]
+        .into_iter()
+        .chain(role)
+        .collect()
+}
+
+/// Runs a peer process. A SIGBUS in its mapped rings is said as such, as by the ring tools.
+pub fn run_peer(args: PeerArgs) -> Result<()> {
+    crate::ring::sigbus::report_on_sigbus(None);
+    match args.role {
+        PeerRole::Producer(a) => producer(a),
+        PeerRole::Echo(a) => echo(a),
     }
 }
 
 /// The producer process of a throughput run.
-pub fn producer(args: ProducerArgs) -> Result<()> {
+fn producer(args: ProducerArgs) -> Result<()> {
     ipc::produce_in_peer(&ProduceTask {
         ring: args.ring,
         size: args.size,
@@ -87,7 +118,7 @@ pub fn producer(args: ProducerArgs) -> Result<()> {
 }
 
 /// The echo process of an echo run.
-pub fn echo(args: EchoArgs) -> Result<()> {
+fn echo(args: EchoArgs) -> Result<()> {
     ipc::echo_in_peer(&EchoTask {
         ping: args.ping,
         pong: args.pong,
@@ -102,10 +133,16 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    #[derive(Parser)]
-    enum Hidden {
-        BenchProducer(ProducerArgs),
-        LatencyEcho(EchoArgs),
+    /// What this binary's own command line makes of `peer_args(task)`.
+    fn parsed(task: &PeerTask) -> PeerRole {
+        let argv = std::iter::once(OsString::from("sympathy")).chain(peer_args(task));
+        let crate::Command::Run(run) = crate::Cli::try_parse_from(argv).unwrap().command else {
+            panic!("not `sympathy run`")
+        };
+        let super::super::Command::IpcPeer(peer) = run.experiment else {
+            panic!("not `sympathy run ipc-peer`")
+        };
+        peer.role
     }
 
     #[test]
@@ -118,10 +155,7 @@ mod tests {
             writes: WriteMode::Batch,
             batch: 64,
         });
-        // The first argument, `ipc`, stands where clap expects the program's name.
-        let args = peer_args(&produce);
-        let parsed = Hidden::try_parse_from(&args).unwrap();
-        let Hidden::BenchProducer(p) = parsed else {
+        let PeerRole::Producer(p) = parsed(&produce) else {
             panic!("not a producer")
         };
         assert_eq!((p.size, p.count, p.core, p.batch), (4, 10, 1, 64));
@@ -132,9 +166,8 @@ mod tests {
             count: 3,
             core: 0,
         });
-        let parsed = Hidden::try_parse_from(peer_args(&echo)).unwrap();
         assert!(
-            matches!(parsed, Hidden::LatencyEcho(e) if e.count == 3 && e.pong.as_path() == std::path::Path::new("/b"))
+            matches!(parsed(&echo), PeerRole::Echo(e) if e.count == 3 && e.pong.as_path() == std::path::Path::new("/b"))
         );
     }
 }
