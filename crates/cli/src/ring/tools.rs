@@ -134,8 +134,9 @@ pub struct ConsumeArgs {
     /// Give up when no message arrives for this long.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
-    /// Print the throughput (first message to last) as results-schema JSON Lines
-    /// (experiment `ipc`, variant `ring`: msgs_per_sec and bytes_per_sec, one run) instead of the summary line.
+    /// Print the throughput (first message to last) as results-schema JSON Lines (experiment
+    /// `ipc`, variant `ring`: msgs_per_sec and bytes_per_sec, one run) instead of the summary
+    /// line.
     #[arg(long)]
     json: bool,
     /// The `producer` param of the --json result: who wrote the messages (e.g. `java-ffm`).
