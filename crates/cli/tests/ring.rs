@@ -28,11 +28,7 @@ fn layout_prints_the_descriptor_constants() {
 fn produce_then_consume_verifies_and_a_corrupt_byte_is_named() {
     let path = temp("roundtrip");
     let p = path.to_str().unwrap();
-    assert!(
-        sympathy(&["ring", "create", p, "--capacity", "4096"])
-            .status
-            .success()
-    );
+    create(p, "4096");
     let out = sympathy(&["ring", "produce", p, "--count", "5", "--size", "20"]);
     assert!(out.status.success(), "{}", text(&out));
     let inspect = sympathy(&["ring", "inspect", p]);
@@ -114,11 +110,7 @@ fn consume_on_a_reused_ring_waits_for_a_new_producer_and_says_so() {
 fn random_sizes_for_a_time_then_until_detached_verifies_everything() {
     let path = temp("soak");
     let p = path.to_str().unwrap();
-    assert!(
-        sympathy(&["ring", "create", p, "--capacity", "1048576"])
-            .status
-            .success()
-    );
+    create(p, "1048576");
     let out = sympathy(&[
         "ring", "produce", p, "--count", "300", "--size", "4..900", "--seed", "7",
     ]);
@@ -168,11 +160,7 @@ fn random_sizes_for_a_time_then_until_detached_verifies_everything() {
 fn produce_names_a_consumer_that_never_came_when_the_ring_stays_full() {
     let path = temp("noconsumer");
     let p = path.to_str().unwrap();
-    assert!(
-        sympathy(&["ring", "create", p, "--capacity", "4096"])
-            .status
-            .success()
-    );
+    create(p, "4096");
     let out = sympathy(&[
         "ring",
         "produce",
@@ -191,6 +179,12 @@ fn produce_names_a_consumer_that_never_came_when_the_ring_stays_full() {
     // Said once: the library's reason, not the CLI's own again.
     assert_eq!(s.matches("consumer").count(), 1, "{s}");
     let _ = std::fs::remove_file(&path);
+}
+
+/// Creates the ring `p` of `capacity` bytes with `ring create`.
+fn create(p: &str, capacity: &str) {
+    let out = sympathy(&["ring", "create", p, "--capacity", capacity]);
+    assert!(out.status.success(), "{}", text(&out));
 }
 
 /// The head position `ring inspect` shows (bytes consumed so far).

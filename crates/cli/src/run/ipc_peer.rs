@@ -99,32 +99,21 @@ pub fn peer_args(task: &PeerTask) -> Vec<OsString> {
 pub fn run_peer(args: PeerArgs) -> Result<()> {
     crate::ring::sigbus::report_on_sigbus(None);
     match args.role {
-        PeerRole::Producer(a) => producer(a),
-        PeerRole::Echo(a) => echo(a),
+        PeerRole::Producer(a) => ipc::produce_in_peer(&ProduceTask {
+            ring: a.ring,
+            size: a.size,
+            count: a.count,
+            core: a.core,
+            writes: a.writes,
+            batch: a.batch,
+        })?,
+        PeerRole::Echo(a) => ipc::echo_in_peer(&EchoTask {
+            ping: a.ping,
+            pong: a.pong,
+            count: a.count,
+            core: a.core,
+        })?,
     }
-}
-
-/// The producer process of a throughput run.
-fn producer(args: ProducerArgs) -> Result<()> {
-    ipc::produce_in_peer(&ProduceTask {
-        ring: args.ring,
-        size: args.size,
-        count: args.count,
-        core: args.core,
-        writes: args.writes,
-        batch: args.batch,
-    })?;
-    Ok(())
-}
-
-/// The echo process of an echo run.
-fn echo(args: EchoArgs) -> Result<()> {
-    ipc::echo_in_peer(&EchoTask {
-        ping: args.ping,
-        pong: args.pong,
-        count: args.count,
-        core: args.core,
-    })?;
     Ok(())
 }
 
