@@ -18,6 +18,11 @@ fn without_java(args: &[&str]) -> std::process::Output {
         .expect("the sympathy binary runs")
 }
 
+/// `sympathy run ipc ARGS`.
+fn run_ipc(args: &[&str]) -> std::process::Output {
+    sympathy(&[&["run", "ipc"], args].concat())
+}
+
 /// `out`, unless it is the clear error of a machine with a single usable core, where the two
 /// processes cannot be pinned apart (`None`). Any other failure fails the test.
 fn pinned(out: std::process::Output) -> Option<std::process::Output> {
@@ -30,7 +35,7 @@ fn pinned(out: std::process::Output) -> Option<std::process::Output> {
 
 #[test]
 fn the_plan_lists_every_variant_with_the_catalog_values() {
-    let out = sympathy(&["run", "ipc", "--plan", "--quick"]);
+    let out = run_ipc(&["--plan", "--quick"]);
     assert!(out.status.success(), "{}", text(&out));
     let plans: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -100,7 +105,7 @@ fn ring_cross_named_without_java_is_an_error_that_says_what_to_do() {
     let said = text(&out);
     assert!(said.contains("Java is unavailable"), "{said}");
     assert!(said.contains("SYMPATHY_ROOT"), "{said}");
-    let bad = sympathy(&["run", "ipc", "--variants", "sideways"]);
+    let bad = run_ipc(&["--variants", "sideways"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
         text(&bad).contains("[possible values: ring, echo, ring-cross]"),
@@ -111,9 +116,7 @@ fn ring_cross_named_without_java_is_an_error_that_says_what_to_do() {
 
 #[test]
 fn the_ring_and_echo_variants_alone_run_and_emit_the_schema() {
-    let out = sympathy(&[
-        "run",
-        "ipc",
+    let out = run_ipc(&[
         "--variants",
         "ring",
         "--size",
@@ -134,9 +137,7 @@ fn the_ring_and_echo_variants_alone_run_and_emit_the_schema() {
         s.contains(r#""producer":"rust""#) && s.contains(r#""size_bytes":64"#),
         "{s}"
     );
-    let out = sympathy(&[
-        "run",
-        "ipc",
+    let out = run_ipc(&[
         "--variants",
         "echo",
         "--size",
@@ -153,9 +154,7 @@ fn the_ring_and_echo_variants_alone_run_and_emit_the_schema() {
 
 #[test]
 fn the_ring_variant_alternates_write_modes_and_reports_each() {
-    let out = sympathy(&[
-        "run",
-        "ipc",
+    let out = run_ipc(&[
         "--variants",
         "ring",
         "--size",
@@ -188,21 +187,14 @@ fn the_ring_variant_alternates_write_modes_and_reports_each() {
     assert!(rates.iter().all(|l| l.contains(r#""runs":2"#)), "{stdout}");
     let human = String::from_utf8_lossy(&out.stderr);
     assert!(human.contains("ratio batch / per-message"), "{human}");
-    let twice = sympathy(&[
-        "run",
-        "ipc",
-        "--variants",
-        "ring",
-        "--writes",
-        "batch,batch",
-    ]);
+    let twice = run_ipc(&["--variants", "ring", "--writes", "batch,batch"]);
     assert!(!twice.status.success());
     assert!(
         text(&twice).contains("names batch twice"),
         "{}",
         text(&twice)
     );
-    let unknown = sympathy(&["run", "ipc", "--variants", "ring", "--writes", "sideways"]);
+    let unknown = run_ipc(&["--variants", "ring", "--writes", "sideways"]);
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
     assert!(
         text(&unknown).contains("use one of per-message, batch"),
