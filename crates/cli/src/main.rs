@@ -4,14 +4,14 @@
 //! sympathy run <experiment> [--quick|--full] [--json] [--runs N] [experiment flags]
 //! sympathy run all --quick
 //! sympathy compare [--smoke|--quick|--full] [--only queue,ping-pong] [--out DIR] [--baseline FILE]
-//! sympathy ipc <create|produce|consume|inspect|layout|bench|latency> ...
+//! sympathy ring <create|produce|consume|inspect|layout|wake> ...
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod compare;
 mod experiment;
-mod ipc;
+mod ring;
 mod run;
 
 use std::process::ExitCode;
@@ -38,8 +38,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run every experiment in Rust and Java and write the side-by-side report.
     Compare(compare::CompareArgs),
-    /// The shared-memory IPC ring: create, produce, consume, inspect, layout, bench, latency.
-    Ipc(ipc::IpcArgs),
+    /// The shared-memory ring file: create, produce, consume, inspect, layout, wake.
+    Ring(ring::RingArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,7 +47,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
-        Command::Ipc(args) => ipc::run(args),
+        Command::Ring(args) => ring::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

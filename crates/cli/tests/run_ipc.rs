@@ -18,9 +18,24 @@ fn without_java(args: &[&str]) -> std::process::Output {
         .expect("the sympathy binary runs")
 }
 
+/// `sympathy run ipc ARGS`.
+fn run_ipc(args: &[&str]) -> std::process::Output {
+    sympathy(&[&["run", "ipc"], args].concat())
+}
+
+/// `out`, unless it is the clear error of a machine with a single usable core, where the two
+/// processes cannot be pinned apart (`None`). Any other failure fails the test.
+fn pinned(out: std::process::Output) -> Option<std::process::Output> {
+    if out.status.success() {
+        return Some(out);
+    }
+    assert!(text(&out).contains("two distinct cores"), "{}", text(&out));
+    None
+}
+
 #[test]
 fn the_plan_lists_every_variant_with_the_catalog_values() {
-    let out = sympathy(&["run", "ipc", "--plan", "--quick"]);
+    let out = run_ipc(&["--plan", "--quick"]);
     assert!(out.status.success(), "{}", text(&out));
     let plans: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -90,11 +105,100 @@ fn ring_cross_named_without_java_is_an_error_that_says_what_to_do() {
     let said = text(&out);
     assert!(said.contains("Java is unavailable"), "{said}");
     assert!(said.contains("SYMPATHY_ROOT"), "{said}");
-    let bad = sympathy(&["run", "ipc", "--variants", "sideways"]);
+    let bad = run_ipc(&["--variants", "sideways"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
         text(&bad).contains("[possible values: ring, echo, ring-cross]"),
         "{}",
         text(&bad)
+    );
+}
+
+#[test]
+fn the_ring_and_echo_variants_alone_run_and_emit_the_schema() {
+    let out = run_ipc(&[
+        "--variants",
+        "ring",
+        "--size",
+        "64",
+        "--count",
+        "20000",
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    let Some(out) = pinned(out) else { return };
+    let s = text(&out);
+    assert!(
+        s.contains(r#""experiment":"ipc""#) && s.contains(r#""metric":"msgs_per_sec""#),
+        "{s}"
+    );
+    assert!(
+        s.contains(r#""producer":"rust""#) && s.contains(r#""size_bytes":64"#),
+        "{s}"
+    );
+    let out = run_ipc(&[
+        "--variants",
+        "echo",
+        "--size",
+        "8",
+        "--round-trips",
+        "2000",
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains(r#""metric":"rtt_p50_ns""#));
+}
+
+#[test]
+fn the_ring_variant_alternates_write_modes_and_reports_each() {
+    let out = run_ipc(&[
+        "--variants",
+        "ring",
+        "--size",
+        "8",
+        "--count",
+        "20000",
+        "--runs",
+        "2",
+        "--json",
+        "--writes",
+        "per-message,batch",
+    ]);
+    let Some(out) = pinned(out) else { return };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rates: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(r#""metric":"msgs_per_sec""#))
+        .collect();
+    assert_eq!(rates.len(), 2, "{stdout}");
+    assert!(
+        rates[0].contains(r#""writes":"per-message""#) && !rates[0].contains(r#""batch""#),
+        "{}",
+        rates[0]
+    );
+    assert!(
+        rates[1].contains(r#""writes":"batch""#) && rates[1].contains(r#""batch":256"#),
+        "{}",
+        rates[1]
+    );
+    assert!(rates.iter().all(|l| l.contains(r#""runs":2"#)), "{stdout}");
+    let human = String::from_utf8_lossy(&out.stderr);
+    assert!(human.contains("ratio batch / per-message"), "{human}");
+    let twice = run_ipc(&["--variants", "ring", "--writes", "batch,batch"]);
+    assert!(!twice.status.success());
+    assert!(
+        text(&twice).contains("names batch twice"),
+        "{}",
+        text(&twice)
+    );
+    let unknown = run_ipc(&["--variants", "ring", "--writes", "sideways"]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
+    assert!(
+        text(&unknown).contains("use one of per-message, batch"),
+        "{}",
+        text(&unknown)
     );
 }

@@ -89,7 +89,7 @@ pub enum RingError {
     /// The file does not start with the ring magic.
     #[error(
         "{path}: not a sympathy ring file (magic {found:#018x}, expected \"SYMPRING\"); \
-         check the path, or create the ring with `sympathy ipc create`"
+         check the path, or create the ring with `sympathy ring create`"
     )]
     NotARingFile {
         /// The file.
@@ -192,7 +192,7 @@ pub enum RingError {
     /// zeros.
     #[error(
         "{path}: not a regular file ({what}); a ring is a regular file made by \
-         `sympathy ipc create`: check the path"
+         `sympathy ring create`: check the path"
     )]
     NotARegularFile {
         /// The path as given.

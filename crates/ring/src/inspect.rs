@@ -1,4 +1,4 @@
-//! Read-only views of a ring for tools (`sympathy ipc inspect`): header, trailer, positions and
+//! Read-only views of a ring for tools (`sympathy ring inspect`): header, trailer, positions and
 //! the records waiting at the head, decoded without consuming them.
 //!
 //! [`RingView::open`] needs only read permission: it opens the file `O_RDONLY`, maps it

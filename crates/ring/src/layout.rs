@@ -171,7 +171,7 @@ macro_rules! named {
     };
 }
 
-/// Every constant as `(NAME, value)`, in the order `sympathy ipc layout` prints them (the Java
+/// Every constant as `(NAME, value)`, in the order `sympathy ring layout` prints them (the Java
 /// parity test compares these lines).
 pub const CONSTANTS: &[(&str, i128)] = &named![
     HEADER_LENGTH,

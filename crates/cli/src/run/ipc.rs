@@ -1,6 +1,7 @@
 //! `sympathy run ipc`: the memory-mapped ring between two pinned processes (`ring`, `echo`,
 //! `ring-cross`; see `sympathy_lab::ipc`). The peer processes start through [`CliPeers`]: a
-//! Rust peer is this binary with a hidden `ipc` subcommand, a Java peer is `java/sidecar`.
+//! Rust peer is this binary with the hidden subcommand `run ipc-peer`, a Java peer is
+//! `java/sidecar`.
 //!
 //! `ring-cross` needs Java (its producer is `java/sidecar produce`). When Java cannot run here
 //! (no checkout with `java/sidecar`, no JDK, or its build fails), a run of the default
@@ -41,7 +42,7 @@ pub struct IpcArgs {
     /// How the producer of `ring` writes, one or more of `per-message,batch`: `batch` fills
     /// runs of --batch messages in place (`Producer::try_write_batch`); with both, the runs
     /// alternate between them and the ratio per round is printed.
-    #[arg(long, value_delimiter = ',', value_parser = crate::ipc::peers::write_mode)]
+    #[arg(long, value_delimiter = ',', value_parser = super::ipc_peer::write_mode)]
     pub writes: Vec<WriteMode>,
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -119,7 +120,7 @@ fn pick_cores(cores: &Option<String>) -> Result<(usize, usize)> {
 }
 
 /// The peer processes of the CLI: a Rust peer re-runs this binary with a hidden subcommand
-/// (`ipc bench-producer`, `ipc latency-echo`), a Java peer runs `java/sidecar`.
+/// (`run ipc-peer producer`, `run ipc-peer echo`), a Java peer runs `java/sidecar`.
 struct CliPeers {
     /// The sidecar, once probed.
     java: Option<JavaSidecar>,
@@ -140,7 +141,7 @@ impl PeerLauncher for CliPeers {
             },
             Language::Rust => {
                 let mut command = std::process::Command::new(std::env::current_exe()?);
-                command.args(crate::ipc::peers::peer_args(task));
+                command.args(super::ipc_peer::peer_args(task));
                 Ok(command)
             }
             Language::C => Err(IpcError::BadCase("there is no C ipc peer".into())),

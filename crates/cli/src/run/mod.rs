@@ -6,6 +6,7 @@ mod atomic_increment;
 mod back_pressure;
 mod dispatch;
 pub mod ipc;
+mod ipc_peer;
 mod memory_walk;
 mod ping_pong;
 mod queue;
@@ -58,6 +59,9 @@ enum Command {
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
+    /// The Rust peer process of `ipc` (its producer or its echo; started by `run ipc`).
+    #[command(hide = true)]
+    IpcPeer(ipc_peer::PeerArgs),
 }
 
 /// Runs the chosen experiment (or prints its plan).
@@ -75,6 +79,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         Command::BackPressure(a) => run_one(&a, plan),
         Command::Ipc(a) => run_one(&a, plan),
         Command::QueuePeer(a) => queue::run_peer(&a),
+        Command::IpcPeer(a) => ipc_peer::run_peer(a),
     }
 }
 

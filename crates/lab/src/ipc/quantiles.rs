@@ -1,6 +1,6 @@
 //! The tail of a latency histogram over several runs: p50, p99, p99.9 and max of each run, each
 //! reported as its median (min .. max) over the runs. Used by the ipc echo (round trips) and
-//! `sympathy ipc wake` (wake-ups).
+//! `sympathy ring wake` (wake-ups).
 
 use std::io;
 

@@ -6,8 +6,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 /**
- * The two cores a benchmark pins its ends to ({@code --cores P,C}, default {@code 0,1}, as
- * {@code sympathy ipc bench}), and running one end on a thread pinned to its core.
+ * The two cores a benchmark pins its ends to ({@code --cores P,C}, as {@code sympathy run ipc}
+ * takes them; default {@code 0,1}), and running one end on a thread pinned to its core.
  *
  * <p>Java cannot pin threads; {@link Affinity} pins through the Rust side (core_affinity) and
  * verifies that the pin took. The pinned end runs on a thread of its own so that the main

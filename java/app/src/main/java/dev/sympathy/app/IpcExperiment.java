@@ -23,7 +23,7 @@ import java.util.Set;
  * {@code run ipc}: the ipc experiment of the catalog ({@code experiments/ipc.toml}) with Java as
  * the result's language, the twin of {@code sympathy run ipc}. Variants: {@code ring} (a
  * producer thread of this JVM to a consumer JVM, both on the FFM ring), {@code echo} (round trip
- * to an echo JVM), {@code ring-cross} (a Rust producer, {@code sympathy ipc produce}, to a consumer
+ * to an echo JVM), {@code ring-cross} (a Rust producer, {@code sympathy ring produce}, to a consumer
  * thread of this JVM). Each end is pinned to its own core. Values come from the catalog at the preset; {@code --plan} prints, from the same
  * {@link #cases} the run measures, one line per result group without measuring.
  *
@@ -200,7 +200,7 @@ final class IpcExperiment {
     }
 
     /**
-     * One ring-cross run: {@code sympathy ipc produce} (pinned to the producer core) writes into a
+     * One ring-cross run: {@code sympathy ring produce} (pinned to the producer core) writes into a
      * fresh ring that a thread of this JVM, pinned to the consumer core, reads and verifies;
      * returns messages per second, first message to last.
      */
@@ -208,7 +208,7 @@ final class IpcExperiment {
             throws IOException, InterruptedException {
         try (RingFile ring = RingFile.create(file, c.capacity())) {
             SizeSpec.parse("run ipc", Integer.toString(c.sizeBytes()), 1).checkFits("run ipc", ring.maxMessageLength());
-            Process producer = new ProcessBuilder(List.of(sympathy.toString(), "ipc", "produce", file.toString(),
+            Process producer = new ProcessBuilder(List.of(sympathy.toString(), "ring", "produce", file.toString(),
                     "--count", Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()),
                     "--timeout-ms", "30000", "--core", Integer.toString(cores.producer())))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -92,7 +92,7 @@ final class RingCommands {
     }
 
     /**
-     * {@code consume --json}: the results line of the Rust {@code ipc consume --json}, from this
+     * {@code consume --json}: the results line of the Rust {@code ring consume --json}, from this
      * side: experiment {@code ipc}, variant {@code ring}, msgs_per_sec and bytes_per_sec from the
      * first message to the last (one run), params producer (as given), consumer, size_bytes
      * (the mean), count, capacity and placement.

@@ -9,7 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The Java sidecar: the Java side of {@code sympathy ipc}. Run it with {@code java/sidecar}.
+ * The Java sidecar: the Java side of {@code sympathy ring} (the ring file's tools) and of
+ * {@code sympathy run ipc} (the ipc experiment). Run it with {@code java/sidecar}.
  *
  * <pre>
  * java/sidecar create PATH --capacity BYTES
@@ -24,7 +25,7 @@ import java.util.Map;
  *
  * Exit status: 0 success, 1 a failure (ring error, bad message, dead peer), 2 a bad command line,
  * 3 the ring's mapped memory failed under it (SIGBUS: the file truncated while mapped, or its
- * filesystem out of space), as {@code sympathy ipc} exits.
+ * filesystem out of space), as {@code sympathy ring} exits.
  */
 public final class Sidecar {
     private Sidecar() {}

@@ -1,9 +1,9 @@
 package dev.sympathy.app;
 
 /**
- * The test-message pattern shared with the Rust side ({@code sympathy ipc}): message {@code i}
- * of {@code S} bytes (4 <= S) carries the low {@code min(8, S)} bytes of {@code i}
- * little-endian, then byte {@code k} (k >= 8) is {@code (i + k) mod 256}.
+ * The test-message pattern shared with the Rust side ({@code sympathy ring produce} and
+ * {@code consume}): message {@code i} of {@code S} bytes (4 <= S) carries the low
+ * {@code min(8, S)} bytes of {@code i} little-endian, then byte {@code k} (k >= 8) is {@code (i + k) mod 256}.
  *
  * <pre>{@code
  * byte[] m = new byte[12];

@@ -196,7 +196,7 @@ class SidecarTest {
 
     /**
      * A corrupted message mid-stream stays at the ring's head: consume takes exactly the messages
-     * it verified, and says so in the words of the Rust CLI's {@code ipc consume}.
+     * it verified, and says so in the words of the Rust CLI's {@code ring consume}.
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"ffm", "agrona"})

@@ -173,7 +173,7 @@ public final class RingDescriptor {
         }
     }
 
-    /** Name=value of every layout constant, in the order of {@code sympathy ipc layout}. */
+    /** Name=value of every layout constant, in the order of {@code sympathy ring layout}. */
     public static java.util.Map<String, Long> constants() {
         var m = new java.util.LinkedHashMap<String, Long>();
         m.put("HEADER_LENGTH", (long) HEADER_LENGTH);

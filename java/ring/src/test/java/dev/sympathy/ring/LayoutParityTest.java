@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Java descriptor against the other two descriptions of the format: Agrona's own constants,
- * and the Rust descriptor as printed by {@code sympathy ipc layout} ({@code NAME=decimal} lines).
+ * and the Rust descriptor as printed by {@code sympathy ring layout} ({@code NAME=decimal} lines).
  * The Rust comparison reads the file named by {@code -Dsympathy.layout.file} or
  * {@code SYMPATHY_LAYOUT_FILE} (ci/java-test writes it when the Rust binary offers the command).
  */
 class LayoutParityTest {
-    /** The names the Rust side must print (the lead's contract for `sympathy ipc layout`). */
+    /** The names the Rust side must print (the lead's contract for `sympathy ring layout`). */
     static final List<String> SHARED_NAMES = List.of("HEADER_LENGTH", "MAGIC", "LAYOUT_VERSION", "READY_OFFSET",
             "CAPACITY_OFFSET", "MAX_MESSAGE_LENGTH_OFFSET", "HEADER_LENGTH_OFFSET", "CREATION_TIME_OFFSET",
             "PRODUCER_PID_OFFSET", "PRODUCER_HEARTBEAT_OFFSET", "PRODUCER_DETACHED_OFFSET", "CONSUMER_PID_OFFSET",
@@ -59,7 +59,7 @@ class LayoutParityTest {
     void shouldMatchTheRustDescriptor() throws IOException {
         String file = System.getProperty("sympathy.layout.file", System.getenv("SYMPATHY_LAYOUT_FILE"));
         assumeTrue(file != null && !file.isBlank(), "no Rust layout to compare with: set -Dsympathy.layout.file or "
-                + "SYMPATHY_LAYOUT_FILE to the output of `sympathy ipc layout` (ci/java-test does when it exists)");
+                + "SYMPATHY_LAYOUT_FILE to the output of `sympathy ring layout` (ci/java-test does when it exists)");
         Map<String, Long> rust = new LinkedHashMap<>();
         for (String line : Files.readAllLines(Path.of(file))) {
             line = line.strip();

@@ -23,7 +23,7 @@ pub fn report_on_sigbus(path: Option<&Path>) {
     let message = format!(
         "error: {ring}: the ring's memory became inaccessible (SIGBUS): the file was truncated \
          or resized while mapped, or its filesystem ran out of space for a page being written. \
-         Stop the peers, recreate the ring (`sympathy ipc create`) on a filesystem with room \
+         Stop the peers, recreate the ring (`sympathy ring create`) on a filesystem with room \
          for it (`df`; a container's /dev/shm: `docker run --shm-size`), and never truncate or \
          resize a ring file in use\n"
     );

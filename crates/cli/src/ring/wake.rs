@@ -1,4 +1,4 @@
-//! `ipc wake`: what the opt-in futex wait (`Wait::futex`) buys and costs, between two processes.
+//! `ring wake`: what the opt-in futex wait (`Wait::futex`) buys and costs, between two processes.
 //!
 //! - Wake-up latency, consumer side: a writer process publishes an 8-byte `CLOCK_MONOTONIC`
 //!   timestamp every `--interval-us`, each time only once this process (the consumer, in
@@ -15,6 +15,7 @@
 //!   --wait spin|futex`), measured after 5 s of JVM start-up.
 //!
 //! Both processes read `CLOCK_MONOTONIC` (`clock_gettime`), one clock for the whole machine.
+//! The results' experiment is [`EXPERIMENT`], `ring-wake`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -30,7 +31,11 @@ use crate::experiment::{Common, reporter};
 use sympathy_lab::ipc::Quantiles;
 use sympathy_lab::scratch::ScratchFile;
 
-/// `ipc wake`
+/// The experiment name of `ring wake`'s results: a measurement of the ring's wait, not one of
+/// the catalog's experiments (`run ipc` measures messaging through the ring).
+pub const EXPERIMENT: &str = "ring-wake";
+
+/// `ring wake`
 #[derive(Args, Debug)]
 pub struct WakeArgs {
     /// Wake-ups timed per run and side (default 2000; 300 with --quick).
@@ -177,7 +182,7 @@ fn latency(
         .with_context(|| format!("{} wake-up latency, run {run}", side_name(side)))?;
         quantiles.push(&h);
     }
-    let base = Measurement::new("ipc", &format!("wake-{}-futex", side_name(side)))
+    let base = Measurement::new(EXPERIMENT, &format!("wake-{}-futex", side_name(side)))
         .param("producer", "rust")
         .param("consumer", "rust")
         .param("side", side_name(side))
@@ -201,14 +206,14 @@ fn latency(
 
 /// A fresh ring of `capacity` bytes and its [`ScratchFile`] (which removes the file).
 fn scratch_ring(tag: &str, capacity: usize) -> Result<(ScratchFile, Ring)> {
-    let scratch = ScratchFile::new(&format!("sympathy-ipc-{tag}"));
+    let scratch = ScratchFile::new(&format!("sympathy-ring-{tag}"));
     let ring = Ring::create(scratch.path(), capacity)?;
     Ok((scratch, ring))
 }
 
 fn spawn_peer(mode: &str, ring: &Path, extra: &[String]) -> Result<Child> {
     Command::new(std::env::current_exe()?)
-        .args(["ipc", "wake-peer", mode])
+        .args(["ring", "wake-peer", mode])
         .arg(ring)
         .args(extra)
         .stdout(Stdio::null())
@@ -316,7 +321,7 @@ fn until_asleep(ring: &Ring, role: Role) -> bool {
     false
 }
 
-/// The hidden peer process of `ipc wake`.
+/// The hidden peer process of `ring wake`.
 pub fn peer(args: PeerArgs) -> Result<()> {
     let ring = Ring::open(&args.ring)?;
     let interval = Duration::from_micros(args.interval_us);
@@ -468,15 +473,18 @@ fn idle(
         samples.push(share?);
     }
     let stats = Stats::from_samples(&samples).context("no runs")?;
-    let m = Measurement::new("ipc", &format!("idle-{}-{}", side_name(side), wait.name()))
-        .param("producer", "rust")
-        .param("consumer", "rust")
-        .param("side", side_name(side))
-        .param("wait", wait.name())
-        .param("seconds", seconds)
-        .param("placement", "processes")
-        .check(Check::Ok)
-        .stats(Metric::CpuPercent, stats);
+    let m = Measurement::new(
+        EXPERIMENT,
+        &format!("idle-{}-{}", side_name(side), wait.name()),
+    )
+    .param("producer", "rust")
+    .param("consumer", "rust")
+    .param("side", side_name(side))
+    .param("wait", wait.name())
+    .param("seconds", seconds)
+    .param("placement", "processes")
+    .check(Check::Ok)
+    .stats(Metric::CpuPercent, stats);
     reporter.result(m)?;
     Ok(())
 }
@@ -520,7 +528,7 @@ fn idle_java(
         samples.push(share?);
     }
     let stats = Stats::from_samples(&samples).context("no runs")?;
-    let m = Measurement::new("ipc", &format!("idle-consumer-java-{wait}"))
+    let m = Measurement::new(EXPERIMENT, &format!("idle-consumer-java-{wait}"))
         .param("producer", "rust")
         .param("consumer", "java-ffm")
         .param("side", "consumer")

@@ -1,4 +1,4 @@
-//! `sympathy ipc` end to end: the tools the Java interop tests will drive.
+//! `sympathy ring` end to end: the ring file's tools, which the Java interop tests also drive.
 
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use common::{sympathy, temp, text};
 
 #[test]
 fn layout_prints_the_descriptor_constants() {
-    let out = sympathy(&["ipc", "layout"]);
+    let out = ring(&["layout"]);
     assert!(out.status.success());
     let s = text(&out);
     for line in [
@@ -28,14 +28,10 @@ fn layout_prints_the_descriptor_constants() {
 fn produce_then_consume_verifies_and_a_corrupt_byte_is_named() {
     let path = temp("roundtrip");
     let p = path.to_str().unwrap();
-    assert!(
-        sympathy(&["ipc", "create", p, "--capacity", "4096"])
-            .status
-            .success()
-    );
-    let out = sympathy(&["ipc", "produce", p, "--count", "5", "--size", "20"]);
+    create(p, "4096");
+    let out = ring(&["produce", p, "--count", "5", "--size", "20"]);
     assert!(out.status.success(), "{}", text(&out));
-    let inspect = sympathy(&["ipc", "inspect", p]);
+    let inspect = ring(&["inspect", p]);
     assert!(
         text(&inspect).contains("message type 1"),
         "{}",
@@ -44,7 +40,7 @@ fn produce_then_consume_verifies_and_a_corrupt_byte_is_named() {
     // Flip byte 10 of message 1's payload (record at index 32, payload from 40).
     let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     file.write_all_at(&[0xff], 4096 + 32 + 8 + 10).unwrap();
-    let out = sympathy(&["ipc", "consume", p, "--count", "5", "--timeout-ms", "500"]);
+    let out = ring(&["consume", p, "--count", "5", "--timeout-ms", "500"]);
     assert!(!out.status.success());
     assert!(text(&out).contains("message 1"), "{}", text(&out));
     assert!(text(&out).contains("byte 10"), "{}", text(&out));
@@ -55,8 +51,8 @@ fn produce_then_consume_verifies_and_a_corrupt_byte_is_named() {
 fn consume_says_no_messages_yet_when_no_producer_came() {
     let path = temp("empty");
     let p = path.to_str().unwrap();
-    assert!(sympathy(&["ipc", "create", p]).status.success());
-    let out = sympathy(&["ipc", "consume", p, "--count", "1", "--timeout-ms", "100"]);
+    assert!(ring(&["create", p]).status.success());
+    let out = ring(&["consume", p, "--count", "1", "--timeout-ms", "100"]);
     assert!(!out.status.success());
     assert!(text(&out).contains("no messages yet"), "{}", text(&out));
     let _ = std::fs::remove_file(&path);
@@ -66,13 +62,13 @@ fn consume_says_no_messages_yet_when_no_producer_came() {
 fn consume_reports_a_producer_that_left_early() {
     let path = temp("left");
     let p = path.to_str().unwrap();
-    assert!(sympathy(&["ipc", "create", p]).status.success());
+    assert!(ring(&["create", p]).status.success());
     assert!(
-        sympathy(&["ipc", "produce", p, "--count", "3", "--size", "8"])
+        ring(&["produce", p, "--count", "3", "--size", "8"])
             .status
             .success()
     );
-    let out = sympathy(&["ipc", "consume", p, "--count", "10", "--timeout-ms", "5000"]);
+    let out = ring(&["consume", p, "--count", "10", "--timeout-ms", "5000"]);
     assert!(!out.status.success());
     assert!(text(&out).contains("after 3 of 10"), "{}", text(&out));
 }
@@ -81,17 +77,17 @@ fn consume_reports_a_producer_that_left_early() {
 fn consume_on_a_reused_ring_waits_for_a_new_producer_and_says_so() {
     let path = temp("reused");
     let p = path.to_str().unwrap();
-    assert!(sympathy(&["ipc", "create", p]).status.success());
+    assert!(ring(&["create", p]).status.success());
     for command in [
-        &["ipc", "produce", p, "--count", "3", "--size", "8"][..],
-        &["ipc", "consume", p, "--count", "3"][..],
+        &["ring", "produce", p, "--count", "3", "--size", "8"][..],
+        &["ring", "consume", p, "--count", "3"][..],
     ] {
         let out = sympathy(command);
         assert!(out.status.success(), "{command:?}: {}", text(&out));
     }
     // The producer left before this consumer attached: not the end of its stream, a ring
     // waiting for the next producer.
-    let out = sympathy(&["ipc", "consume", p, "--count", "1", "--timeout-ms", "300"]);
+    let out = ring(&["consume", p, "--count", "1", "--timeout-ms", "300"]);
     let s = text(&out);
     assert!(!out.status.success(), "{s}");
     assert!(
@@ -103,108 +99,17 @@ fn consume_on_a_reused_ring_waits_for_a_new_producer_and_says_so() {
 }
 
 #[test]
-fn bench_and_latency_run_and_emit_the_schema() {
-    let out = sympathy(&[
-        "ipc", "bench", "--size", "64", "--count", "20000", "--runs", "1", "--json",
-    ]);
-    // On a machine with a single usable core the pair cannot be pinned: that is a clear error.
-    if !out.status.success() {
-        assert!(text(&out).contains("two distinct cores"), "{}", text(&out));
-        return;
-    }
-    let s = text(&out);
-    assert!(
-        s.contains(r#""experiment":"ipc""#) && s.contains(r#""metric":"msgs_per_sec""#),
-        "{s}"
-    );
-    assert!(
-        s.contains(r#""producer":"rust""#) && s.contains(r#""size_bytes":64"#),
-        "{s}"
-    );
-    let out = sympathy(&[
-        "ipc", "latency", "--size", "8", "--count", "2000", "--runs", "1", "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains(r#""metric":"rtt_p50_ns""#));
-}
-
-#[test]
-fn bench_alternates_write_modes_and_reports_each() {
-    let out = sympathy(&[
-        "ipc",
-        "bench",
-        "--size",
-        "8",
-        "--count",
-        "20000",
-        "--runs",
-        "2",
-        "--json",
-        "--writes",
-        "per-message,batch",
-    ]);
-    if !out.status.success() {
-        assert!(text(&out).contains("two distinct cores"), "{}", text(&out));
-        return;
-    }
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let rates: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.contains(r#""metric":"msgs_per_sec""#))
-        .collect();
-    assert_eq!(rates.len(), 2, "{stdout}");
-    assert!(
-        rates[0].contains(r#""writes":"per-message""#) && !rates[0].contains(r#""batch""#),
-        "{}",
-        rates[0]
-    );
-    assert!(
-        rates[1].contains(r#""writes":"batch""#) && rates[1].contains(r#""batch":256"#),
-        "{}",
-        rates[1]
-    );
-    assert!(rates.iter().all(|l| l.contains(r#""runs":2"#)), "{stdout}");
-    let human = String::from_utf8_lossy(&out.stderr);
-    assert!(human.contains("ratio batch / per-message"), "{human}");
-    let twice = sympathy(&["ipc", "bench", "--writes", "batch,batch"]);
-    assert!(!twice.status.success());
-    assert!(
-        text(&twice).contains("names batch twice"),
-        "{}",
-        text(&twice)
-    );
-    let unknown = sympathy(&["ipc", "bench", "--writes", "sideways"]);
-    assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
-    assert!(
-        text(&unknown).contains("use one of per-message, batch"),
-        "{}",
-        text(&unknown)
-    );
-}
-
-#[test]
 fn random_sizes_for_a_time_then_until_detached_verifies_everything() {
     let path = temp("soak");
     let p = path.to_str().unwrap();
-    assert!(
-        sympathy(&["ipc", "create", p, "--capacity", "1048576"])
-            .status
-            .success()
-    );
-    let out = sympathy(&[
-        "ipc", "produce", p, "--count", "300", "--size", "4..900", "--seed", "7",
+    create(p, "1048576");
+    let out = ring(&[
+        "produce", p, "--count", "300", "--size", "4..900", "--seed", "7",
     ]);
     assert!(out.status.success(), "{}", text(&out));
     let produced = text(&out);
     assert!(produced.contains("produced 300 messages"), "{produced}");
-    let out = sympathy(&[
-        "ipc",
-        "consume",
-        p,
-        "--until-detached",
-        "--timeout-ms",
-        "5000",
-    ]);
+    let out = ring(&["consume", p, "--until-detached", "--timeout-ms", "5000"]);
     assert!(out.status.success(), "{}", text(&out));
     // The same byte count on both sides: every random size was verified.
     let bytes = |s: &str| {
@@ -222,11 +127,11 @@ fn random_sizes_for_a_time_then_until_detached_verifies_everything() {
 
     let path = temp("timed");
     let p = path.to_str().unwrap();
-    assert!(sympathy(&["ipc", "create", p]).status.success());
-    let out = sympathy(&["ipc", "produce", p, "--seconds", "0", "--size", "8"]);
+    assert!(ring(&["create", p]).status.success());
+    let out = ring(&["produce", p, "--seconds", "0", "--size", "8"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("produced 0 messages"), "{}", text(&out));
-    let bad = sympathy(&["ipc", "produce", p, "--count", "1", "--size", "9..8"]);
+    let bad = ring(&["produce", p, "--count", "1", "--size", "9..8"]);
     assert!(!bad.status.success());
     assert!(
         text(&bad).contains("MIN 9 is above MAX 8"),
@@ -240,13 +145,8 @@ fn random_sizes_for_a_time_then_until_detached_verifies_everything() {
 fn produce_names_a_consumer_that_never_came_when_the_ring_stays_full() {
     let path = temp("noconsumer");
     let p = path.to_str().unwrap();
-    assert!(
-        sympathy(&["ipc", "create", p, "--capacity", "4096"])
-            .status
-            .success()
-    );
-    let out = sympathy(&[
-        "ipc",
+    create(p, "4096");
+    let out = ring(&[
         "produce",
         p,
         "--count",
@@ -265,9 +165,20 @@ fn produce_names_a_consumer_that_never_came_when_the_ring_stays_full() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// The head position `ipc inspect` shows (bytes consumed so far).
+/// `sympathy ring ARGS`.
+fn ring(args: &[&str]) -> std::process::Output {
+    sympathy(&[&["ring"], args].concat())
+}
+
+/// Creates the ring `p` of `capacity` bytes with `ring create`.
+fn create(p: &str, capacity: &str) {
+    let out = ring(&["create", p, "--capacity", capacity]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// The head position `ring inspect` shows (bytes consumed so far).
 fn head_of(p: &str) -> i64 {
-    let out = sympathy(&["ipc", "inspect", p]);
+    let out = ring(&["inspect", p]);
     let s = text(&out);
     let trailer = s.lines().find(|l| l.starts_with("trailer")).expect(&s);
     let words: Vec<&str> = trailer.split_whitespace().collect();
@@ -279,10 +190,10 @@ fn head_of(p: &str) -> i64 {
 fn ring_with_messages(tag: &str, count: u64) -> PathBuf {
     let path = temp(tag);
     let p = path.to_str().unwrap();
-    let out = sympathy(&["ipc", "create", p, "--capacity", "4096"]);
+    let out = ring(&["create", p, "--capacity", "4096"]);
     assert!(out.status.success(), "{}", text(&out));
     let n = count.to_string();
-    let out = sympathy(&["ipc", "produce", p, "--count", &n, "--size", "8"]);
+    let out = ring(&["produce", p, "--count", &n, "--size", "8"]);
     assert!(out.status.success(), "{}", text(&out));
     path
 }
@@ -291,15 +202,14 @@ fn ring_with_messages(tag: &str, count: u64) -> PathBuf {
 fn consume_takes_exactly_its_count_and_a_second_one_resumes_with_first() {
     let path = ring_with_messages("exact", 100);
     let p = path.to_str().unwrap();
-    let out = sympathy(&["ipc", "consume", p, "--count", "10", "--timeout-ms", "5000"]);
+    let out = ring(&["consume", p, "--count", "10", "--timeout-ms", "5000"]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         head_of(p),
         10 * 16,
         "the head passes exactly the 10 verified"
     );
-    let out = sympathy(&[
-        "ipc",
+    let out = ring(&[
         "consume",
         p,
         "--first",
@@ -319,10 +229,9 @@ fn consume_takes_exactly_its_count_and_a_second_one_resumes_with_first() {
 fn consume_first_auto_takes_the_index_from_the_first_message() {
     let path = ring_with_messages("auto", 30);
     let p = path.to_str().unwrap();
-    let out = sympathy(&["ipc", "consume", p, "--count", "12", "--timeout-ms", "5000"]);
+    let out = ring(&["consume", p, "--count", "12", "--timeout-ms", "5000"]);
     assert!(out.status.success(), "{}", text(&out));
-    let out = sympathy(&[
-        "ipc",
+    let out = ring(&[
         "consume",
         p,
         "--first",
@@ -335,13 +244,11 @@ fn consume_first_auto_takes_the_index_from_the_first_message() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(head_of(p), 30 * 16);
     // A restarted producer continues the stream, a restarted consumer follows it.
-    let out = sympathy(&[
-        "ipc", "produce", p, "--first", "30", "--count", "5", "--size", "8",
-    ]);
+    let out = ring(&["produce", p, "--first", "30", "--count", "5", "--size", "8"]);
     assert!(out.status.success(), "{}", text(&out));
-    let out = sympathy(&["ipc", "consume", p, "--first", "30", "--count", "5"]);
+    let out = ring(&["consume", p, "--first", "30", "--count", "5"]);
     assert!(out.status.success(), "{}", text(&out));
-    let bad = sympathy(&["ipc", "consume", p, "--first", "soon", "--count", "1"]);
+    let bad = ring(&["consume", p, "--first", "soon", "--count", "1"]);
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     assert!(text(&bad).contains("or 'auto'"), "{}", text(&bad));
     let _ = std::fs::remove_file(&path);
@@ -354,7 +261,7 @@ fn a_mismatch_stays_unconsumed_at_the_head() {
     // Message 5's record is at index 80, its payload (the index, little-endian) from 88.
     let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     file.write_all_at(&[0x55], 4096 + 80 + 8).unwrap();
-    let out = sympathy(&["ipc", "consume", p, "--count", "20", "--timeout-ms", "5000"]);
+    let out = ring(&["consume", p, "--count", "20", "--timeout-ms", "5000"]);
     assert!(!out.status.success());
     let s = text(&out);
     assert!(s.contains("message 5 (type 1): byte 0"), "{s}");
@@ -362,12 +269,12 @@ fn a_mismatch_stays_unconsumed_at_the_head() {
     assert!(s.contains("position 80"), "{s}");
     assert_eq!(head_of(p), 5 * 16, "the head stops at the bad message");
     // A wrong --first is a mismatch too, and consumes nothing.
-    let out = sympathy(&["ipc", "consume", p, "--first", "7", "--count", "1"]);
+    let out = ring(&["consume", p, "--first", "7", "--count", "1"]);
     assert!(text(&out).contains("message 7 (type 1)"), "{}", text(&out));
     assert_eq!(head_of(p), 5 * 16);
     // Repaired, the rest of the stream verifies from where it stopped.
     file.write_all_at(&[5], 4096 + 80 + 8).unwrap();
-    let out = sympathy(&["ipc", "consume", p, "--first", "auto", "--count", "15"]);
+    let out = ring(&["consume", p, "--first", "auto", "--count", "15"]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(head_of(p), 20 * 16);
     let _ = std::fs::remove_file(&path);
@@ -377,13 +284,13 @@ fn a_mismatch_stays_unconsumed_at_the_head() {
 fn consume_refuses_a_message_under_four_bytes() {
     let path = temp("short");
     let p = path.to_str().unwrap();
-    assert!(sympathy(&["ipc", "create", p]).status.success());
+    assert!(ring(&["create", p]).status.success());
     {
         let ring = sympathy_ring::Ring::open(&path).unwrap();
         let mut producer = ring.producer().unwrap();
         producer.try_write(1, &[0, 0, 0]).unwrap();
     }
-    let out = sympathy(&["ipc", "consume", p, "--count", "1", "--timeout-ms", "5000"]);
+    let out = ring(&["consume", p, "--count", "1", "--timeout-ms", "5000"]);
     assert!(!out.status.success(), "{}", text(&out));
     let s = text(&out);
     assert!(
@@ -391,4 +298,16 @@ fn consume_refuses_a_message_under_four_bytes() {
         "{s}"
     );
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn the_ring_tools_answer_only_to_ring() {
+    // `ipc` names the experiment (`sympathy run ipc`), never a group of tools.
+    let old = sympathy(&["ipc", "layout"]);
+    assert_eq!(old.status.code(), Some(2), "{}", text(&old));
+    assert!(
+        text(&old).contains("unrecognized subcommand 'ipc'"),
+        "{}",
+        text(&old)
+    );
 }

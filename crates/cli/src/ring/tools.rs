@@ -11,7 +11,7 @@ use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::pattern::{self, Pattern};
 use sympathy_ring::{Action, PeerState, Ring, RingError, Wait, layout};
 
-/// `ipc create PATH --capacity BYTES`
+/// `ring create PATH --capacity BYTES`
 #[derive(Args, Debug)]
 pub struct CreateArgs {
     /// The ring file to create (must not exist).
@@ -21,7 +21,7 @@ pub struct CreateArgs {
     capacity: usize,
 }
 
-/// `ipc produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T] [--first I]`
+/// `ring produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T] [--first I]`
 #[derive(Args, Debug)]
 pub struct ProduceArgs {
     /// The ring file.
@@ -57,7 +57,7 @@ pub struct ProduceArgs {
     core: Option<usize>,
 }
 
-/// Payload sizes of `ipc produce`: one size, or a range drawn from a seeded generator.
+/// Payload sizes of `ring produce`: one size, or a range drawn from a seeded generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sizes {
     min: usize,
@@ -111,7 +111,7 @@ impl SizeDraw {
     }
 }
 
-/// `ipc consume PATH --count N [--first I|auto] [--until-detached] [--timeout-ms M]
+/// `ring consume PATH --count N [--first I|auto] [--until-detached] [--timeout-ms M]
 /// [--json [--producer LABEL]]`
 #[derive(Args, Debug)]
 pub struct ConsumeArgs {
@@ -127,15 +127,16 @@ pub struct ConsumeArgs {
     #[arg(long, default_value = "0", value_parser = parse_first)]
     first: First,
     /// Read until the producer detaches (a clean exit) and the ring is drained, however many
-    /// messages that is (a soak: `ipc produce --seconds`). A producer that dies is still an
+    /// messages that is (a soak: `ring produce --seconds`). A producer that dies is still an
     /// error.
     #[arg(long)]
     until_detached: bool,
     /// Give up when no message arrives for this long.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
-    /// Print the throughput (first message to last) as results-schema JSON Lines
-    /// (`ipc/ring`, msgs_per_sec and bytes_per_sec, one run) instead of the summary line.
+    /// Print the throughput (first message to last) as results-schema JSON Lines (experiment
+    /// `ipc`, variant `ring`: msgs_per_sec and bytes_per_sec, one run) instead of the summary
+    /// line.
     #[arg(long)]
     json: bool,
     /// The `producer` param of the --json result: who wrote the messages (e.g. `java-ffm`).
@@ -161,7 +162,7 @@ fn parse_first(text: &str) -> Result<First, String> {
         .map_err(|_| format!("expected a message index (0 or more) or 'auto', got '{text}'"))
 }
 
-/// `ipc inspect PATH`
+/// `ring inspect PATH`
 #[derive(Args, Debug)]
 pub struct InspectArgs {
     /// The ring file.
@@ -184,7 +185,7 @@ fn with_hint(e: RingError, path: &Path) -> anyhow::Error {
     match &e {
         RingError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
             anyhow::Error::new(e).context(format!(
-                "no ring file at {}; create it first with `sympathy ipc create {}`",
+                "no ring file at {}; create it first with `sympathy ring create {}`",
                 path.display(),
                 path.display()
             ))
@@ -339,7 +340,7 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
     if let Some(m) = v.mismatch {
         bail!(
             "verification failed at {m}; {} messages before it were verified and consumed, \
-             it is left unconsumed at the ring's head (position {}: see `sympathy ipc inspect`)",
+             it is left unconsumed at the ring's head (position {}: see `sympathy ring inspect`)",
             v.verified,
             consumer.position()
         );

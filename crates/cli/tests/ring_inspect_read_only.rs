@@ -1,4 +1,4 @@
-//! `sympathy ipc inspect` only reads: it works on a ring this user may not write (run as the
+//! `sympathy ring inspect` only reads: it works on a ring this user may not write (run as the
 //! unprivileged user 65534 when the tests run as root, whom file modes do not stop), leaves the
 //! file's bytes as they were, and shows impossible positions instead of refusing the file.
 
@@ -50,15 +50,18 @@ fn inspect_reads_a_ring_it_may_not_write_and_never_writes_it() {
     let path = dir.0.join("ring");
     let p = path.to_str().unwrap();
     let ok = |out: Output| assert!(out.status.success(), "{}", text(&out));
-    ok(sympathy(&["ipc", "create", p, "--capacity", "4096"], false));
     ok(sympathy(
-        &["ipc", "produce", p, "--count", "3", "--size", "20"],
+        &["ring", "create", p, "--capacity", "4096"],
+        false,
+    ));
+    ok(sympathy(
+        &["ring", "produce", p, "--count", "3", "--size", "20"],
         false,
     ));
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
     let before = std::fs::read(&path).unwrap();
 
-    let out = sympathy(&["ipc", "inspect", p], root);
+    let out = sympathy(&["ring", "inspect", p], root);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("message type 1"), "{}", text(&out));
     assert!(
@@ -67,7 +70,7 @@ fn inspect_reads_a_ring_it_may_not_write_and_never_writes_it() {
         text(&out)
     );
     let attach = sympathy(
-        &["ipc", "consume", p, "--count", "3", "--timeout-ms", "200"],
+        &["ring", "consume", p, "--count", "3", "--timeout-ms", "200"],
         root,
     );
     assert!(!attach.status.success(), "a reader-only user cannot attach");
@@ -91,7 +94,7 @@ fn inspect_reads_a_ring_it_may_not_write_and_never_writes_it() {
     file.write_all_at(&(-32i64).to_le_bytes(), trailer + 128)
         .unwrap(); // tail
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let out = sympathy(&["ipc", "inspect", p], root);
+    let out = sympathy(&["ring", "inspect", p], root);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
         text(&out).contains("positions           INVALID: corrupt ring"),

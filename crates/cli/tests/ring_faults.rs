@@ -1,4 +1,4 @@
-//! `sympathy ipc` when the ring's file fails under it: truncated while mapped (a SIGBUS,
+//! `sympathy ring` tools when the ring's file fails under it: truncated while mapped (a SIGBUS,
 //! reported as such), a filesystem too small for it (refused at create, or before the first
 //! write to a sparse file), and OS errors said once.
 
@@ -20,7 +20,7 @@ fn tail_of(path: &Path, capacity: usize) -> i64 {
     i64::from_le_bytes(word)
 }
 
-/// Truncates the ring under a running `ipc` process and checks it reports the SIGBUS.
+/// Truncates the ring under a running `ring` tool and checks it reports the SIGBUS.
 fn truncated_under(args: &[&str], path: &Path, started: impl Fn() -> bool) {
     let child = Command::new(env!("CARGO_BIN_EXE_sympathy"))
         .args(args)
@@ -55,14 +55,14 @@ fn a_producer_whose_ring_is_truncated_says_so_and_exits_3() {
     let path = temp("sigbus-producer");
     let p = path.to_str().unwrap();
     assert!(
-        sympathy(&["ipc", "create", p, "--capacity", "4096"])
+        sympathy(&["ring", "create", p, "--capacity", "4096"])
             .status
             .success()
     );
     // No consumer: the producer fills the ring and waits on it, reading the head.
     truncated_under(
         &[
-            "ipc",
+            "ring",
             "produce",
             p,
             "--count",
@@ -83,7 +83,7 @@ fn a_consumer_whose_ring_is_truncated_says_so_and_exits_3() {
     let path = temp("sigbus-consumer");
     let p = path.to_str().unwrap();
     assert!(
-        sympathy(&["ipc", "create", p, "--capacity", "4096"])
+        sympathy(&["ring", "create", p, "--capacity", "4096"])
             .status
             .success()
     );
@@ -98,7 +98,7 @@ fn a_consumer_whose_ring_is_truncated_says_so_and_exits_3() {
     };
     truncated_under(
         &[
-            "ipc",
+            "ring",
             "consume",
             p,
             "--count",
@@ -114,15 +114,15 @@ fn a_consumer_whose_ring_is_truncated_says_so_and_exits_3() {
 
 #[test]
 fn an_os_error_is_said_once() {
-    let out = sympathy(&["ipc", "consume", "/nonexistent-dir/ring", "--count", "1"]);
+    let out = sympathy(&["ring", "consume", "/nonexistent-dir/ring", "--count", "1"]);
     assert_eq!(out.status.code(), Some(1));
     let s = text(&out);
     assert_eq!(s.matches("No such file or directory").count(), 1, "{s}");
     assert!(
-        s.contains("sympathy ipc create /nonexistent-dir/ring"),
+        s.contains("sympathy ring create /nonexistent-dir/ring"),
         "{s}"
     );
-    let out = sympathy(&["ipc", "create", "/nonexistent-dir/ring"]);
+    let out = sympathy(&["ring", "create", "/nonexistent-dir/ring"]);
     let s = text(&out);
     assert_eq!(s.matches("No such file or directory").count(), 1, "{s}");
 }
@@ -161,7 +161,7 @@ fn create_on_a_full_filesystem_fails_naming_it_and_leaves_no_file() {
     };
     let path = fs.0.join("ring");
     let p = path.to_str().unwrap();
-    let out = sympathy(&["ipc", "create", p, "--capacity", "65536"]);
+    let out = sympathy(&["ring", "create", p, "--capacity", "65536"]);
     let s = text(&out);
     assert_eq!(out.status.code(), Some(1), "{s}");
     assert!(s.contains("not enough space"), "{s}");
@@ -180,7 +180,7 @@ fn produce_on_a_sparse_ring_of_a_full_filesystem_is_refused_before_writing() {
     let model = temp("sparse-model");
     let m = model.to_str().unwrap();
     assert!(
-        sympathy(&["ipc", "create", m, "--capacity", "65536"])
+        sympathy(&["ring", "create", m, "--capacity", "65536"])
             .status
             .success()
     );
@@ -199,8 +199,8 @@ fn produce_on_a_sparse_ring_of_a_full_filesystem_is_refused_before_writing() {
     fill(&fs.0.join("filler"));
     let p = path.to_str().unwrap();
     for command in [
-        &["ipc", "produce", p, "--count", "10000", "--size", "8"][..],
-        &["ipc", "consume", p, "--count", "1", "--timeout-ms", "100"][..],
+        &["ring", "produce", p, "--count", "10000", "--size", "8"][..],
+        &["ring", "consume", p, "--count", "1", "--timeout-ms", "100"][..],
     ] {
         let out = sympathy(command);
         let s = text(&out);

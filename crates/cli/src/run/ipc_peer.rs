@@ -1,0 +1,162 @@
+//! The hidden subcommand a measurement of `sympathy run ipc` starts as its Rust peer process
+//! (`run ipc-peer producer`, `run ipc-peer echo`), and the command line that asks for it.
+//!
+//! ```text
+//! sympathy run ipc-peer producer /dev/shm/ring --size 4 --count 1000 --core 1 --writes batch --batch 256
+//! sympathy run ipc-peer echo /dev/shm/ping /dev/shm/pong --count 1000 --core 1
+//! ```
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use sympathy_lab::ipc::{self, EchoTask, PeerTask, ProduceTask, WriteMode};
+
+/// `run ipc-peer <producer|echo> ...`
+#[derive(Args, Debug)]
+pub struct PeerArgs {
+    #[command(subcommand)]
+    role: PeerRole,
+}
+
+#[derive(Subcommand, Debug)]
+enum PeerRole {
+    /// The producer process of a throughput run.
+    Producer(ProducerArgs),
+    /// The echo process of an echo run.
+    Echo(EchoArgs),
+}
+
+/// `run ipc-peer producer RING --size S --count N --core C --writes W --batch B`
+#[derive(Args, Debug)]
+pub struct ProducerArgs {
+    ring: PathBuf,
+    #[arg(long)]
+    size: usize,
+    #[arg(long)]
+    count: u64,
+    #[arg(long)]
+    core: usize,
+    #[arg(long, value_parser = write_mode)]
+    writes: WriteMode,
+    #[arg(long)]
+    batch: usize,
+}
+
+/// `run ipc-peer echo PING PONG --count N --core C`
+#[derive(Args, Debug)]
+pub struct EchoArgs {
+    ping: PathBuf,
+    pong: PathBuf,
+    #[arg(long)]
+    count: u64,
+    #[arg(long)]
+    core: usize,
+}
+
+/// `--writes`: a write mode by name.
+pub fn write_mode(text: &str) -> Result<WriteMode, String> {
+    WriteMode::named(text)
+        .ok_or_else(|| format!("'{text}' is not a write mode: use one of per-message, batch"))
+}
+
+/// The arguments of this binary that run `task` (after the program name).
+pub fn peer_args(task: &PeerTask) -> Vec<OsString> {
+    let text = |v: &dyn ToString| OsString::from(v.to_string());
+    let role: Vec<OsString> = match task {
+        PeerTask::Produce(p) => vec![
+            "producer".into(),
+            p.ring.clone().into(),
+            "--size".into(),
+            text(&p.size),
+            "--count".into(),
+            text(&p.count),
+            "--core".into(),
+            text(&p.core),
+            "--writes".into(),
+            p.writes.name().into(),
+            "--batch".into(),
+            text(&p.batch),
+        ],
+        PeerTask::Echo(e) => vec![
+            "echo".into(),
+            e.ping.clone().into(),
+            e.pong.clone().into(),
+            "--count".into(),
+            text(&e.count),
+            "--core".into(),
+            text(&e.core),
+        ],
+    };
+    ["run".into(), "ipc-peer".into()]
+        .into_iter()
+        .chain(role)
+        .collect()
+}
+
+/// Runs a peer process. A SIGBUS in its mapped rings is said as such, as by the ring tools.
+pub fn run_peer(args: PeerArgs) -> Result<()> {
+    crate::ring::sigbus::report_on_sigbus(None);
+    match args.role {
+        PeerRole::Producer(a) => ipc::produce_in_peer(&ProduceTask {
+            ring: a.ring,
+            size: a.size,
+            count: a.count,
+            core: a.core,
+            writes: a.writes,
+            batch: a.batch,
+        })?,
+        PeerRole::Echo(a) => ipc::echo_in_peer(&EchoTask {
+            ping: a.ping,
+            pong: a.pong,
+            count: a.count,
+            core: a.core,
+        })?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// What this binary's own command line makes of `peer_args(task)`.
+    fn parsed(task: &PeerTask) -> PeerRole {
+        let argv = std::iter::once(OsString::from("sympathy")).chain(peer_args(task));
+        let crate::Command::Run(run) = crate::Cli::try_parse_from(argv).unwrap().command else {
+            panic!("not `sympathy run`")
+        };
+        let super::super::Command::IpcPeer(peer) = run.experiment else {
+            panic!("not `sympathy run ipc-peer`")
+        };
+        peer.role
+    }
+
+    #[test]
+    fn the_peer_command_lines_parse_back_into_the_tasks() {
+        let produce = PeerTask::Produce(ProduceTask {
+            ring: "/dev/shm/r".into(),
+            size: 4,
+            count: 10,
+            core: 1,
+            writes: WriteMode::Batch,
+            batch: 64,
+        });
+        let PeerRole::Producer(p) = parsed(&produce) else {
+            panic!("not a producer")
+        };
+        assert_eq!((p.size, p.count, p.core, p.batch), (4, 10, 1, 64));
+        assert_eq!(p.writes, WriteMode::Batch);
+        let echo = PeerTask::Echo(EchoTask {
+            ping: "/a".into(),
+            pong: "/b".into(),
+            count: 3,
+            core: 0,
+        });
+        assert!(
+            matches!(parsed(&echo), PeerRole::Echo(e) if e.count == 3 && e.pong.as_path() == std::path::Path::new("/b"))
+        );
+    }
+}
