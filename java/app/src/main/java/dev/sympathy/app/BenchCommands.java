@@ -66,8 +66,8 @@ final class BenchCommands {
             params.put("cores", cores.label());
             params.put("pinning", "pinned");
             double[] bytesPerSec = Arrays.stream(msgsPerSec[pair]).map(m -> m * size).toArray();
-            out.result("ipc", variant, params, "msgs_per_sec", "msgs/s", Stats.of(msgsPerSec[pair]));
-            out.result("ipc", variant, params, "bytes_per_sec", "bytes/s", Stats.of(bytesPerSec));
+            out.result("ring-impls", variant, params, "msgs_per_sec", "msgs/s", Stats.of(msgsPerSec[pair]));
+            out.result("ring-impls", variant, params, "bytes_per_sec", "bytes/s", Stats.of(bytesPerSec));
         }
         for (int pair = 1; pair < pairs.size(); pair++) {
             double[] ratios = new double[runs];
@@ -168,7 +168,7 @@ final class BenchCommands {
         params.put("cores", cores.label());
         params.put("pinning", "pinned");
         for (int m = 0; m < names.length; m++) {
-            out.result("ipc", impl.label() + "-echo", params, names[m], "ns", Stats.of(samples[m]));
+            out.result("ring-impls", impl.label() + "-echo", params, names[m], "ns", Stats.of(samples[m]));
         }
     }
 

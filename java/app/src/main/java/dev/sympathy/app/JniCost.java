@@ -51,11 +51,11 @@ final class JniCost {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("size", size);
         params.put("count", count);
-        out.result("ipc", "jni-single-write", params, "ns_per_op", "ns", Stats.of(single));
+        out.result("ring-jni", "jni-single-write", params, "ns_per_op", "ns", Stats.of(single));
         Map<String, Object> batchParams = new LinkedHashMap<>(params);
         batchParams.put("batch", batch);
-        out.result("ipc", "jni-batch-write", batchParams, "ns_per_op", "ns", Stats.of(batched));
-        out.result("ipc", "jni-claim-commit", params, "ns_per_op", "ns", Stats.of(claimed));
+        out.result("ring-jni", "jni-batch-write", batchParams, "ns_per_op", "ns", Stats.of(batched));
+        out.result("ring-jni", "jni-claim-commit", params, "ns_per_op", "ns", Stats.of(claimed));
     }
 
     /** {@code perCall} value of the claim variant: tryClaim, fill in place, commit (two native calls). */
