@@ -78,16 +78,7 @@ pub(crate) fn svg(experiment: &str, table: &MetricTable) -> Option<String> {
         let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
         let drawn: Result<(), Box<dyn std::error::Error>> = (|| {
             root.fill(&WHITE)?;
-            let caption = format!(
-                "{experiment}: {} ({}, {} is better)",
-                table.metric,
-                table.unit,
-                if table.higher_is_better {
-                    "higher"
-                } else {
-                    "lower"
-                }
-            );
+            let caption = format!("{experiment}: {}", super::render::metric_title(table));
             let mut chart = ChartBuilder::on(&root)
                 .caption(caption, ("sans-serif", 16))
                 .margin(8)

@@ -83,8 +83,8 @@ pub struct MetricTable {
     pub metric: String,
     /// Unit of the values: the catalog's (`common.toml`), else the first result's.
     pub unit: String,
-    /// Whether larger is better (the catalog's `better`; `false` for a metric it lacks).
-    pub higher_is_better: bool,
+    /// Which way is better (the catalog's `better`; lower for a metric it lacks).
+    pub better: Better,
     /// Rows in the order their first result appeared.
     pub rows: Vec<Row>,
 }
@@ -164,7 +164,7 @@ impl Tables {
                 metrics.push(MetricTable {
                     metric: key.metric.clone(),
                     unit: spec.map_or_else(|| result.unit.clone(), |m| m.unit.clone()),
-                    higher_is_better: spec.is_some_and(|m| m.better == Better::Higher),
+                    better: spec.map_or(Better::Lower, |m| m.better),
                     rows: Vec::new(),
                 });
                 metrics.len() - 1
@@ -235,7 +235,11 @@ mod tests {
         let metrics = &t.experiments[0].metrics;
         assert_eq!(metrics.len(), 2);
         assert_eq!(metrics[0].rows.len(), 2);
-        assert!(metrics[1].higher_is_better);
+        assert_eq!(metrics[1].better, Better::Higher);
+        let share = tables(&[line("rust", "xadd", "thread_share", 0.5)]);
+        let share = &share.experiments[0].metrics[0];
+        assert_eq!(share.better, Better::Neither);
+        assert_eq!(crate::render::metric_title(share), "thread_share (ratio)");
         assert_eq!(metrics[0].rows[1].java_over_rust(), None);
     }
 

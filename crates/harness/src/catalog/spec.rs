@@ -47,6 +47,19 @@ pub enum Better {
     Higher,
     /// Times and sizes: less is better.
     Lower,
+    /// Neither: the metric describes rather than ranks (one thread's share of the work).
+    Neither,
+}
+
+impl Better {
+    /// How a title says it: `higher is better`, `lower is better`, or nothing.
+    pub fn phrase(self) -> Option<&'static str> {
+        match self {
+            Better::Higher => Some("higher is better"),
+            Better::Lower => Some("lower is better"),
+            Better::Neither => None,
+        }
+    }
 }
 
 /// One metric: its name in results, its unit, which way is better.

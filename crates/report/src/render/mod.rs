@@ -199,18 +199,13 @@ pub(crate) const MACHINE_HEADERS: [&str; 8] = [
     "measured",
 ];
 
-/// The table header of a metric: `ns_per_hop (ns, lower is better)`.
+/// The table header of a metric: `ns_per_hop (ns, lower is better)`, or `thread_share (ratio)`
+/// for a metric that has no better direction.
 pub(crate) fn metric_title(metric: &crate::table::MetricTable) -> String {
-    format!(
-        "{} ({}, {} is better)",
-        metric.metric,
-        metric.unit,
-        if metric.higher_is_better {
-            "higher"
-        } else {
-            "lower"
-        }
-    )
+    match metric.better.phrase() {
+        Some(phrase) => format!("{} ({}, {phrase})", metric.metric, metric.unit),
+        None => format!("{} ({})", metric.metric, metric.unit),
+    }
 }
 
 /// The cells of a row as text: variant, params, rust, java, c, java/rust, seed.

@@ -9,5 +9,8 @@ public enum Better {
     HIGHER,
     /** Times and sizes: less is better. */
     @JsonProperty("lower")
-    LOWER
+    LOWER,
+    /** Neither: the metric describes rather than ranks (one thread's share of the work). */
+    @JsonProperty("neither")
+    NEITHER
 }
