@@ -13,8 +13,8 @@
 //! own loops are [`produce_in_peer`] and [`echo_in_peer`].
 //!
 //! [`cases`] lists what a run measures from the catalog at a preset (and the command line's
-//! overrides); [`run_cases`] measures and reports them; a plan prints [`Case::plan_json`] of the
-//! same cases.
+//! overrides); [`run_cases`] measures and reports them; `sympathy run ipc --plan` prints the
+//! same cases' [`Case::measurement`] params.
 
 mod cases;
 mod echo;
