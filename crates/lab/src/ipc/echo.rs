@@ -1,6 +1,6 @@
-//! Round trip (`echo`): this process writes message `i` to a ping ring and spins until an echo
-//! process returns it on a pong ring, both pinned; every echoed message is verified against the
-//! pattern. A tenth as many round trips as are timed run first, untimed, as warm-up. The echo
+//! Round trip (`echo`, `echo-cross-*`): this process writes message `i` to a ping ring and spins
+//! until an echo process (Rust, or Java for `echo-cross-*`) returns it on a pong ring, both
+//! pinned; every echoed message is verified against the pattern of its sequence number `i`. A tenth as many round trips as are timed run first, untimed, as warm-up. The echo
 //! is started through the [`PeerLauncher`]; a Rust echo runs [`echo_in_peer`].
 //!
 //! Round trips are timed with the CPU's time-stamp counter on x86_64 (`rdtsc`, converted with
@@ -46,8 +46,9 @@ pub fn measure_echo(
         pong: pong_file.path().to_path_buf(),
         count: case.messages + warmup,
         core: cores.1,
+        java_ring: case.variant.java_ring(),
     });
-    let mut child = peer::start(launcher, case.producer, &task)?;
+    let mut child = peer::start(launcher, case.consumer, &task)?;
     let outcome = std::thread::scope(|s| {
         s.spawn(|| {
             pin_current_thread(cores.0)?;
