@@ -226,16 +226,10 @@ fn the_ring_variant_alternates_write_modes_and_reports_each() {
 #[test]
 #[ignore = "needs the Java build (a JDK and Maven, java/sidecar): ci/java-test runs the same both ways"]
 fn a_rust_pinger_against_a_java_echo_verifies_every_round_trip() {
-    let out = run_ipc(&[
-        "--variants",
-        "echo-cross-ffm,echo-cross-jni",
-        "--round-trips",
-        "2000",
-        "--runs",
-        "1",
-        "--json",
-    ]);
-    let Some(out) = pinned(out) else { return };
+    let args = "--variants echo-cross-ffm,echo-cross-jni --round-trips 2000 --runs 1 --json";
+    let Some(out) = pinned(run_ipc(&args.split(' ').collect::<Vec<_>>())) else {
+        return;
+    };
     let lines = results(&out);
     for variant in ["echo-cross-ffm", "echo-cross-jni"] {
         let rows: Vec<&serde_json::Value> =
