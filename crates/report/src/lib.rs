@@ -42,6 +42,7 @@
 
 pub mod baseline;
 mod chart;
+mod findings;
 mod load_table;
 mod merge;
 mod parse;
@@ -50,9 +51,13 @@ pub mod render;
 mod seed_figures;
 mod table;
 
+pub use findings::{Finding, findings};
 pub use merge::{Merged, PairKey, pairing_variant, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
-pub use record::{EnvRecord, ResultRecord, Source, Spread};
+pub use record::{Conditions, EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
 pub use seed_figures::{SeedFigure, figures_for};
-pub use table::{Cell, ExperimentTable, LANGUAGES, MetricTable, Row, Tables};
+pub use table::{
+    Cell, DRIFT_LIMIT_PERCENT, ExperimentTable, HopRange, LANGUAGES, MetricTable, NOISY_SPREAD,
+    RoundRatio, Row, Tables, language_title, median,
+};

@@ -24,11 +24,12 @@
 
 mod spec;
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, ExperimentSpec, Language, MetricSpec, ParamSpec, PresetSeconds, Role,
-    SeedFigureSpec, VariantSpec, validate,
+    Better, CommonSpec, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec,
+    PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 
 use crate::preset::Preset;
@@ -201,6 +202,28 @@ impl PresetSeconds {
             Preset::Default => self.default,
             Preset::Full => self.full,
         }
+    }
+}
+
+impl HeadlineSpec {
+    /// Its `params` as results write them (`threads=2` as `"2"`, strings bare).
+    ///
+    /// ```
+    /// use sympathy_harness::catalog::catalog;
+    /// let rule = catalog().experiment("atomic-increment").unwrap().headline.as_ref().unwrap();
+    /// assert_eq!(rule.param_texts()["threads"], "2");
+    /// ```
+    pub fn param_texts(&self) -> BTreeMap<String, String> {
+        self.params
+            .iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    toml::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), text)
+            })
+            .collect()
     }
 }
 
