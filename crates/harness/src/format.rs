@@ -261,48 +261,38 @@ mod tests {
 
     #[test]
     fn quantities_take_readable_units() {
-        use super::quantity;
-        assert_eq!(quantity(0.0, "ns"), "0 ns");
-        assert_eq!(quantity(999.0, "ns"), "999.0 ns");
-        assert_eq!(quantity(1.5e9, "ns"), "1.5 s");
-        assert_eq!(quantity(0.25, "ms"), "0.250 ms");
-        assert_eq!(quantity(1023.0, "bytes"), "1023 B");
-        assert_eq!(quantity(1536.0, "bytes"), "1.5 KiB");
-        assert_eq!(quantity(3.0 * 1073741824.0, "bytes"), "3.0 GiB");
-        assert_eq!(quantity(1.2e9, "bytes/s"), "1.2G bytes/s");
-        assert_eq!(quantity(950.0, "ops/s"), "950.0 ops/s");
-        assert_eq!(quantity(12_262.0, "ops/s"), "12.3k ops/s");
+        let cases = [
+            (0.0, "ns", "0 ns"),
+            (999.0, "ns", "999.0 ns"),
+            (1.5e9, "ns", "1.5 s"),
+            (0.25, "ms", "0.250 ms"),
+            (1023.0, "bytes", "1023 B"),
+            (1536.0, "bytes", "1.5 KiB"),
+            (3.0 * 1073741824.0, "bytes", "3.0 GiB"),
+            (1.2e9, "bytes/s", "1.2G bytes/s"),
+            (950.0, "ops/s", "950.0 ops/s"),
+            (12_262.0, "ops/s", "12.3k ops/s"),
+        ];
+        for (value, unit, expected) in cases {
+            assert_eq!(super::quantity(value, unit), expected, "{value} {unit}");
+        }
     }
 
     #[test]
     fn ratio_words_follow_the_direction() {
-        use super::ratio_words;
-        use crate::catalog::Better;
-        assert_eq!(
-            ratio_words(1.5, Better::Lower, "Java", "Rust"),
-            "Java 1.5x slower"
-        );
-        assert_eq!(
-            ratio_words(1.5, Better::Higher, "Java", "Rust"),
-            "Java 1.5x faster"
-        );
-        assert_eq!(
-            ratio_words(0.5, Better::Higher, "Java", "Rust"),
-            "Java 2.0x slower"
-        );
-        assert_eq!(
-            ratio_words(0.5, Better::Neither, "Java", "Rust"),
-            "Java 0.50x Rust"
-        );
-        assert_eq!(ratio_words(0.985, Better::Lower, "C", "Rust"), "C on par");
-        assert_eq!(
-            ratio_words(1.03, Better::Lower, "C", "Rust"),
-            "C 1.03x slower"
-        );
-        assert_eq!(
-            ratio_words(25.0, Better::Lower, "Java", "Rust"),
-            "Java 25x slower"
-        );
+        use crate::catalog::Better::{Higher, Lower, Neither};
+        let cases = [
+            (1.5, Lower, "Java 1.5x slower"),
+            (1.5, Higher, "Java 1.5x faster"),
+            (0.5, Higher, "Java 2.0x slower"),
+            (0.5, Neither, "Java 0.50x Rust"),
+            (0.985, Lower, "Java on par"),
+            (1.03, Lower, "Java 1.03x slower"),
+            (25.0, Lower, "Java 25x slower"),
+        ];
+        for (ratio, better, expected) in cases {
+            assert_eq!(super::ratio_words(ratio, better, "Java", "Rust"), expected);
+        }
     }
 
     #[test]

@@ -208,14 +208,15 @@ fn variants_finding(table: &MetricTable, rule: &HeadlineSpec) -> Option<Found> {
     let highest = medians.iter().copied().fold(0.0, f64::max);
     // Languages that disagree by more than this factor get no common headline figure.
     const AGREE: f64 = 1.5;
-    let mut headline = if highest / lowest > AGREE {
-        format!("{a} against {b} depends on the language")
-    } else {
-        compared(overall, table, a, b)
+    let at = match at.as_str() {
+        "" => String::new(),
+        at => format!(" at {at}"),
     };
-    if !at.is_empty() {
-        headline = format!("{headline} at {at}");
-    }
+    let headline = if highest / lowest > AGREE {
+        format!("{a} against {b}{at} depends on the language")
+    } else {
+        format!("{}{at}", compared(overall, table, a, b))
+    };
     let numbers = per_language
         .iter()
         .map(|(language, ratio, ra, rb)| {
@@ -340,9 +341,16 @@ mod tests {
 
     #[test]
     fn an_experiment_without_figures_says_so() {
-        let text = line("rust", "sharded", 2, 1.0);
+        let text = line("rust", "sharded", 2, 1.0).replace("ns_per_op", "ops_per_handoff");
         let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
         let f = &findings(&tables)[0];
         assert_eq!(f.headline, "no figures of ns_per_op to compare");
+        let text = line("rust", "sharded", 2, 1.0);
+        let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
+        assert_eq!(
+            findings(&tables)[0].headline,
+            "best ns_per_op: Rust sharded 1.0 ns",
+            "without both variants, the best figure of each language"
+        );
     }
 }

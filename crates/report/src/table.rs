@@ -571,14 +571,13 @@ mod tests {
     #[test]
     fn the_ratio_is_not_the_ratio_of_the_medians() {
         // Rust 10, 20, 40; Java 15, 60, 44: per-round 1.5, 3, 1.1 (median 1.5); medians 44/20.
-        let t = tables(&[
-            round("rust", 10.0, 1, 50.0, 50.0),
-            round("rust", 20.0, 2, 50.0, 50.0),
-            round("rust", 40.0, 3, 50.0, 50.0),
-            round("java", 15.0, 1, 50.0, 50.0),
-            round("java", 60.0, 2, 50.0, 50.0),
-            round("java", 44.0, 3, 50.0, 50.0),
-        ]);
+        let lines: Vec<String> = [("rust", [10.0, 20.0, 40.0]), ("java", [15.0, 60.0, 44.0])]
+            .iter()
+            .flat_map(|(lang, values)| {
+                (1..=3).map(move |r| round(lang, values[r as usize - 1], r, 50.0, 50.0))
+            })
+            .collect();
+        let t = tables(&lines);
         let row = &t.experiments[0].metrics[0].rows[0];
         let medians = row.cell("java").unwrap().value / row.cell("rust").unwrap().value;
         assert_eq!(medians, 44.0 / 20.0);

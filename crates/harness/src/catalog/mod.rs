@@ -370,6 +370,22 @@ full = 4
                 experiment("[estimate_s]\nc = { smoke = 1, quick = 2, default = 3, full = 4 }"),
                 "C variants run inside the Rust run",
             ),
+            (
+                "toy.toml",
+                experiment("").replace(
+                    "metrics = [\"ns_per_op\"]",
+                    "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", variants = [\"plain\"] }",
+                ),
+                "give either two `variants` or `languages = true`",
+            ),
+            (
+                "toy.toml",
+                experiment("").replace(
+                    "metrics = [\"ns_per_op\"]",
+                    "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", languages = true, params = { size = 1 } }",
+                ),
+                "`size` is not a param of the experiment",
+            ),
         ];
         for (file, text, expected) in cases {
             let err = Catalog::parse(&[("common.toml", COMMON), (file, &text)]).unwrap_err();
