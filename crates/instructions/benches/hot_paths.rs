@@ -51,37 +51,28 @@ fn zero_copy_bytes(n: usize) -> (Vec<u8>, usize) {
     (kernels::encoded::<ZeroCopy>().expect("an order"), n)
 }
 
-#[library_benchmark]
-#[bench::n1000(args = (N), setup = empty_ring)]
-#[bench::n2000(args = (N2), setup = empty_ring)]
-fn write_4b((mut pair, n): (RingPair, usize)) -> RingPair {
-    kernels::ring_write(&mut pair.producer, &[7; 4], n).expect("room for every message");
-    pair
+macro_rules! ring_benches {
+    ($len:literal, $write:ident, $read:ident) => {
+        #[library_benchmark]
+        #[bench::n1000(args = (N), setup = empty_ring)]
+        #[bench::n2000(args = (N2), setup = empty_ring)]
+        fn $write((mut pair, n): (RingPair, usize)) -> RingPair {
+            kernels::ring_write(&mut pair.producer, &[7; $len], n).expect("room for every message");
+            pair
+        }
+
+        #[library_benchmark]
+        #[bench::n1000(args = (N), setup = ring_of::<$len>)]
+        #[bench::n2000(args = (N2), setup = ring_of::<$len>)]
+        fn $read((mut pair, n): (RingPair, usize)) -> (RingPair, u64) {
+            let sum = kernels::ring_read(&mut pair.consumer, n).expect("every message waiting");
+            (pair, sum)
+        }
+    };
 }
 
-#[library_benchmark]
-#[bench::n1000(args = (N), setup = empty_ring)]
-#[bench::n2000(args = (N2), setup = empty_ring)]
-fn write_256b((mut pair, n): (RingPair, usize)) -> RingPair {
-    kernels::ring_write(&mut pair.producer, &[7; 256], n).expect("room for every message");
-    pair
-}
-
-#[library_benchmark]
-#[bench::n1000(args = (N), setup = ring_of::<4>)]
-#[bench::n2000(args = (N2), setup = ring_of::<4>)]
-fn read_4b((mut pair, n): (RingPair, usize)) -> (RingPair, u64) {
-    let sum = kernels::ring_read(&mut pair.consumer, n).expect("every message waiting");
-    (pair, sum)
-}
-
-#[library_benchmark]
-#[bench::n1000(args = (N), setup = ring_of::<256>)]
-#[bench::n2000(args = (N2), setup = ring_of::<256>)]
-fn read_256b((mut pair, n): (RingPair, usize)) -> (RingPair, u64) {
-    let sum = kernels::ring_read(&mut pair.consumer, n).expect("every message waiting");
-    (pair, sum)
-}
+ring_benches!(4, write_4b, read_4b);
+ring_benches!(256, write_256b, read_256b);
 
 library_benchmark_group!(
     name = ring,

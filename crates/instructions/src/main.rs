@@ -29,10 +29,11 @@ fn run() -> anyhow::Result<bool> {
         bail!("{USAGE}");
     };
     let mut cases = Vec::new();
-    for line in std::io::stdin().lock().lines() {
+    for (number, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.context("reading the benchmark output")?;
         if line.trim_start().starts_with('{') {
-            cases.push(gate::parse_case(&line)?);
+            let case = gate::parse_case(&line).with_context(|| format!("line {}", number + 1))?;
+            cases.push(case);
         }
     }
     if cases.is_empty() {
