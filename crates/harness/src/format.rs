@@ -70,6 +70,22 @@ pub fn bytes(b: u64) -> String {
     }
 }
 
+/// Placeholder of the report-model API: `Java 1.50x Rust` (no direction words yet).
+pub fn ratio_words(
+    ratio: f64,
+    better: crate::catalog::Better,
+    subject: &str,
+    other: &str,
+) -> String {
+    let _ = better;
+    format!("{subject} {} {other}", self::ratio(ratio))
+}
+
+/// Placeholder of the report-model API: the value and its unit, not yet rescaled.
+pub fn quantity(value: f64, unit: &str) -> String {
+    format!("{} {unit}", self::value(value))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -42,6 +42,7 @@
 
 pub mod baseline;
 mod chart;
+mod findings;
 mod load_table;
 mod merge;
 mod parse;
@@ -55,4 +56,6 @@ pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
 pub use record::{EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
 pub use seed_figures::{SeedFigure, figures_for};
-pub use table::{Cell, ExperimentTable, LANGUAGES, MetricTable, Row, Tables};
+pub use table::{
+    Cell, ExperimentTable, HopRange, LANGUAGES, MetricTable, RoundRatio, Row, Tables,
+};

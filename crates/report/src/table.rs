@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::merge::{Merged, PairKey};
-use crate::record::ResultRecord;
+use crate::record::{ResultRecord, Spread};
 use crate::seed_figures::{SeedFigure, figures_for};
 use sympathy_harness::catalog::{Better, catalog};
 use sympathy_harness::format;
@@ -36,6 +36,46 @@ impl Cell {
     }
 }
 
+impl Cell {
+    /// Placeholder of the report-model API: every round's result (here only the one).
+    pub fn rounds(&self) -> &[ResultRecord] {
+        std::slice::from_ref(&self.result)
+    }
+
+    /// Placeholder of the report-model API: min..max over the rounds' runs.
+    pub fn spread(&self) -> Option<Spread> {
+        self.result.spread
+    }
+
+    /// Placeholder of the report-model API: the runs spread more than 2x (max/min).
+    pub fn noisy(&self) -> bool {
+        self.spread()
+            .is_some_and(|s| s.min > 0.0 && s.max / s.min > 2.0)
+    }
+}
+
+/// Placeholder of the report-model API: per-round ratios num/den, their median and spread.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoundRatio {
+    /// Median of the per-round ratios.
+    pub median: f64,
+    /// Smallest per-round ratio.
+    pub min: f64,
+    /// Largest per-round ratio.
+    pub max: f64,
+    /// Rounds where both languages have a result.
+    pub rounds: usize,
+}
+
+/// Placeholder of the report-model API: the hop probes' range over a row's results.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HopRange {
+    /// Smallest probe, ns.
+    pub min_ns: f64,
+    /// Largest probe, ns.
+    pub max_ns: f64,
+}
+
 /// One row: the same work in each language.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -61,6 +101,27 @@ impl Row {
         let rust = self.cell("rust")?.value;
         let java = self.cell("java")?.value;
         (rust != 0.0).then(|| java / rust)
+    }
+
+    /// Placeholder of the report-model API: the ratio `num`/`den` of the medians, one round.
+    pub fn ratio(&self, num: &str, den: &str) -> Option<RoundRatio> {
+        let (n, d) = (self.cell(num)?.value, self.cell(den)?.value);
+        (d != 0.0).then(|| RoundRatio {
+            median: n / d,
+            min: n / d,
+            max: n / d,
+            rounds: 1,
+        })
+    }
+
+    /// Placeholder of the report-model API: no hop probe is read yet.
+    pub fn hop(&self) -> Option<HopRange> {
+        None
+    }
+
+    /// Placeholder of the report-model API: no hop probe is read yet.
+    pub fn drifted(&self) -> bool {
+        false
     }
 
     /// The seed figures as text: `50.00 java (Intel ...)`, several joined by `; `.
