@@ -56,6 +56,4 @@ pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
 pub use record::{EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
 pub use seed_figures::{SeedFigure, figures_for};
-pub use table::{
-    Cell, ExperimentTable, HopRange, LANGUAGES, MetricTable, RoundRatio, Row, Tables,
-};
+pub use table::{Cell, ExperimentTable, HopRange, LANGUAGES, MetricTable, RoundRatio, Row, Tables};
