@@ -218,13 +218,7 @@ pub(crate) fn bar_chart(title: &str, table: &MetricTable) -> Option<String> {
             let value = value_text(bar.value, &table.unit);
             let spread = bar
                 .range
-                .map(|(lo, hi)| {
-                    format!(
-                        ", runs {}..{}",
-                        value_text(lo, &table.unit),
-                        value_text(hi, &table.unit)
-                    )
-                })
+                .map(|(lo, hi)| format!(", runs {}", super::range_text(lo, hi, &table.unit)))
                 .unwrap_or_default();
             let tip = format!("{} · {}: {value}{spread}", g.full, bar.who);
             out.rect(

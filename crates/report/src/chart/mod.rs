@@ -38,6 +38,15 @@ const SEED: usize = 3;
 /// Colour of the "noisy" mark.
 pub(crate) const NOISY_COLOUR: &str = "#b00020";
 
+/// `lo..hi` in readable units, the unit said once when both ends share it: `6.5..15.0 ns`.
+pub(crate) fn range_text(lo: f64, hi: f64, unit: &str) -> String {
+    let (a, b) = (format::quantity(lo, unit), format::quantity(hi, unit));
+    match (a.rsplit_once(' '), b.rsplit_once(' ')) {
+        (Some((number, unit_a)), Some((_, unit_b))) if unit_a == unit_b => format!("{number}..{b}"),
+        _ => format!("{a}..{b}"),
+    }
+}
+
 /// A legend row from `at` (the baseline of its text): a swatch and a name per entry
 /// (`(colour index, name)`), then, when asked, what a whisker and the "noisy" mark mean.
 fn legend(

@@ -29,7 +29,7 @@ table{border-collapse:collapse;width:100%;margin:.4em 0 1em;font-size:14px}\n\
 th,td{border-bottom:1px solid #dedede;padding:5px 8px;vertical-align:top;text-align:left}\n\
 th{background:#f1f2f4;font-weight:600;border-bottom:2px solid #c8c8c8}\n\
 th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}\n\
-td.num{white-space:nowrap}\n\
+td .figure{white-space:nowrap}\n\
 .spread{display:block;color:#5f5f5f;font-size:12px}\n\
 .mark{display:inline-block;font-size:12px;font-weight:600;padding:0 5px;border-radius:3px;\
 margin-left:4px;line-height:1.5}\n\

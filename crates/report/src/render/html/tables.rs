@@ -2,7 +2,7 @@
 //! runs' spread beneath each figure, "noisy" and "drift" marks, direction-aware ratios over the
 //! rounds, columns with nothing in them left out), and plain text tables.
 
-use crate::chart::{LANGUAGE_NAMES, RowLabels, escape};
+use crate::chart::{LANGUAGE_NAMES, RowLabels, escape, range_text};
 use crate::table::{Cell, LANGUAGES, MetricTable, RoundRatio, Row};
 use sympathy_harness::catalog::Better;
 use sympathy_harness::format;
@@ -58,20 +58,17 @@ pub(super) fn mark(kind: &str, why: &str) -> String {
 /// A figure in readable units, with the "noisy" mark, and beneath it the runs' min..max and
 /// the number of rounds.
 fn cell_html(cell: &Cell, unit: &str) -> String {
-    let mut out = escape(&format::quantity(cell.value, unit));
+    let mut out = format!(
+        "<span class=\"figure\">{}</span>",
+        escape(&format::quantity(cell.value, unit))
+    );
     if cell.noisy() {
         out.push_str(&mark("noisy", "the runs spread more than 2x (max/min)"));
     }
     let spread = cell
         .spread()
         .filter(|s| s.runs > 1 && s.min < s.max)
-        .map(|s| {
-            format!(
-                "{}..{}",
-                format::quantity(s.min, unit),
-                format::quantity(s.max, unit)
-            )
-        });
+        .map(|s| range_text(s.min, s.max, unit));
     let rounds = match cell.rounds().len() {
         n if n > 1 => Some(format!("{n} rounds")),
         _ => None,
@@ -103,11 +100,10 @@ fn ratio_html(ratio: RoundRatio, better: Better, subject: &str, other: &str) -> 
 /// The hop probes' range over the row's runs, marked when it drifted.
 fn hop_html(row: &Row) -> Option<String> {
     let hop = row.hop()?;
-    let mut out = escape(&format!(
-        "{}..{}",
-        format::quantity(hop.min_ns, "ns"),
-        format::quantity(hop.max_ns, "ns")
-    ));
+    let mut out = format!(
+        "<span class=\"figure\">{}</span>",
+        escape(&range_text(hop.min_ns, hop.max_ns, "ns"))
+    );
     if row.drifted() {
         out.push_str(&mark(
             "drift",
