@@ -31,6 +31,7 @@ th{background:#f1f2f4;font-weight:600;border-bottom:2px solid #c8c8c8}\n\
 th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}\n\
 td .figure{white-space:nowrap}\n\
 .spread{display:block;color:#5f5f5f;font-size:12px}\n\
+.spread span{white-space:nowrap}\n\
 .mark{display:inline-block;font-size:12px;font-weight:600;padding:0 5px;border-radius:3px;\
 margin-left:4px;line-height:1.5}\n\
 .mark.noisy{background:#fde7ea;color:#b00020}\n\

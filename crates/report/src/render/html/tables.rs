@@ -74,25 +74,30 @@ fn cell_html(cell: &Cell, unit: &str) -> String {
         _ => None,
     };
     let beneath: Vec<String> = spread.into_iter().chain(rounds).collect();
-    if !beneath.is_empty() {
-        out.push_str(&format!(
-            "<span class=\"spread\">{}</span>",
-            escape(&beneath.join(" · "))
-        ));
-    }
+    out.push_str(&beneath_html(&beneath));
     out
+}
+
+/// The small line(s) beneath a figure; it breaks between `pieces`, never inside one.
+fn beneath_html(pieces: &[String]) -> String {
+    if pieces.is_empty() {
+        return String::new();
+    }
+    let spans: Vec<String> = pieces
+        .iter()
+        .map(|p| format!("<span>{}</span>", escape(p)))
+        .collect();
+    format!("<span class=\"spread\">{}</span>", spans.join(" "))
 }
 
 /// A ratio in words ("Java 1.5x slower"), and beneath it its spread over the rounds.
 fn ratio_html(ratio: RoundRatio, better: Better, subject: &str, other: &str) -> String {
     let mut out = escape(&format::ratio_words(ratio.median, better, subject, other));
     if ratio.rounds > 1 {
-        out.push_str(&format!(
-            "<span class=\"spread\">{}..{} over {} rounds</span>",
-            format::ratio(ratio.min),
-            format::ratio(ratio.max),
-            ratio.rounds
-        ));
+        out.push_str(&beneath_html(&[
+            format!("{}..{}", format::ratio(ratio.min), format::ratio(ratio.max)),
+            format!("over {} rounds", ratio.rounds),
+        ]));
     }
     out
 }
