@@ -55,6 +55,18 @@ fn some_names(names: &[String]) -> String {
     }
 }
 
+/// A line of the banner: `<strong>N nouns</strong> why: names`; `None` when there are none.
+fn banner_line(names: &[String], noun: &str, why: &str) -> Option<String> {
+    let plural = if names.len() == 1 { "" } else { "s" };
+    (!names.is_empty()).then(|| {
+        format!(
+            "<strong>{} {noun}{plural}</strong>{why}: {}",
+            names.len(),
+            some_names(names)
+        )
+    })
+}
+
 /// The banner: failed runs, noisy figures and drifted rows, or that there are none.
 fn banner(report: &Report) -> String {
     let mut noisy = Vec::new();
@@ -77,36 +89,32 @@ fn banner(report: &Report) -> String {
             }
         }
     }
-    let mut lines = Vec::new();
-    if !report.failures.is_empty() {
-        let names: Vec<String> = report
-            .failures
-            .iter()
-            .map(|f| format!("{} [{}]", f.experiment, f.label))
-            .collect();
-        lines.push(format!(
-            "<strong>{} failed run{}</strong>: {} (<a href=\"#failures\">why</a>)",
-            names.len(),
-            if names.len() == 1 { "" } else { "s" },
-            some_names(&names)
-        ));
-    }
-    if !noisy.is_empty() {
-        lines.push(format!(
-            "<strong>{} noisy figure{}</strong> (runs spread over 2x, marked <span class=\"mark noisy\">noisy</span>): {}",
-            noisy.len(),
-            if noisy.len() == 1 { "" } else { "s" },
-            some_names(&noisy)
-        ));
-    }
-    if !drifted.is_empty() {
-        lines.push(format!(
-            "<strong>{} drifted row{}</strong> (the core-to-core hop moved over 25% during a run, marked <span class=\"mark drift\">drift</span>): {}",
-            drifted.len(),
-            if drifted.len() == 1 { "" } else { "s" },
-            some_names(&drifted)
-        ));
-    }
+    let failed: Vec<String> = report
+        .failures
+        .iter()
+        .map(|f| format!("{} [{}]", f.experiment, f.label))
+        .collect();
+    let lines: Vec<String> = [
+        banner_line(
+            &failed,
+            "failed run",
+            " (<a href=\"#failures\">their reasons</a>)",
+        ),
+        banner_line(
+            &noisy,
+            "noisy figure",
+            " (runs spread over 2x, marked <span class=\"mark noisy\">noisy</span>)",
+        ),
+        banner_line(
+            &drifted,
+            "drifted row",
+            " (the core-to-core hop moved over 25% during a run, marked \
+             <span class=\"mark drift\">drift</span>)",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     if lines.is_empty() {
         return "<div id=\"banner\" class=\"banner ok\">Every run succeeded; no figure is noisy \
                 and no row drifted.</div>\n"
@@ -341,10 +349,11 @@ pub(super) fn render(report: &Report) -> String {
 mod tests {
     use crate::{Merged, Report, parse_jsonl};
 
-    fn report(lines: &[(&str, &str, &str, f64)]) -> Report {
+    /// The page of results of `metric` as (language, variant, value).
+    fn html(metric: &str, lines: &[(&str, &str, f64)]) -> String {
         let text: Vec<String> = lines
             .iter()
-            .map(|(lang, variant, metric, value)| {
+            .map(|(lang, variant, value)| {
                 format!(
                     r#"{{"kind":"result","experiment":"demo","language":"{lang}","variant":"{variant}","params":{{"size":64}},"metric":"{metric}","value":{value},"unit":"ns","stats":{{"runs":3,"median":{value},"min":{},"max":{}}},"check":"ok"}}"#,
                     value * 0.9,
@@ -355,26 +364,19 @@ mod tests {
         Report::new(Merged::from_streams([
             parse_jsonl("t", &text.join("\n")).unwrap()
         ]))
+        .html()
     }
 
     #[test]
     fn a_metric_without_direction_is_never_called_better() {
-        let html = report(&[
-            ("rust", "a", "thread_share", 0.5),
-            ("java", "a", "thread_share", 0.4),
-        ])
-        .html();
+        let html = html("thread_share", &[("rust", "a", 0.5), ("java", "a", 0.4)]);
         assert!(html.contains("thread_share (ratio)"), "{html}");
         assert!(!html.contains("is better"), "{html}");
     }
 
     #[test]
     fn findings_come_first_and_wide_spans_get_a_log_axis() {
-        let html = report(&[
-            ("rust", "a", "write_ns", 9.0),
-            ("java", "b", "write_ns", 1800.0),
-        ])
-        .html();
+        let html = html("write_ns", &[("rust", "a", 9.0), ("java", "b", 1800.0)]);
         let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle}"));
         assert!(at("id=\"banner\"") < at("id=\"findings\""));
         assert!(at("id=\"findings\"") < at("id=\"toc\""));
