@@ -197,22 +197,23 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
     assert_eq!(html.matches("<svg").count(), metric_tables + 1);
     assert_eq!(html.matches("</svg>").count(), metric_tables + 1);
     assert!(html.contains("p99 latency against offered load"));
-    assert!(html.contains("unbounded | java"));
-    assert!(html.contains("<h3>latency vs load</h3>"));
+    assert!(html.contains("unbounded · Java"));
+    assert!(html.contains(">latency vs load</h3>"));
+    // Findings first: the banner, the findings panel and the contents come before any table.
+    let first_table = html.find("<table>").unwrap();
+    for id in ["id=\"banner\"", "id=\"findings\"", "id=\"toc\""] {
+        assert!(html.find(id).is_some_and(|at| at < first_table), "{id}");
+    }
     // Labels are drawn as SVG text, no font file needed.
     assert!(
         html.contains("<text"),
         "charts carry their labels as <text>"
     );
-    // A bar is labelled with the row's variant and work params, then the language.
+    // A bar's tooltip names the row's variant and the language.
     let xadd = &report().tables.experiments[0].metrics[0].rows[0];
     assert_eq!(xadd.key.variant, "xadd");
-    let name = match xadd.key.params_label() {
-        p if p.is_empty() => "xadd".to_string(),
-        p => format!("xadd {p}"),
-    };
-    assert!(html.contains(&format!("{name} | rust")), "{name}");
-    assert!(html.contains(&format!("{name} | seed (c)")), "{name}");
+    assert!(html.contains("xadd · Rust: "));
+    assert!(html.contains("xadd · seed (c, "));
     // Nothing is fetched from elsewhere.
     for external in ["<script", "<link", "src=\"http", "href=\"http", "@import"] {
         assert!(

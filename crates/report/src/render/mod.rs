@@ -319,51 +319,11 @@ pub(crate) fn metric_title(metric: &crate::table::MetricTable) -> String {
     }
 }
 
-/// The cells of a row as text, every column: variant, params, rust, java, c, Java vs Rust,
-/// seed (the terminal and Markdown show [`columns::metric_columns`], only the columns with
-/// something to show).
-pub(crate) fn row_texts(row: &Row) -> [String; 7] {
-    let spec = sympathy_harness::catalog::catalog().metric(&row.key.metric);
-    let unit = spec.map_or("", |m| m.unit.as_str());
-    let cell = |lang: &str| {
-        row.cell(lang)
-            .map(|c| c.text(unit))
-            .unwrap_or_else(|| "-".into())
-    };
-    let better = spec.map_or(sympathy_harness::catalog::Better::Lower, |m| m.better);
-    [
-        row.label(),
-        row.key.params_label(),
-        cell("rust"),
-        cell("java"),
-        cell("c"),
-        row.ratio("java", "rust")
-            .map(|r| format::ratio_words_in(r.median, better, unit, "Java", "Rust"))
-            .unwrap_or_else(|| "-".into()),
-        if row.seed.is_empty() {
-            "-".into()
-        } else {
-            row.seed_text()
-        },
-    ]
-}
-
 /// What the back-pressure latency-vs-load table shows.
 pub(crate) const LOAD_NOTE: &str = "Each row is one variant and language at one offered load \
 (fraction of capacity), medians over the runs. Below capacity both queues answer in about one \
 service time; above it the unbounded queue's latency grows with the backlog while the bounded \
 queue keeps it near its Little's-law bound and rejects the excess.";
-
-/// Headers of [`row_texts`].
-pub(crate) const ROW_HEADERS: [&str; 7] = [
-    "variant",
-    "params",
-    "Rust",
-    "Java",
-    "C",
-    "Java vs Rust",
-    "seed (hardware)",
-];
 
 /// The baseline lines as text: language, experiment, variant, params, metric, old, new, new/old.
 pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
