@@ -42,6 +42,7 @@
 
 pub mod baseline;
 mod chart;
+mod failure;
 mod load_table;
 mod merge;
 mod parse;
