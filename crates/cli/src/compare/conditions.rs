@@ -62,7 +62,7 @@ impl Conditions {
     }
 
     /// The JSON object (hop fields only when measured, rounded to 0.1 ns).
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(self) -> Value {
         let mut object = Map::new();
         object.insert("round".into(), json!(self.round));
         object.insert("rounds".into(), json!(self.rounds));
