@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::failure::RunFailure;
-use crate::record::{EnvRecord, ResultRecord, Source, Spread, value_text};
+use crate::record::{Conditions, EnvRecord, ResultRecord, Source, Spread, value_text};
 
 /// A stream that is not valid results-schema JSON Lines.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -145,6 +145,7 @@ fn parse_result(
         unit: fields.string("unit")?,
         spread,
         check: fields.optional_string("check").unwrap_or_default(),
+        conditions: Conditions::parse(raw.get("conditions"))?,
         raw,
         source,
     })

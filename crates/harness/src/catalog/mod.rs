@@ -24,11 +24,12 @@
 
 mod spec;
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, ExperimentSpec, Language, MetricSpec, ParamSpec, PerPreset, PresetSeconds,
-    Role, SeedFigureSpec, VariantSpec, validate,
+    Better, CommonSpec, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec, PerPreset,
+    PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 
 use crate::preset::Preset;
@@ -217,6 +218,28 @@ impl PerPreset {
     }
 }
 
+impl HeadlineSpec {
+    /// Its `params` as results write them (`threads=2` as `"2"`, strings bare).
+    ///
+    /// ```
+    /// use sympathy_harness::catalog::catalog;
+    /// let rule = catalog().experiment("atomic-increment").unwrap().headline.as_ref().unwrap();
+    /// assert_eq!(rule.param_texts()["threads"], "2");
+    /// ```
+    pub fn param_texts(&self) -> BTreeMap<String, String> {
+        self.params
+            .iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    toml::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), text)
+            })
+            .collect()
+    }
+}
+
 impl ParamSpec {
     /// The value at `preset`.
     pub fn at(&self, preset: Preset) -> &toml::Value {
@@ -360,6 +383,22 @@ full = 4
                 "toy.toml",
                 experiment("[estimate_s]\nc = { smoke = 1, quick = 2, default = 3, full = 4 }"),
                 "C variants run inside the Rust run",
+            ),
+            (
+                "toy.toml",
+                experiment("").replace(
+                    "metrics = [\"ns_per_op\"]",
+                    "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", variants = [\"plain\"] }",
+                ),
+                "give either two `variants` or `languages = true`",
+            ),
+            (
+                "toy.toml",
+                experiment("").replace(
+                    "metrics = [\"ns_per_op\"]",
+                    "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", languages = true, params = { size = 1 } }",
+                ),
+                "`size` is not a param of the experiment",
             ),
         ];
         for (file, text, expected) in cases {
