@@ -45,6 +45,7 @@
 
 pub mod baseline;
 mod chart;
+mod failure;
 mod findings;
 mod load_table;
 mod merge;

@@ -42,6 +42,8 @@ fn report() -> Report {
         .with_failures(vec![RunFailure {
             experiment: "memory-walk".into(),
             label: "java".into(),
+            round: 1,
+            retries: 0,
             reason: "exit status 1 (log: logs/memory-walk-java.log)".into(),
         }])
         .with_baseline(baseline)

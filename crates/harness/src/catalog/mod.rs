@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec,
+    Better, CommonSpec, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec, PerPreset,
     PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 
@@ -102,6 +102,19 @@ impl Catalog {
     /// ```
     pub fn param(&self, experiment: &str, param: &str) -> Option<&ParamSpec> {
         self.experiment(experiment).and_then(|e| e.param(param))
+    }
+
+    /// How many rounds `sympathy compare` runs of every experiment at `preset`
+    /// (`compare_rounds` in `experiments/common.toml`): at least 1.
+    ///
+    /// ```
+    /// use sympathy_harness::Preset;
+    /// use sympathy_harness::catalog::catalog;
+    /// assert!(catalog().compare_rounds(Preset::Quick) >= 1);
+    /// assert!(catalog().compare_rounds(Preset::Smoke) <= catalog().compare_rounds(Preset::Full));
+    /// ```
+    pub fn compare_rounds(&self, preset: Preset) -> u32 {
+        self.common.compare_rounds.at(preset).max(1)
     }
 
     /// The metric called `name`.
@@ -185,8 +198,8 @@ impl ExperimentSpec {
     }
 }
 
-impl PresetSeconds {
-    /// The seconds at `preset`.
+impl PerPreset {
+    /// The number at `preset`.
     ///
     /// ```
     /// use sympathy_harness::Preset;
@@ -286,6 +299,7 @@ mod tests {
 
     const COMMON: &str = r#"
 runner_params = ["runs"]
+compare_rounds = { smoke = 2, quick = 3, default = 3, full = 3 }
 [[metrics]]
 name = "ns_per_op"
 unit = "ns"

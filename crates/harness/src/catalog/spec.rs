@@ -37,6 +37,9 @@ pub struct CommonSpec {
     pub runner_params: Vec<String>,
     /// Every metric a result may carry.
     pub metrics: Vec<MetricSpec>,
+    /// How many rounds `sympathy compare` runs of every experiment at each preset (each round
+    /// runs every language once, starting one language further along than the round before).
+    pub compare_rounds: PerPreset,
 }
 
 /// Which way a metric improves.
@@ -135,9 +138,13 @@ pub struct HeadlineSpec {
 }
 
 /// Seconds at each preset (see [`ExperimentSpec::estimate_s`]).
+pub type PresetSeconds = PerPreset;
+
+/// A whole number at each preset: seconds of a run ([`ExperimentSpec::estimate_s`]), rounds of
+/// a comparison ([`CommonSpec::compare_rounds`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PresetSeconds {
+pub struct PerPreset {
     /// At `--smoke`.
     pub smoke: u32,
     /// At `--quick`.
@@ -229,6 +236,19 @@ pub struct SeedFigureSpec {
 /// values only where every preset has one. Each error names the file and the entry.
 pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -> Vec<String> {
     let mut errors = Vec::new();
+    let r = common.compare_rounds;
+    if [r.smoke, r.quick, r.default, r.full].contains(&0) {
+        errors.push("common.toml: compare_rounds must be at least 1 at every preset".to_string());
+    }
+    if [r.smoke, r.quick, r.default, r.full]
+        .iter()
+        .any(|&n| n > 10)
+    {
+        errors.push(
+            "common.toml: compare_rounds above 10 would make a comparison take hours; use at most 10"
+                .to_string(),
+        );
+    }
     let metrics: BTreeSet<&str> = common.metrics.iter().map(|m| m.name.as_str()).collect();
     if metrics.len() != common.metrics.len() {
         errors.push("common.toml: a metric is listed twice".to_string());

@@ -18,17 +18,7 @@ use crate::seed_figures::SeedFigure;
 use crate::table::{Row, Tables};
 use sympathy_harness::format;
 
-/// A run of the comparison that produced no results (it failed, timed out, or its language's
-/// side was unavailable). The report lists them so a missing figure is never silent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunFailure {
-    /// Experiment of the run.
-    pub experiment: String,
-    /// Which side ran it: `rust`, `java`, `rust->java`, ...
-    pub label: String,
-    /// What went wrong, and where its log is.
-    pub reason: String,
-}
+pub use crate::failure::RunFailure;
 
 /// Everything one report shows.
 #[derive(Debug, Clone, Default)]
@@ -47,20 +37,22 @@ pub struct Report {
 pub const OUTPUT_FILES: [&str; 3] = ["results.jsonl", "report.md", "report.html"];
 
 impl Report {
-    /// A report of `merged` with no failures and no baseline.
+    /// A report of `merged`, listing its failed runs, with no baseline.
     pub fn new(merged: Merged) -> Report {
         let tables = Tables::build(&merged);
+        let failures = merged.failures.clone();
         Report {
             merged,
             tables,
-            failures: Vec::new(),
+            failures,
             baseline: None,
         }
     }
 
-    /// Adds failed runs.
+    /// Adds failed runs (to the list and to the results the report writes).
     pub fn with_failures(mut self, failures: Vec<RunFailure>) -> Report {
-        self.failures = failures;
+        self.merged.failures.extend(failures.iter().cloned());
+        self.failures.extend(failures);
         self
     }
 
