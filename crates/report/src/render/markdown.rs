@@ -121,7 +121,7 @@ pub(super) fn render(report: &Report) -> String {
     if !report.failures.is_empty() {
         out.push_str("\n## Failed runs\n\n");
         for f in &report.failures {
-            out.push_str(&format!("- {} [{}]: {}\n", f.experiment, f.label, f.reason));
+            out.push_str(&format!("- {f}\n"));
         }
     }
     let warnings = report.warnings();

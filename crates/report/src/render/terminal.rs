@@ -99,7 +99,7 @@ pub(super) fn render(report: &Report) -> String {
     if !report.failures.is_empty() {
         out.push_str(&format!("\n== {} run(s) failed\n", report.failures.len()));
         for f in &report.failures {
-            out.push_str(&format!("  {} [{}]: {}\n", f.experiment, f.label, f.reason));
+            out.push_str(&format!("  {f}\n"));
         }
     }
     for w in report.warnings() {

@@ -323,10 +323,8 @@ pub(super) fn render(report: &Report) -> String {
                 out.push_str("<ul>\n");
                 for f in &report.failures {
                     out.push_str(&format!(
-                        "<li class=\"failure\">{} [{}]: {}</li>\n",
-                        escape(&f.experiment),
-                        escape(&f.label),
-                        escape(&f.reason)
+                        "<li class=\"failure\">{}</li>\n",
+                        escape(&f.to_string())
                     ));
                 }
                 out.push_str("</ul>\n");
