@@ -17,13 +17,16 @@ use std::sync::atomic::AtomicU64;
 use sympathy_lab::atomic_increment::{sympathy_rust_cas_bool, sympathy_rust_cas_val};
 use sympathy_lab::c_reference::{Tally, sympathy_c_cas_bool, sympathy_c_cas_val};
 
+/// A Rust kernel and its C twin.
+type Kernels = (
+    fn(&AtomicU64, u64) -> Tally,
+    unsafe extern "C" fn(*mut u64, u64) -> Tally,
+);
+
 /// Runs both languages' kernels of `variant` to 5 on one thread (which also links them into this
 /// binary for `objdump`) and checks they did the same work.
 fn run_both(variant: &str) {
-    let (rust, c): (
-        fn(&AtomicU64, u64) -> Tally,
-        unsafe extern "C" fn(*mut u64, u64) -> Tally,
-    ) = match variant {
+    let (rust, c): Kernels = match variant {
         "cas_bool" => (sympathy_rust_cas_bool, sympathy_c_cas_bool),
         _ => (sympathy_rust_cas_val, sympathy_c_cas_val),
     };
