@@ -1,21 +1,27 @@
-//! The Rust and C compare-and-swap kernels of atomic-increment must run the same loop: the
-//! seed's C (`do { value = counter; } while (!__sync_bool_compare_and_swap(...))`), which gcc
-//! compiles to `lock cmpxchg` followed by a conditional jump back to the retry. A Rust loop
-//! written as `if cas.is_ok() { tally }` was if-converted by LLVM into `sete`/`cmov` after the
-//! `lock cmpxchg`, with no branch on its outcome, and held the counter's cache line about 30
-//! times longer per handoff than the C loop (docs/atomic-increment.md). This test disassembles
-//! both kernels linked into this very test binary and checks the shape; the lab crate is built
-//! with `opt-level = 3` even in test builds, so it is the measured code.
+//! The Rust and C kernels of atomic-increment must run the same loops, those of the seed's C.
 //!
-//! Needs `objdump` (GNU binutils) on the PATH.
+//! - CAS: the seed's `do { value = counter; } while (!__sync_bool_compare_and_swap(...))`, which
+//!   gcc compiles to `lock cmpxchg` followed by a conditional jump back to the retry. A Rust loop
+//!   written as `if cas.is_ok() { tally }` was if-converted by LLVM into `sete`/`cmov` after the
+//!   `lock cmpxchg`, with no branch on its outcome (docs/atomic-increment.md).
+//! - lock-add: one locked add per iteration, as gcc emits it; LLVM unrolls a plain Rust loop
+//!   into eight `lock incq` per branch.
+//!
+//! These tests disassemble the kernels linked into this very test binary; the lab crate is
+//! built with `opt-level = 3` and without overflow checks even in test builds, as in release,
+//! so it is the measured code. Needs `objdump` (GNU binutils) on the PATH.
 
 mod common;
 
 use common::disassemble;
 use std::sync::atomic::AtomicU64;
 
-use sympathy_lab::atomic_increment::{sympathy_rust_cas_bool, sympathy_rust_cas_val};
-use sympathy_lab::c_reference::{Tally, sympathy_c_cas_bool, sympathy_c_cas_val};
+use sympathy_lab::atomic_increment::{
+    sympathy_rust_cas_bool, sympathy_rust_cas_val, sympathy_rust_lock_add,
+};
+use sympathy_lab::c_reference::{
+    Tally, sympathy_c_cas_bool, sympathy_c_cas_val, sympathy_c_lock_add,
+};
 
 /// A Rust kernel and its C twin.
 type Kernels = (
@@ -108,4 +114,18 @@ fn cas_bool_branches_on_the_cas_in_rust_as_in_c() {
 #[test]
 fn cas_val_branches_on_the_cas_in_rust_as_in_c() {
     assert_branches_on_the_cas("cas_val");
+}
+
+#[test]
+fn lock_add_makes_one_locked_add_per_loop_branch_in_rust_as_in_c() {
+    let (rust_counter, c_counter) = (AtomicU64::new(0), AtomicU64::new(0));
+    sympathy_rust_lock_add(&rust_counter, 9);
+    // SAFETY: the pointer is to a live, aligned u64 only this thread uses.
+    unsafe { sympathy_c_lock_add(c_counter.as_ptr(), 9) };
+    assert_eq!(rust_counter.into_inner(), c_counter.into_inner());
+    for symbol in ["sympathy_rust_lock_add", "sympathy_c_lock_add"] {
+        let code = mnemonics(symbol);
+        let locked = code.iter().filter(|m| m.starts_with("lock ")).count();
+        assert_eq!(locked, 1, "{symbol}: one locked add expected: {code:?}");
+    }
 }
