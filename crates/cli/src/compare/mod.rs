@@ -226,6 +226,7 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
         launcher: &launcher,
         probe: &probe,
         max_drift: args.max_drift,
+        busy_pause: retry::BUSY_PAUSE,
     };
     Ok(Some(run_jobs(
         &slots,

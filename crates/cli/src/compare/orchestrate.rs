@@ -194,6 +194,7 @@ echo 'progress goes to stderr' >&2"#;
             launcher: &FakeLauncher,
             probe,
             max_drift,
+            busy_pause: Duration::ZERO,
         };
         let mut progress = Vec::new();
         let outcome = run_jobs(&schedule(jobs, rounds), &retrying, dir, &mut progress);

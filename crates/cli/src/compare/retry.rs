@@ -6,6 +6,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Duration;
 
 use sympathy_report::{RunFailure, Stream};
 
@@ -24,7 +25,14 @@ pub struct Retrying<'a> {
     pub probe: &'a dyn HopProbe,
     /// `--max-drift`: rerun a slot whose hop moved more than this many percent.
     pub max_drift: Option<f64>,
+    /// How long to let the machine settle before running a busy slot again
+    /// ([`BUSY_PAUSE`]; zero in tests).
+    pub busy_pause: Duration,
 }
+
+/// The pause before a slot that found the machine busy runs again: whatever took the cores
+/// (another benchmark, a build) gets a moment to finish.
+pub const BUSY_PAUSE: Duration = Duration::from_secs(5);
 
 /// What to do after an attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,8 +117,10 @@ impl Retrying<'_> {
                     if retrying {
                         let _ = writeln!(
                             progress,
-                            "        the machine was busy ({reason}): running it again"
+                            "        the machine was busy ({reason}): running it again in {}s",
+                            self.busy_pause.as_secs()
                         );
+                        std::thread::sleep(self.busy_pause);
                     }
                     last_reason = reason;
                 }

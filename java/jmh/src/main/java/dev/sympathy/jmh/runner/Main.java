@@ -46,6 +46,8 @@ public final class Main {
      * ({@code EX_TEMPFAIL}, as {@code sympathy run}); {@code sympathy compare} runs it again.
      */
     static final int MACHINE_BUSY = 75;
+    /** What JMH says when another JMH run on this machine holds its lock file. */
+    static final String JMH_LOCK_TAKEN = "Unable to acquire the JMH lock";
 
     private Main() {
     }
@@ -175,6 +177,15 @@ public final class Main {
         System.setOut(System.err);
         try {
             new Runner(options.build()).run();
+        } catch (RunnerException e) {
+            // JMH refuses to start beside another JMH run (its lock file): two benchmarks
+            // sharing the cores would measure each other, so this run is the machine's being
+            // busy, not a failure of the benchmark.
+            final String message = String.valueOf(e.getMessage());
+            if (message.contains(JMH_LOCK_TAKEN)) {
+                throw new MachineBusyException("another JMH run holds its lock (" + message.strip() + ")");
+            }
+            throw e;
         } finally {
             System.setOut(stdout);
         }
