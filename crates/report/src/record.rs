@@ -176,6 +176,19 @@ impl Conditions {
     }
 }
 
+impl ResultRecord {
+    /// Sets the result's `conditions`, in the typed field and in the record as written (so
+    /// both the report and the merged `results.jsonl` see them).
+    ///
+    /// # Errors
+    /// The message of [`Conditions::parse`] when `value` is not a valid `conditions` object.
+    pub fn set_conditions(&mut self, value: Value) -> Result<(), String> {
+        self.conditions = Conditions::parse(Some(&value))?;
+        self.raw.insert("conditions".into(), value);
+        Ok(())
+    }
+}
+
 /// A JSON value as text: strings without quotes, anything else as compact JSON.
 pub(crate) fn value_text(v: &Value) -> String {
     match v {

@@ -77,11 +77,14 @@ impl Conditions {
         Value::Object(object)
     }
 
-    /// Adds `"conditions"` to every result record of `stream` (replacing one already there).
+    /// Adds `"conditions"` to every result record of `stream` (replacing one already there),
+    /// both as written and as the report reads it (`ResultRecord::conditions`).
     pub fn stamp(&self, stream: &mut Stream) {
         let value = self.to_json();
         for result in &mut stream.results {
-            result.raw.insert("conditions".into(), value.clone());
+            // The object comes from `to_json`: its fields are the schema's, always valid.
+            let stamped = result.set_conditions(value.clone());
+            debug_assert!(stamped.is_ok(), "{stamped:?}");
         }
     }
 
@@ -125,6 +128,10 @@ mod tests {
                 result.raw["conditions"],
                 json!({"round":2,"rounds":3,"hop_ns_before":51.8,"hop_ns_after":55.2,"retries":1})
             );
+            // The report reads the typed field: a stamped stream must pair by round, not
+            // show its rounds as duplicates.
+            assert_eq!(result.conditions.round(), 2);
+            assert_eq!(result.conditions.hop_ns_after, Some(55.2));
         }
         assert!(!stream.envs[0].raw.contains_key("conditions"));
     }
