@@ -172,11 +172,7 @@ fn check_pairs(preset: Preset, planned: &[Planned]) -> Vec<String> {
                 continue;
             }
             let languages = by_variant.get(&(spec.name.clone(), variant.name.clone()));
-            let combos = |language: &str| {
-                languages
-                    .and_then(|l| l.get(language))
-                    .unwrap_or(&none)
-            };
+            let combos = |language: &str| languages.and_then(|l| l.get(language)).unwrap_or(&none);
             let (rust, java) = (combos("rust"), combos("java"));
             let at = format!("{} {} at {preset}", spec.name, variant.name);
             if rust.is_empty() && java.is_empty() {
@@ -355,8 +351,14 @@ fn one_runs_results_have_distinct_pair_keys() {
     let stream = sympathy_report::parse_jsonl("atomic-increment", &text).expect("results parse");
     let mut seen = BTreeSet::new();
     for result in &stream.results {
-        let key = (result.language.clone(), sympathy_report::PairKey::of(result));
-        assert!(seen.insert(key.clone()), "two results share the key {key:?}");
+        let key = (
+            result.language.clone(),
+            sympathy_report::PairKey::of(result),
+        );
+        assert!(
+            seen.insert(key.clone()),
+            "two results share the key {key:?}"
+        );
     }
     let shares = stream
         .results

@@ -326,8 +326,12 @@ full = 4
         let overridden = experiment(
             "[[params]]\nname = \"runs\"\ndoes = \"x\"\nrole = \"work\"\nsmoke = 1\nquick = 1\ndefault = 1\nfull = 1",
         );
-        let catalog = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &overridden)]).unwrap();
-        assert!(catalog.is_work_param("toy", "runs"), "the experiment's role wins");
+        let catalog =
+            Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &overridden)]).unwrap();
+        assert!(
+            catalog.is_work_param("toy", "runs"),
+            "the experiment's role wins"
+        );
     }
 
     #[test]
