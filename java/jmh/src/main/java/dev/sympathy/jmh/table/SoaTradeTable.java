@@ -68,11 +68,6 @@ public final class SoaTradeTable implements TradeTable {
     }
 
     @Override
-    public long nativeBytes() {
-        return 0;
-    }
-
-    @Override
     public void close() {
         tradeId = null;
         clientId = null;
