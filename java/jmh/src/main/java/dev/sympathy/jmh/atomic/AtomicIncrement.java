@@ -40,6 +40,9 @@ import org.openjdk.jmh.runner.IterationType;
  * </ul>
  * Every thread counts its own increments; after each iteration the last thread to finish checks
  * that the counter equals their sum and throws otherwise, so a result exists only when verified.
+ * The kernels that see the counter's value (lock-xadd, cas-bool, cas-val) also count handoffs, the
+ * times the value a thread got back was not the one after its previous increment, as Rust's and C's
+ * do: {@code ops_per_handoff} is the increments over the handoffs, with two or more threads.
  *
  * <pre>
  * java -jar benchmarks.jar AtomicIncrement -t 2 -f 1
