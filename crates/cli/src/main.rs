@@ -17,7 +17,9 @@ mod run;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sympathy_harness::Environmental;
 use sympathy_harness::counting_alloc::CountingAllocator;
+use sympathy_harness::environmental::EXIT_STATUS as ENVIRONMENTAL_STATUS;
 
 /// Counts allocated bytes while `struct-table` measures `bytes_per_record`; outside that
 /// measurement it costs one relaxed load per allocation.
@@ -51,11 +53,39 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_environmental(&err) => {
+            eprintln!(
+                "error: the machine was busy: {}; `sympathy compare` retries such runs; rerun on a quiet machine",
+                describe(&err)
+            );
+            ExitCode::from(ENVIRONMENTAL_STATUS as u8)
+        }
         Err(err) => {
             eprintln!("error: {}", describe(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// `err` as an `anyhow` error, marked [`Environmental`] when its [`Classify`] says the machine
+/// caused it (so that `sympathy` exits 75 and `compare` retries the run).
+///
+/// [`Classify`]: sympathy_harness::environmental::Classify
+fn classified<E>(err: E) -> anyhow::Error
+where
+    E: sympathy_harness::environmental::Classify + std::error::Error + Send + Sync + 'static,
+{
+    if err.is_environmental() {
+        Environmental::new(err).into()
+    } else {
+        err.into()
+    }
+}
+
+/// Whether the machine, not the code, made the run fail: an [`Environmental`] error anywhere
+/// in the chain of causes (exit status 75, `sympathy_harness::environmental`).
+fn is_environmental(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| cause.is::<Environmental>())
 }
 
 /// An error and its causes, outermost first, each said once: a cause whose text the message
@@ -73,4 +103,35 @@ fn describe(err: &anyhow::Error) -> String {
         text.push_str(&said);
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[test]
+    fn an_environmental_cause_anywhere_in_the_chain_is_found() {
+        let pin = sympathy_harness::pin::PinError::Refused { core: 1 };
+        let busy: anyhow::Result<()> = Err(Environmental::new(pin).into());
+        let wrapped = busy.context("ping-pong").unwrap_err();
+        assert!(is_environmental(&wrapped));
+        assert_eq!(
+            describe(&wrapped),
+            "ping-pong: could not pin the thread to core 1: the kernel refused sched_setaffinity"
+        );
+        assert!(!is_environmental(&anyhow::anyhow!(
+            "check failed: wrong checksum"
+        )));
+        let taken = sympathy_harness::pin::PinError::NotEffective {
+            core: 1,
+            actual: vec![0, 1],
+        };
+        assert!(is_environmental(&classified(taken)));
+        let missing = sympathy_harness::pin::PinError::NoSuchCore {
+            core: 9,
+            available: vec![0, 1],
+        };
+        assert!(!is_environmental(&classified(missing)));
+    }
 }

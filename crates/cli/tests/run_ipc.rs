@@ -1,6 +1,7 @@
-//! `sympathy run ipc` end to end: the plan, a smoke run of the Rust-only variants, and what
-//! happens to `ring-cross` when Java cannot run (skipped with a note by default, an error when
-//! asked for by name).
+//! `sympathy run ipc` end to end: the plan, a smoke run of the Rust-only variants, what happens
+//! to the cross-language variants when Java cannot run (skipped with a note by default, an error
+//! when asked for by name), and (with `--ignored`, where the Java build can run) a Rust pinger
+//! against a Java echo on each Java ring, every echo verified.
 
 mod common;
 
@@ -45,7 +46,16 @@ fn the_plan_lists_every_variant_with_the_catalog_values() {
         .iter()
         .map(|p| p["variant"].as_str().unwrap())
         .collect();
-    assert_eq!(variants, ["ring", "echo", "ring-cross"]);
+    assert_eq!(
+        variants,
+        [
+            "ring",
+            "echo",
+            "ring-cross",
+            "echo-cross-ffm",
+            "echo-cross-jni"
+        ]
+    );
     for plan in &plans {
         assert_eq!(plan["kind"], "plan");
         assert_eq!(plan["language"], "rust");
@@ -57,6 +67,11 @@ fn the_plan_lists_every_variant_with_the_catalog_values() {
     assert_eq!(plans[0]["params"]["count"], 2_000_000);
     assert_eq!(plans[1]["params"]["round_trips"], 100_000);
     assert_eq!(plans[2]["params"]["producer"], "java");
+    for echo_cross in &plans[3..] {
+        assert_eq!(echo_cross["params"]["producer"], "rust", "{echo_cross}");
+        assert_eq!(echo_cross["params"]["consumer"], "java", "{echo_cross}");
+        assert_eq!(echo_cross["params"]["round_trips"], 100_000, "{echo_cross}");
+    }
 }
 
 #[test]
@@ -66,7 +81,9 @@ fn a_smoke_run_reports_throughput_and_round_trips_with_the_plans_params() {
         return; // a single usable core cannot pin the pair: said clearly
     }
     assert!(
-        text(&out).contains("note: ipc ring-cross skipped: Java is unavailable"),
+        text(&out).contains(
+            "note: ipc ring-cross, echo-cross-ffm, echo-cross-jni skipped: Java is unavailable"
+        ),
         "{}",
         text(&out)
     );
@@ -100,15 +117,18 @@ fn a_smoke_run_reports_throughput_and_round_trips_with_the_plans_params() {
 
 #[test]
 fn ring_cross_named_without_java_is_an_error_that_says_what_to_do() {
-    let out = without_java(&["--smoke", "--variants", "ring-cross"]);
-    assert!(!out.status.success());
-    let said = text(&out);
-    assert!(said.contains("Java is unavailable"), "{said}");
-    assert!(said.contains("SYMPATHY_ROOT"), "{said}");
+    for cross in ["ring-cross", "echo-cross-jni"] {
+        let out = without_java(&["--smoke", "--variants", cross]);
+        assert!(!out.status.success());
+        let said = text(&out);
+        assert!(said.contains("Java is unavailable"), "{said}");
+        assert!(said.contains("SYMPATHY_ROOT"), "{said}");
+    }
     let bad = run_ipc(&["--variants", "sideways"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        text(&bad).contains("[possible values: ring, echo, ring-cross]"),
+        text(&bad)
+            .contains("[possible values: ring, echo, ring-cross, echo-cross-ffm, echo-cross-jni]"),
         "{}",
         text(&bad)
     );
@@ -201,4 +221,30 @@ fn the_ring_variant_alternates_write_modes_and_reports_each() {
         "{}",
         text(&unknown)
     );
+}
+
+#[test]
+#[ignore = "needs the Java build (a JDK and Maven, java/sidecar): ci/java-test runs the same both ways"]
+fn a_rust_pinger_against_a_java_echo_verifies_every_round_trip() {
+    let args = "--variants echo-cross-ffm,echo-cross-jni --round-trips 2000 --runs 1 --json";
+    let Some(out) = pinned(run_ipc(&args.split(' ').collect::<Vec<_>>())) else {
+        return;
+    };
+    let lines = results(&out);
+    for variant in ["echo-cross-ffm", "echo-cross-jni"] {
+        let rows: Vec<&serde_json::Value> =
+            lines.iter().filter(|r| r["variant"] == variant).collect();
+        let metrics: Vec<&str> = rows.iter().map(|r| r["metric"].as_str().unwrap()).collect();
+        assert_eq!(
+            metrics,
+            ["rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_max_ns"],
+            "{variant}"
+        );
+        for r in rows {
+            assert_eq!(r["language"], "rust", "{r}");
+            assert_eq!(r["check"], "ok", "{r}");
+            assert_eq!(r["params"]["consumer"], "java", "{r}");
+            assert_eq!(r["params"]["round_trips"], 2000, "{r}");
+        }
+    }
 }

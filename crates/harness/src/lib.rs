@@ -6,6 +6,8 @@
 //! - [`results`]: the results schema (JSON Lines) every run can emit, documented in
 //!   `docs/results.md`, and the [`Reporter`] that prints it or seed-style human output.
 //! - [`machine`]: the `env` record (CPU model, caches, THP mode, kernel, rustc).
+//! - [`environmental`]: failures caused by a busy machine (exit status 75, retried by
+//!   `compare`), told apart from real ones.
 //! - [`stats`]: medians with spread over repeated runs.
 //! - [`pin`]: thread pinning that is verified, never a silent fallback.
 //! - [`preset`]: the smoke / quick / default / full size presets.
@@ -18,6 +20,7 @@
 
 pub mod catalog;
 pub mod counting_alloc;
+pub mod environmental;
 pub mod format;
 pub mod machine;
 pub mod memory;
@@ -27,6 +30,7 @@ pub mod region;
 pub mod results;
 pub mod stats;
 
+pub use environmental::Environmental;
 pub use preset::Preset;
 pub use results::{Check, Measurement, Metric, Reporter};
 pub use stats::Stats;

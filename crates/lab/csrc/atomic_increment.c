@@ -5,12 +5,15 @@
  * crates/lab/src/atomic_increment.rs, which creates, pins and times the threads: only the loop
  * below differs between the C and the Rust runs.
  *
- * Two changes from the seed, made identically in the Rust kernels:
+ * Three changes from the seed, made identically in the Rust kernels (docs/atomic-increment.md
+ * sets the two languages' loops side by side):
  * - every kernel stops the shared counter at exactly `target` (the seed's xadd and cas loops
  *   could overshoot by up to threads - 1), so the final count can be verified;
  * - the witnessing kernels count the increments they made and their "handoffs": increments whose
  *   witnessed value did not follow the thread's previous one, i.e. another core took the cache
- *   line in between. A few register-only instructions beside a locked instruction.
+ *   line in between. A few register-only instructions beside a locked instruction;
+ * - cas-val makes one CAS per increment: the seed's run_cas2 compared the returned old value
+ *   with `next`, which only matches after a second, failing CAS.
  */
 #include <stdint.h>
 

@@ -53,6 +53,7 @@ use std::time::{Duration, Instant};
 use crossbeam_queue::{ArrayQueue, SegQueue};
 use thiserror::Error;
 
+use sympathy_harness::environmental::Classify;
 use sympathy_harness::pin::{PinError, pin_current_thread};
 
 /// The experiment's name in result lines.
@@ -161,6 +162,18 @@ pub enum BackPressureError {
         /// How late the generator offered a request, at worst.
         generator_late_ns: u64,
     },
+}
+
+impl Classify for BackPressureError {
+    /// A missed latency bound (the generator or a worker lost its core) and a failed pin are
+    /// the machine's doing; lost requests and bad input are not.
+    fn is_environmental(&self) -> bool {
+        match self {
+            BackPressureError::BoundMissed { .. } => true,
+            BackPressureError::Pin(pin) => pin.is_environmental(),
+            _ => false,
+        }
+    }
 }
 
 /// One run's setup.

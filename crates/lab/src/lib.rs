@@ -6,6 +6,8 @@
 //! - [`atomic_increment`]: T pinned threads increment a shared counter (lock add, xadd, CAS,
 //!   sharded), with each thread's share of the increments.
 //! - [`ping_pong`]: two pinned threads bounce a counter (one-way inter-core latency).
+//! - [`hop_probe`]: a few milliseconds of store-release ping-pong, the machine's state
+//!   measured before and after each run of `compare`.
 //! - [`c_reference`]: the C reference kernels of those two, called through FFI.
 //! - [`ipc`]: the memory-mapped ring between two processes (throughput within and across
 //!   languages, echo round trip), with the seam that starts the peer process.
@@ -29,6 +31,7 @@ pub mod atomic_increment;
 pub mod back_pressure;
 pub mod c_reference;
 pub mod dispatch;
+pub mod hop_probe;
 pub mod ipc;
 pub mod memory_walk;
 pub mod ping_pong;

@@ -38,6 +38,7 @@ use crossbeam_utils::CachePadded;
 use thiserror::Error;
 
 use crate::c_reference::{self, Language};
+use sympathy_harness::environmental::Classify;
 use sympathy_harness::pin::{PinError, pin_current_thread};
 
 /// The experiment's name in result lines.
@@ -123,6 +124,13 @@ pub enum PingPongError {
         /// Pong's final counter.
         pong: u64,
     },
+}
+
+impl Classify for PingPongError {
+    /// Only a failed pin is the machine's doing.
+    fn is_environmental(&self) -> bool {
+        matches!(self, PingPongError::Pin(pin) if pin.is_environmental())
+    }
 }
 
 /// The outcome of one verified run.

@@ -6,8 +6,11 @@
 //! - [`parse_jsonl`]: one stream (`env` and `result` records), errors name `file:line`.
 //! - [`Merged::from_streams`]: several streams (one per language and experiment) in one.
 //! - [`Tables::build`]: pairs results by (experiment, variant, work params, metric), one row
-//!   per pairing with a cell per language, the Java/Rust ratio and the seed's published figure
-//!   ([`figures_for`]). What pairs comes from the experiment catalog
+//!   per pairing with a cell per language holding every round of `compare` (`conditions`,
+//!   [`Conditions`]), the ratio of two languages as the median of the per-round ratios
+//!   ([`Row::ratio`]), the hop probed around the runs ([`Row::hop`], [`Row::drifted`]) and the
+//!   seed's published figure ([`figures_for`]).
+//! - [`findings`]: one line per experiment, by the rule of its catalog entry (`headline`). What pairs comes from the experiment catalog
 //!   (`sympathy_harness::catalog`, `experiments/*.toml`): which params describe the work, the
 //!   Java names of variants named differently (dispatch: `mono`/`bi`/`mega` pair with
 //!   `dyn-1`/`dyn-2`/`dyn-4`, [`pairing_variant`]), metric units and directions, and the seed
@@ -15,8 +18,8 @@
 //! - back-pressure gets one more table, latency against offered load per variant and language,
 //!   and in HTML a latency-vs-load line chart (p99, log scale).
 //! - [`baseline::compare`]: the ratio new/old of every result line found in an older file.
-//! - [`render`]: the terminal tables, `report.md`, a self-contained `report.html` with inline
-//!   SVG bar charts, and the merged `results.jsonl`.
+//! - [`render`]: the banner, findings and tables in the terminal and `report.md`, a
+//!   self-contained `report.html` with inline SVG bar charts, and the merged `results.jsonl`.
 //!
 //! # Examples
 //!
@@ -42,6 +45,8 @@
 
 pub mod baseline;
 mod chart;
+mod failure;
+mod findings;
 mod load_table;
 mod merge;
 mod parse;
@@ -50,9 +55,13 @@ pub mod render;
 mod seed_figures;
 mod table;
 
+pub use findings::{Finding, findings};
 pub use merge::{Merged, PairKey, pairing_variant, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
-pub use record::{EnvRecord, ResultRecord, Source, Spread};
+pub use record::{Conditions, EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
 pub use seed_figures::{SeedFigure, figures_for};
-pub use table::{Cell, ExperimentTable, LANGUAGES, MetricTable, Row, Tables};
+pub use table::{
+    Cell, DRIFT_LIMIT_PERCENT, ExperimentTable, HopRange, LANGUAGES, MetricTable, NOISY_SPREAD,
+    RoundRatio, Row, Tables, language_title, median,
+};

@@ -26,14 +26,16 @@ pub(crate) struct LoadPoint {
     pub arrival_per_sec: String,
     /// `params.queue_len` (`""` for the unbounded queue).
     pub queue_len: String,
-    /// Median of each metric.
-    pub metrics: BTreeMap<String, f64>,
+    /// Each metric's values, one per round.
+    pub metrics: BTreeMap<String, Vec<f64>>,
 }
 
 impl LoadPoint {
-    /// The median of `metric`, if reported.
+    /// The median of `metric` over the rounds, if reported.
     pub fn metric(&self, metric: &str) -> Option<f64> {
-        self.metrics.get(metric).copied()
+        self.metrics
+            .get(metric)
+            .and_then(|v| crate::table::median(v))
     }
 }
 
@@ -70,7 +72,11 @@ pub(crate) fn load_points(merged: &Merged) -> Vec<LoadPoint> {
                 points.len() - 1
             }
         };
-        points[i].metrics.entry(r.metric.clone()).or_insert(r.value);
+        points[i]
+            .metrics
+            .entry(r.metric.clone())
+            .or_default()
+            .push(r.value);
     }
     let language_rank = |l: &str| {
         LANGUAGES
@@ -95,9 +101,9 @@ pub(crate) const HEADERS: [&str; 10] = [
     "load",
     "arrival/s",
     "queue_len",
-    "p50 (us)",
-    "p99 (us)",
-    "max (us)",
+    "p50",
+    "p99",
+    "max",
     "completed",
     "rejected",
 ];
@@ -109,7 +115,7 @@ pub(crate) fn texts(points: &[LoadPoint]) -> Vec<[String; 10]> {
         .map(|p| {
             let us = |m: &str| {
                 p.metric(m)
-                    .map(|ns| format::value(ns / 1e3))
+                    .map(|ns| format::quantity(ns, "ns"))
                     .unwrap_or_else(|| "-".into())
             };
             let count = |m: &str| p.metric(m).map(format::count).unwrap_or_else(|| "-".into());
@@ -181,7 +187,7 @@ mod tests {
         );
         assert_eq!(points[0].metric("rejected"), Some(0.0));
         let rows = texts(&points);
-        assert_eq!(rows[0][6], "10.50");
+        assert_eq!(rows[0][6], "10.5 µs");
         assert_eq!(rows[0][9], "0");
         assert_eq!(rows[1][9], "-");
         assert_eq!(rows[0][4], "-", "no queue_len for the unbounded queue");

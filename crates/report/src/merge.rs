@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use sympathy_harness::catalog::{Language, catalog};
 
+use crate::failure::RunFailure;
 use crate::parse::Stream;
 use crate::record::{EnvRecord, ResultRecord};
 
@@ -110,6 +111,8 @@ pub struct Merged {
     pub envs: Vec<EnvRecord>,
     /// Every result, in stream order.
     pub results: Vec<ResultRecord>,
+    /// Every run that failed, in stream order.
+    pub failures: Vec<RunFailure>,
 }
 
 impl Merged {
@@ -124,20 +127,27 @@ impl Merged {
                 }
             }
             merged.results.extend(stream.results);
+            merged.failures.extend(stream.failures);
         }
         merged
     }
 
-    /// The merged JSON Lines: the `env` records, then the `result` records, each as written.
+    /// The merged JSON Lines: the `env` records, then the `result` records, each as written,
+    /// then the `failure` records.
     pub fn to_jsonl(&self) -> String {
         let mut out = String::new();
         let objects = self
             .envs
             .iter()
-            .map(|e| &e.raw)
-            .chain(self.results.iter().map(|r| &r.raw));
-        for raw in objects {
-            out.push_str(&serde_json::Value::Object(raw.clone()).to_string());
+            .map(|e| serde_json::Value::Object(e.raw.clone()))
+            .chain(
+                self.results
+                    .iter()
+                    .map(|r| serde_json::Value::Object(r.raw.clone())),
+            )
+            .chain(self.failures.iter().map(RunFailure::to_json));
+        for object in objects {
+            out.push_str(&object.to_string());
             out.push('\n');
         }
         out
@@ -248,9 +258,17 @@ mod tests {
             ),
         )
         .unwrap();
-        let merged = Merged::from_streams([a]);
+        let mut merged = Merged::from_streams([a]);
+        merged.failures.push(RunFailure {
+            experiment: "queue".into(),
+            label: "java".into(),
+            round: 3,
+            retries: 1,
+            reason: "exited with status 1".into(),
+        });
         let again = Merged::from_streams([parse_jsonl("m", &merged.to_jsonl()).unwrap()]);
         assert_eq!(again.to_jsonl(), merged.to_jsonl());
         assert_eq!(again.results[0].params["count"], "5");
+        assert_eq!(again.failures, merged.failures);
     }
 }

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::record::{EnvRecord, ResultRecord, Source, Spread, value_text};
+use crate::failure::RunFailure;
+use crate::record::{Conditions, EnvRecord, ResultRecord, Source, Spread, value_text};
 
 /// A stream that is not valid results-schema JSON Lines.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -36,6 +37,8 @@ pub struct Stream {
     pub envs: Vec<EnvRecord>,
     /// The `result` records.
     pub results: Vec<ResultRecord>,
+    /// The `failure` records: runs of a comparison that produced no results.
+    pub failures: Vec<RunFailure>,
 }
 
 /// Reads a JSON Lines file of the results schema.
@@ -93,9 +96,12 @@ pub fn parse_jsonl(name: &str, text: &str) -> Result<Stream, ParseError> {
             "result" => stream
                 .results
                 .push(parse_result(&fields, raw.clone(), source.clone()).map_err(&bad)?),
+            "failure" => stream
+                .failures
+                .push(RunFailure::from_json(&raw).map_err(&bad)?),
             other => {
                 return Err(bad(format!(
-                    "unknown kind `{other}` (expected `env` or `result`)"
+                    "unknown kind `{other}` (expected `env`, `result` or `failure`)"
                 )));
             }
         }
@@ -139,6 +145,7 @@ fn parse_result(
         unit: fields.string("unit")?,
         spread,
         check: fields.optional_string("check").unwrap_or_default(),
+        conditions: Conditions::parse(raw.get("conditions"))?,
         raw,
         source,
     })
@@ -235,6 +242,23 @@ mod tests {
     fn unknown_kind_is_rejected() {
         let err = line_error(r#"{"kind":"progress"}"#);
         assert!(err.contains("unknown kind `progress`"), "{err}");
+    }
+
+    #[test]
+    fn failure_records_are_read_and_checked() {
+        let line = r#"{"kind":"failure","experiment":"back-pressure","label":"rust","round":2,"retries":2,"reason":"busy"}"#;
+        let stream = parse_jsonl("f.jsonl", &format!("{RESULT}\n{line}")).unwrap();
+        assert_eq!(stream.results.len(), 1);
+        let f = &stream.failures[0];
+        assert_eq!(
+            (f.experiment.as_str(), f.round, f.retries),
+            ("back-pressure", 2, 2)
+        );
+        let err = line_error(&line.replace(r#""reason":"busy""#, r#""why":"busy""#));
+        assert!(
+            err.starts_with("f.jsonl:1: field `reason` is missing"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -77,10 +77,103 @@ pub struct ResultRecord {
     pub spread: Option<Spread>,
     /// `ok` or `n/a`.
     pub check: String,
+    /// The state of the machine and the round it ran in (`compare` writes it).
+    pub conditions: Conditions,
     /// The record as written (every field kept, in order).
     pub raw: Map<String, Value>,
     /// Where it was read.
     pub source: Source,
+}
+
+/// A result's `conditions` (docs/results.md): the round of `compare` it ran in, the one-way
+/// hop between two cores measured right before and after it, and how often it was run again.
+/// Every field is optional; a result without `conditions` is round 1 of 1.
+///
+/// ```
+/// # use sympathy_report::Conditions;
+/// let c = Conditions::parse(Some(&serde_json::json!({"round": 2, "rounds": 3,
+///     "hop_ns_before": 50.0, "hop_ns_after": 70.0, "retries": 1}))).unwrap();
+/// assert_eq!(c.round(), 2);
+/// assert_eq!(c.drift_percent(), Some(40.0));
+/// assert_eq!(Conditions::default().round(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Conditions {
+    /// The 1-based round of the comparison.
+    pub round: Option<u32>,
+    /// How many rounds the comparison ran.
+    pub rounds: Option<u32>,
+    /// One-way store-release hop in ns, right before the run.
+    pub hop_ns_before: Option<f64>,
+    /// The same, right after.
+    pub hop_ns_after: Option<f64>,
+    /// How many times the run was repeated before this result.
+    pub retries: Option<u32>,
+}
+
+impl Conditions {
+    /// Reads the `conditions` field of a result (`None`: absent).
+    ///
+    /// # Errors
+    /// A message naming the field that is not an object, a positive integer or a number.
+    pub fn parse(value: Option<&Value>) -> Result<Conditions, String> {
+        let map = match value {
+            None | Some(Value::Null) => return Ok(Conditions::default()),
+            Some(Value::Object(map)) => map,
+            Some(other) => {
+                return Err(format!(
+                    "field `conditions` must be an object, found {other}"
+                ));
+            }
+        };
+        let integer = |key: &str, least: u64| -> Result<Option<u32>, String> {
+            match map.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .filter(|n| *n >= least)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .map(Some)
+                    .ok_or_else(|| {
+                        format!(
+                            "conditions: field `{key}` must be an integer >= {least}, found {v}"
+                        )
+                    }),
+            }
+        };
+        let hop = |key: &str| -> Result<Option<f64>, String> {
+            match map.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_f64()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .map(Some)
+                    .ok_or_else(|| {
+                        format!("conditions: field `{key}` must be a number of ns, found {v}")
+                    }),
+            }
+        };
+        Ok(Conditions {
+            round: integer("round", 1)?,
+            rounds: integer("rounds", 1)?,
+            hop_ns_before: hop("hop_ns_before")?,
+            hop_ns_after: hop("hop_ns_after")?,
+            retries: integer("retries", 0)?,
+        })
+    }
+
+    /// The round, 1 when not given.
+    pub fn round(&self) -> u32 {
+        self.round.unwrap_or(1)
+    }
+
+    /// How far the hop moved during the run, in percent of the smaller probe (`None` without
+    /// both probes).
+    pub fn drift_percent(&self) -> Option<f64> {
+        let (before, after) = (self.hop_ns_before?, self.hop_ns_after?);
+        let low = before.min(after);
+        (low > 0.0).then(|| (after - before).abs() / low * 100.0)
+    }
 }
 
 /// A JSON value as text: strings without quotes, anything else as compact JSON.

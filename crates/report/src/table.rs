@@ -1,10 +1,11 @@
 //! Pairing merged results into per-experiment tables: one row per (variant, params), one cell
-//! per language, per metric.
+//! per language, per metric; a cell holds every round of its language.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use crate::merge::{Merged, PairKey};
-use crate::record::ResultRecord;
+use crate::record::{ResultRecord, Spread};
 use crate::seed_figures::{SeedFigure, figures_for};
 use sympathy_harness::catalog::{Better, catalog};
 use sympathy_harness::format;
@@ -12,28 +13,169 @@ use sympathy_harness::format;
 /// The languages with a column, in column order.
 pub const LANGUAGES: [&str; 3] = ["rust", "java", "c"];
 
-/// One language's figure in a row.
+/// `Rust`, `Java`, `C`: a language as the report titles it (`?` for one without a column).
+pub fn language_title(language: &str) -> &'static str {
+    match language {
+        "rust" => "Rust",
+        "java" => "Java",
+        "c" => "C",
+        _ => "?",
+    }
+}
+
+/// A row drifted when some result's hop probe moved more than this, in percent, between
+/// right before and right after its run ([`crate::Conditions::drift_percent`]).
+pub const DRIFT_LIMIT_PERCENT: f64 = 25.0;
+
+/// A cell is noisy when its largest run is more than this many times its smallest.
+pub const NOISY_SPREAD: f64 = 2.0;
+
+/// The median of `values` (the mean of the middle two for an even count); `None` when empty.
+///
+/// ```
+/// assert_eq!(sympathy_report::median(&[3.0, 1.0, 2.0]), Some(2.0));
+/// assert_eq!(sympathy_report::median(&[4.0, 1.0]), Some(2.5));
+/// ```
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// One language's figure in a row: every round's result of that language.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
-    /// The median.
+    /// The median of the rounds' values.
     pub value: f64,
-    /// The result it comes from.
-    pub result: ResultRecord,
+    /// The results, one per round, sorted by round.
+    rounds: Vec<ResultRecord>,
 }
 
 impl Cell {
-    /// `64.20 (63.80..66.00)`: the median and, when known, the spread over the runs.
-    pub fn text(&self) -> String {
-        match self.result.spread {
-            Some(s) if s.runs > 1 => format!(
-                "{} ({}..{})",
-                format::value(self.value),
-                format::value(s.min),
-                format::value(s.max)
-            ),
-            _ => format::value(self.value),
+    /// A cell of one result.
+    fn new(result: ResultRecord) -> Cell {
+        Cell {
+            value: result.value,
+            rounds: vec![result],
         }
     }
+
+    /// Adds the result of another round.
+    fn add(&mut self, result: ResultRecord) {
+        self.rounds.push(result);
+        self.rounds.sort_by_key(|r| r.conditions.round());
+        let values: Vec<f64> = self.rounds.iter().map(|r| r.value).collect();
+        self.value = median(&values).unwrap_or(self.value);
+    }
+
+    /// Whether a result of `round` is in the cell.
+    fn has_round(&self, round: u32) -> bool {
+        self.rounds.iter().any(|r| r.conditions.round() == round)
+    }
+
+    /// The results, one per round, sorted by round.
+    pub fn rounds(&self) -> &[ResultRecord] {
+        &self.rounds
+    }
+
+    /// The value of `round`, when the cell has it.
+    pub fn round_value(&self, round: u32) -> Option<f64> {
+        self.rounds
+            .iter()
+            .find(|r| r.conditions.round() == round)
+            .map(|r| r.value)
+    }
+
+    /// The smallest and largest run over every round (a round without `stats` counts as one
+    /// run of its value), runs summed; `None` for a single result without `stats`.
+    pub fn spread(&self) -> Option<Spread> {
+        if self.rounds.len() == 1 && self.rounds[0].spread.is_none() {
+            return None;
+        }
+        let spreads = self.rounds.iter().map(|r| {
+            r.spread.unwrap_or(Spread {
+                runs: 1,
+                min: r.value,
+                max: r.value,
+            })
+        });
+        spreads.reduce(|a, b| Spread {
+            runs: a.runs + b.runs,
+            min: a.min.min(b.min),
+            max: a.max.max(b.max),
+        })
+    }
+
+    /// Whether the runs spread more than [`NOISY_SPREAD`] times (largest over smallest).
+    pub fn noisy(&self) -> bool {
+        self.spread()
+            .is_some_and(|s| s.min > 0.0 && s.max / s.min > NOISY_SPREAD)
+    }
+
+    /// How many times the cell's results were run again before they were kept.
+    pub fn retries(&self) -> u32 {
+        self.rounds
+            .iter()
+            .map(|r| r.conditions.retries.unwrap_or(0))
+            .sum()
+    }
+
+    /// `64.2 ns (63.8..66.0)`: the median in `unit` and, when known, the spread over the runs.
+    pub fn text(&self, unit: &str) -> String {
+        match self.spread() {
+            Some(s) if s.runs > 1 => format::quantity_spread(self.value, s.min, s.max, unit),
+            _ => format::quantity(self.value, unit),
+        }
+    }
+}
+
+/// A ratio of two languages taken round by round: the median of the per-round ratios and
+/// their spread.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoundRatio {
+    /// The median of the per-round ratios.
+    pub median: f64,
+    /// The smallest per-round ratio.
+    pub min: f64,
+    /// The largest.
+    pub max: f64,
+    /// How many rounds had both figures.
+    pub rounds: usize,
+}
+
+impl RoundRatio {
+    /// The per-round ratios `num / den` of two cells, over the rounds both have (`None`
+    /// when none, or the denominator is 0 in every shared round).
+    pub fn of(num: &Cell, den: &Cell) -> Option<RoundRatio> {
+        let ratios: Vec<f64> = num
+            .rounds()
+            .iter()
+            .filter_map(|n| {
+                let d = den.round_value(n.conditions.round())?;
+                (d != 0.0).then(|| n.value / d)
+            })
+            .collect();
+        Some(RoundRatio {
+            median: median(&ratios)?,
+            min: ratios.iter().copied().fold(f64::INFINITY, f64::min),
+            max: ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            rounds: ratios.len(),
+        })
+    }
+}
+
+/// The one-way hop between two cores over every probe of a row's results.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HopRange {
+    /// The fastest probe, in ns.
+    pub min_ns: f64,
+    /// The slowest probe, in ns.
+    pub max_ns: f64,
 }
 
 /// One row: the same work in each language.
@@ -41,12 +183,13 @@ impl Cell {
 pub struct Row {
     /// The pairing key.
     pub key: PairKey,
+    /// Which result of its key the row holds: 1 for the first, 2 for a second result of the
+    /// same key, language and round (a duplicate, shown in a row of its own), ...
+    pub occurrence: usize,
     /// Cells in [`LANGUAGES`] order.
     pub cells: [Option<Cell>; 3],
     /// The seeds' figures for this row.
     pub seed: Vec<SeedFigure>,
-    /// Results that had the same key and language as a cell already filled (kept out).
-    pub duplicates: Vec<ResultRecord>,
 }
 
 impl Row {
@@ -56,24 +199,97 @@ impl Row {
         self.cells[i].as_ref()
     }
 
-    /// Java's median over Rust's, when both exist.
-    pub fn java_over_rust(&self) -> Option<f64> {
-        let rust = self.cell("rust")?.value;
-        let java = self.cell("java")?.value;
-        (rust != 0.0).then(|| java / rust)
+    /// The present cells with their language.
+    pub fn present_cells(&self) -> impl Iterator<Item = (&'static str, &Cell)> {
+        LANGUAGES
+            .iter()
+            .zip(&self.cells)
+            .filter_map(|(l, c)| Some((*l, c.as_ref()?)))
     }
 
-    /// The seed figures as text: `50.00 java (Intel ...)`, several joined by `; `.
+    /// `num`'s figure over `den`'s, round by round ([`RoundRatio::of`]).
+    pub fn ratio(&self, num: &str, den: &str) -> Option<RoundRatio> {
+        RoundRatio::of(self.cell(num)?, self.cell(den)?)
+    }
+
+    /// The median of Java's per-round ratios over Rust's, when both ran in a common round.
+    pub fn java_over_rust(&self) -> Option<f64> {
+        self.ratio("java", "rust").map(|r| r.median)
+    }
+
+    /// The range of the hop probes of every result in the row (`None` without probes).
+    pub fn hop(&self) -> Option<HopRange> {
+        let probes = self
+            .present_cells()
+            .flat_map(|(_, c)| c.rounds())
+            .flat_map(|r| [r.conditions.hop_ns_before, r.conditions.hop_ns_after])
+            .flatten();
+        probes.fold(None, |range, ns| {
+            Some(match range {
+                None => HopRange {
+                    min_ns: ns,
+                    max_ns: ns,
+                },
+                Some(h) => HopRange {
+                    min_ns: h.min_ns.min(ns),
+                    max_ns: h.max_ns.max(ns),
+                },
+            })
+        })
+    }
+
+    /// Whether some result's hop moved more than [`DRIFT_LIMIT_PERCENT`] during its run.
+    pub fn drifted(&self) -> bool {
+        self.present_cells().flat_map(|(_, c)| c.rounds()).any(|r| {
+            r.conditions
+                .drift_percent()
+                .is_some_and(|p| p > DRIFT_LIMIT_PERCENT)
+        })
+    }
+
+    /// Whether some cell of the row is [`Cell::noisy`].
+    pub fn noisy(&self) -> bool {
+        self.present_cells().any(|(_, c)| c.noisy())
+    }
+
+    /// The variant as labelled in the tables, `(2nd result)` added to a duplicate's row.
+    pub fn label(&self) -> String {
+        let variant = crate::merge::variant_label(&self.key.experiment, &self.key.variant);
+        match self.occurrence {
+            1 => variant,
+            n => format!("{variant} ({} result)", ordinal(n)),
+        }
+    }
+
+    /// The seed figures as text: `50.0 ns java (Intel ...)`, several joined by `; `.
     pub fn seed_text(&self) -> String {
         self.seed
             .iter()
             .map(|f| {
                 let f = f.figure;
-                format!("{} {} ({})", format::value(f.value), f.language, f.hardware)
+                let unit = catalog().metric(&f.metric).map_or("", |m| m.unit.as_str());
+                format!(
+                    "{} {} ({})",
+                    format::quantity(f.value, unit),
+                    f.language,
+                    f.hardware
+                )
             })
             .collect::<Vec<_>>()
             .join("; ")
     }
+}
+
+/// `2nd`, `3rd`, `11th`, ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The rows of one metric of one experiment.
@@ -89,6 +305,39 @@ pub struct MetricTable {
     pub rows: Vec<Row>,
 }
 
+impl MetricTable {
+    /// Whether some row has a figure of `language`.
+    pub fn has_language(&self, language: &str) -> bool {
+        self.rows.iter().any(|r| r.cell(language).is_some())
+    }
+
+    /// The params every row carries with the same value (shown once, over the table).
+    pub fn common_params(&self) -> std::collections::BTreeMap<String, String> {
+        let Some(first) = self.rows.first() else {
+            return Default::default();
+        };
+        first
+            .key
+            .params
+            .iter()
+            .filter(|(k, v)| self.rows.iter().all(|r| r.key.params.get(*k) == Some(v)))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
+    /// The params of `row` that are not common to the table, as `key=value` joined by spaces.
+    pub fn row_params(&self, row: &Row) -> String {
+        let common = self.common_params();
+        row.key
+            .params
+            .iter()
+            .filter(|(k, _)| !common.contains_key(*k))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// Every metric table of one experiment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExperimentTable {
@@ -96,6 +345,13 @@ pub struct ExperimentTable {
     pub experiment: String,
     /// One table per metric, in the order the metrics first appeared.
     pub metrics: Vec<MetricTable>,
+}
+
+impl ExperimentTable {
+    /// The table of `metric`.
+    pub fn metric(&self, metric: &str) -> Option<&MetricTable> {
+        self.metrics.iter().find(|m| m.metric == metric)
+    }
 }
 
 /// The paired view of a merged set of results.
@@ -108,40 +364,56 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Pairs the results of `merged`.
+    /// Pairs the results of `merged`: a result joins the first row of its key whose cell of
+    /// its language lacks its round; a second result of the same key, language and round
+    /// opens a row of its own.
     pub fn build(merged: &Merged) -> Tables {
         let mut tables = Tables::default();
-        // (experiment index, metric index, row index) of every key seen.
-        let mut rows: HashMap<PairKey, (usize, usize, usize)> = HashMap::new();
+        // (experiment index, metric index, row indices) of every key seen.
+        let mut rows: HashMap<PairKey, (usize, usize, Vec<usize>)> = HashMap::new();
         for result in &merged.results {
             let Some(lang) = LANGUAGES.iter().position(|l| *l == result.language) else {
                 tables.unplaced.push(result.clone());
                 continue;
             };
             let key = PairKey::of(result);
-            let (e, m, r) = match rows.get(&key) {
-                Some(&place) => place,
-                None => {
-                    let place = tables.new_row(&key, result);
-                    rows.insert(key, place);
-                    place
+            let round = result.conditions.round();
+            let (e, m, indices) = match rows.entry(key.clone()) {
+                Entry::Occupied(place) => place.into_mut(),
+                Entry::Vacant(place) => {
+                    let (e, m) = tables.metric_table(&key, result);
+                    place.insert((e, m, Vec::new()))
                 }
             };
-            let row = &mut tables.experiments[e].metrics[m].rows[r];
-            match &row.cells[lang] {
-                Some(_) => row.duplicates.push(result.clone()),
+            let table = &mut tables.experiments[*e].metrics[*m];
+            let free = indices.iter().copied().find(|&r| {
+                table.rows[r].cells[lang]
+                    .as_ref()
+                    .is_none_or(|c| !c.has_round(round))
+            });
+            let r = match free {
+                Some(r) => r,
                 None => {
-                    row.cells[lang] = Some(Cell {
-                        value: result.value,
-                        result: result.clone(),
-                    })
+                    table.rows.push(Row {
+                        key: key.clone(),
+                        occurrence: indices.len() + 1,
+                        cells: [None, None, None],
+                        seed: figures_for(&key.experiment, &key.variant, &key.metric, &key.params),
+                    });
+                    indices.push(table.rows.len() - 1);
+                    table.rows.len() - 1
                 }
+            };
+            match &mut table.rows[r].cells[lang] {
+                Some(cell) => cell.add(result.clone()),
+                empty => *empty = Some(Cell::new(result.clone())),
             }
         }
         tables
     }
 
-    fn new_row(&mut self, key: &PairKey, result: &ResultRecord) -> (usize, usize, usize) {
+    /// The (experiment, metric) indices of `key`'s table, created when new.
+    fn metric_table(&mut self, key: &PairKey, result: &ResultRecord) -> (usize, usize) {
         let e = match self
             .experiments
             .iter()
@@ -170,23 +442,15 @@ impl Tables {
                 metrics.len() - 1
             }
         };
-        let rows = &mut metrics[m].rows;
-        rows.push(Row {
-            key: key.clone(),
-            cells: [None, None, None],
-            seed: figures_for(&key.experiment, &key.variant, &key.metric, &key.params),
-            duplicates: Vec::new(),
-        });
-        (e, m, rows.len() - 1)
+        (e, m)
     }
 
-    /// Every duplicate result (same key and language as an earlier one), for warnings.
-    pub fn duplicates(&self) -> impl Iterator<Item = &ResultRecord> {
+    /// Every row of every table.
+    pub fn rows(&self) -> impl Iterator<Item = &Row> {
         self.experiments
             .iter()
             .flat_map(|e| &e.metrics)
             .flat_map(|m| &m.rows)
-            .flat_map(|r| &r.duplicates)
     }
 }
 
@@ -244,14 +508,81 @@ mod tests {
     }
 
     #[test]
-    fn a_second_result_for_a_cell_is_kept_as_duplicate() {
+    fn a_second_result_of_a_round_gets_a_row_of_its_own() {
         let t = tables(&[
             line("rust", "xadd", "ns_per_hop", 64.0),
+            line("java", "xadd", "ns_per_hop", 96.0),
             line("rust", "xadd", "ns_per_hop", 99.0),
         ]);
+        let rows = &t.experiments[0].metrics[0].rows;
+        assert_eq!(rows.len(), 2, "the duplicate is shown, not dropped");
+        assert_eq!(rows[0].cell("rust").unwrap().value, 64.0);
+        assert_eq!(rows[0].java_over_rust(), Some(1.5));
+        assert_eq!(rows[1].cell("rust").unwrap().value, 99.0);
+        assert!(rows[1].cell("java").is_none());
+        assert_eq!(rows[0].label(), "xadd");
+        assert_eq!(rows[1].label(), "xadd (2nd result)");
+    }
+
+    fn round(lang: &str, value: f64, round: u32, before: f64, after: f64) -> String {
+        format!(
+            r#"{{"kind":"result","experiment":"ping-pong","language":"{lang}","variant":"xadd","params":{{}},"metric":"ns_per_hop","value":{value},"unit":"ns","stats":{{"runs":2,"median":{value},"min":{value},"max":{}}},"check":"ok","conditions":{{"round":{round},"rounds":3,"hop_ns_before":{before},"hop_ns_after":{after}}}}}"#,
+            value * 1.1
+        )
+    }
+
+    #[test]
+    fn rounds_fill_one_cell_and_the_ratio_is_the_median_of_per_round_ratios() {
+        // Rust 10, 20, 40; Java 30, 30, 50: per-round ratios 3, 1.5, 1.25.
+        let t = tables(&[
+            round("rust", 10.0, 1, 50.0, 52.0),
+            round("java", 30.0, 1, 52.0, 51.0),
+            round("java", 30.0, 2, 51.0, 50.0),
+            round("rust", 20.0, 2, 50.0, 50.0),
+            round("rust", 40.0, 3, 50.0, 70.0),
+            round("java", 50.0, 3, 70.0, 60.0),
+        ]);
+        let rows = &t.experiments[0].metrics[0].rows;
+        assert_eq!(rows.len(), 1);
+        let row = &rows[0];
+        let rust = row.cell("rust").unwrap();
+        assert_eq!(rust.rounds().len(), 3);
+        assert_eq!(rust.value, 20.0);
+        assert_eq!(row.cell("java").unwrap().value, 30.0);
+        let ratio = row.ratio("java", "rust").unwrap();
+        assert_eq!(
+            (ratio.median, ratio.min, ratio.max, ratio.rounds),
+            (1.5, 1.25, 3.0, 3)
+        );
+        assert_eq!(row.java_over_rust(), Some(1.5));
+        let spread = rust.spread().unwrap();
+        assert_eq!((spread.runs, spread.min, spread.max), (6, 10.0, 44.0));
+        assert!(rust.noisy(), "10 .. 44 spreads more than 2x");
+        assert_eq!(
+            row.hop(),
+            Some(HopRange {
+                min_ns: 50.0,
+                max_ns: 70.0
+            })
+        );
+        assert!(row.drifted(), "50 -> 70 ns is 40%");
+    }
+
+    #[test]
+    fn the_ratio_is_not_the_ratio_of_the_medians() {
+        // Rust 10, 20, 40; Java 15, 60, 44: per-round 1.5, 3, 1.1 (median 1.5); medians 44/20.
+        let lines: Vec<String> = [("rust", [10.0, 20.0, 40.0]), ("java", [15.0, 60.0, 44.0])]
+            .iter()
+            .flat_map(|(lang, values)| {
+                (1..=3).map(move |r| round(lang, values[r as usize - 1], r, 50.0, 50.0))
+            })
+            .collect();
+        let t = tables(&lines);
         let row = &t.experiments[0].metrics[0].rows[0];
-        assert_eq!(row.cell("rust").unwrap().value, 64.0);
-        assert_eq!(t.duplicates().count(), 1);
+        let medians = row.cell("java").unwrap().value / row.cell("rust").unwrap().value;
+        assert_eq!(medians, 44.0 / 20.0);
+        assert_eq!(row.java_over_rust(), Some(1.5));
+        assert!(!row.drifted());
     }
 
     #[test]

@@ -8,13 +8,22 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use sympathy_report::{
-    Merged, Report, RunFailure, baseline, pairing_variant, read_jsonl, variant_label,
+    Merged, Report, RunFailure, baseline, pairing_variant, parse_jsonl, read_jsonl, variant_label,
 };
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name)
+}
+
+/// Three rounds of atomic-increment in Rust, Java and C, with `conditions`: a noisy cell, a
+/// drifted row, a retried result and a second `thread_share` result per round.
+fn rounds_report() -> Report {
+    Report::new(Merged::from_streams([
+        read_jsonl(&fixture("rounds-rust.jsonl")).unwrap(),
+        read_jsonl(&fixture("rounds-java.jsonl")).unwrap(),
+    ]))
 }
 
 fn merged() -> Merged {
@@ -33,6 +42,8 @@ fn report() -> Report {
         .with_failures(vec![RunFailure {
             experiment: "memory-walk".into(),
             label: "java".into(),
+            round: 1,
+            retries: 0,
             reason: "exit status 1 (log: logs/memory-walk-java.log)".into(),
         }])
         .with_baseline(baseline)
@@ -72,6 +83,127 @@ fn terminal_matches_golden() {
 }
 
 #[test]
+fn rounds_markdown_matches_golden() {
+    check_golden("rounds.md", &rounds_report().markdown());
+}
+
+#[test]
+fn rounds_terminal_matches_golden() {
+    check_golden("rounds-terminal.txt", &rounds_report().terminal());
+}
+
+#[test]
+fn the_ratio_column_is_the_median_of_per_round_ratios() {
+    let report = rounds_report();
+    let table = &report.tables.experiments[0].metrics[0];
+    let cas = &table.rows[0];
+    assert_eq!(cas.key.variant, "cas-bool");
+    assert_eq!(cas.cell("rust").unwrap().rounds().len(), 3);
+    // Rust 7, 8, 14 and Java 14, 24, 21: per round 2.0, 3.0, 1.5; the medians' ratio is 21/8.
+    let ratio = cas.ratio("java", "rust").unwrap();
+    assert_eq!(
+        (ratio.median, ratio.min, ratio.max, ratio.rounds),
+        (2.0, 1.5, 3.0, 3)
+    );
+    let medians = cas.cell("java").unwrap().value / cas.cell("rust").unwrap().value;
+    assert_eq!(medians, 21.0 / 8.0);
+    let md = report.markdown();
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| cas-bool | threads=2 |"))
+        .expect("the cas-bool row");
+    assert!(
+        row.contains("Java 2.0x slower (1.50..3.00, 3 rounds)"),
+        "{row}"
+    );
+    assert!(row.contains("noisy (Rust, C)"), "{row}");
+    assert!(row.contains("drift"), "{row}");
+    assert!(row.contains("retried 1 time"), "{row}");
+    assert!(
+        md.contains("**0 failed runs, 1 noisy row, 5 drifted rows"),
+        "{md}"
+    );
+}
+
+#[test]
+fn each_threads_share_is_a_row_of_its_own() {
+    let report = rounds_report();
+    let md = report.markdown();
+    assert!(
+        !md.contains("left out") && !md.contains("2nd result"),
+        "{md}"
+    );
+    // `thread` is a work param of atomic-increment: one row per thread, each round paired.
+    let share = report.tables.experiments[0].metric("thread_share").unwrap();
+    assert_eq!(share.rows.len(), 2);
+    assert_eq!(share.rows[1].cell("rust").unwrap().value, 0.45);
+    // No direction for a share: the words say neither slower nor faster.
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| cas-bool | thread=1 |"))
+        .unwrap();
+    assert!(row.contains("Java on par"), "{row}");
+    assert!(!row.contains("slower") && !row.contains("faster"), "{row}");
+}
+
+#[test]
+fn a_second_result_of_a_round_is_shown_in_a_row_of_its_own() {
+    // The Rust stream with its first result (cas-bool ns_per_op, round 1) reported twice.
+    let text = fs::read_to_string(fixture("rounds-rust.jsonl")).unwrap();
+    let first = text
+        .lines()
+        .find(|l| l.contains(r#""kind":"result""#))
+        .unwrap();
+    let twice = format!("{text}\n{first}\n");
+    let report = Report::new(Merged::from_streams([
+        parse_jsonl("rounds-rust.jsonl", &twice).unwrap(),
+        read_jsonl(&fixture("rounds-java.jsonl")).unwrap(),
+    ]));
+    let md = report.markdown();
+    assert!(md.contains("| cas-bool (2nd result) |"), "{md}");
+    assert!(!md.contains("left out"), "{md}");
+}
+
+#[test]
+fn a_language_column_without_a_value_is_hidden() {
+    let md = rounds_report().markdown();
+    let headers: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| variant |"))
+        .collect();
+    assert!(headers[0].contains("| C |") && headers[0].contains("| C vs Rust |"));
+    assert!(
+        !headers[1].contains("| C |"),
+        "thread_share has no C result: {}",
+        headers[1]
+    );
+    // threads differs between rows of ns_per_op, not of thread_share: it moves to the header.
+    assert!(md.contains("Every row: threads=2"), "{md}");
+}
+
+#[test]
+fn findings_come_first_with_the_catalog_rule() {
+    let report = rounds_report();
+    let findings = report.findings();
+    assert_eq!(findings.len(), 1);
+    assert_eq!(
+        findings[0].headline,
+        "cas-bool 2.1x slower than lock-xadd at threads=2"
+    );
+    let md = report.markdown();
+    let findings_at = md.find("## Findings").unwrap();
+    assert!(findings_at < md.find("## Contents").unwrap());
+    assert!(md.find("## Contents").unwrap() < md.find("## Machine").unwrap());
+    assert!(md.contains("- [atomic-increment](#atomic-increment)"));
+    // One machine row for the two languages that ran on it.
+    assert!(
+        md.contains("| rust, c, java | AMD EPYC 7B13 |")
+            || md.contains("| rust, java | AMD EPYC 7B13 |"),
+        "{md}"
+    );
+}
+
+#[test]
 fn html_is_self_contained_with_one_svg_chart_per_metric() {
     let html = report().html();
     if let Some(path) = std::env::var_os("REPORT_HTML_OUT") {
@@ -88,22 +220,23 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
     assert_eq!(html.matches("<svg").count(), metric_tables + 1);
     assert_eq!(html.matches("</svg>").count(), metric_tables + 1);
     assert!(html.contains("p99 latency against offered load"));
-    assert!(html.contains("unbounded | java"));
-    assert!(html.contains("<h3>latency vs load</h3>"));
+    assert!(html.contains("unbounded · Java"));
+    assert!(html.contains(">latency vs load</h3>"));
+    // Findings first: the banner, the findings panel and the contents come before any table.
+    let first_table = html.find("<table>").unwrap();
+    for id in ["id=\"banner\"", "id=\"findings\"", "id=\"toc\""] {
+        assert!(html.find(id).is_some_and(|at| at < first_table), "{id}");
+    }
     // Labels are drawn as SVG text, no font file needed.
     assert!(
         html.contains("<text"),
         "charts carry their labels as <text>"
     );
-    // A bar is labelled with the row's variant and work params, then the language.
+    // A bar's tooltip names the row's variant and the language.
     let xadd = &report().tables.experiments[0].metrics[0].rows[0];
     assert_eq!(xadd.key.variant, "xadd");
-    let name = match xadd.key.params_label() {
-        p if p.is_empty() => "xadd".to_string(),
-        p => format!("xadd {p}"),
-    };
-    assert!(html.contains(&format!("{name} | rust")), "{name}");
-    assert!(html.contains(&format!("{name} | seed (c)")), "{name}");
+    assert!(html.contains("xadd · Rust: "));
+    assert!(html.contains("xadd · seed (c, "));
     // Nothing is fetched from elsewhere.
     for external in ["<script", "<link", "src=\"http", "href=\"http", "@import"] {
         assert!(
@@ -122,8 +255,12 @@ fn java_dispatch_variants_pair_with_rust_dyn_n_and_seeds_apply() {
         .lines()
         .find(|l| l.starts_with("| dyn-1 / mono (java) |"))
         .expect("the aliased dispatch row");
-    assert!(row.contains("290.0M") && row.contains("3.30G"), "{row}");
-    assert!(row.contains("3.10G java (Intel Sandy Bridge"), "{row}");
+    assert!(
+        row.contains("290.0M ops/s") && row.contains("3.3G ops/s"),
+        "{row}"
+    );
+    assert!(row.contains("Java 11x faster"), "{row}");
+    assert!(row.contains("3.1G ops/s java (Intel Sandy Bridge"), "{row}");
     let dispatch: String = md
         .lines()
         .skip_while(|l| *l != "## dispatch")
@@ -145,7 +282,7 @@ fn java_dispatch_variants_pair_with_rust_dyn_n_and_seeds_apply() {
     );
     let row = md
         .lines()
-        .find(|l| l.contains("| 38.20 (37.50..40.00) |"))
+        .find(|l| l.contains("| 38.2 ns (37.5..40.0) |"))
         .expect("Java's unsafe read_ns");
     assert!(row.starts_with(&format!("| {unsafe_label} |")), "{row}");
 }
@@ -163,7 +300,7 @@ fn back_pressure_gets_a_latency_vs_load_table() {
     assert!(table[1].starts_with("| unbounded | rust | 0.5 | 50000 | - | "));
     assert!(table[3].starts_with("| unbounded | java | 0.5 |"));
     assert!(table[6].starts_with("| bounded | rust | 1.5 | 150000 | 100 | "));
-    assert!(table[6].contains("| 1010 |"), "{}", table[6]);
+    assert!(table[6].contains("| 1.0 ms |"), "{}", table[6]);
 }
 
 #[test]

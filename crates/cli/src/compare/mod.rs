@@ -3,14 +3,23 @@
 //!
 //! ```text
 //! sympathy compare [--smoke|--quick|--full] [--only queue,ping-pong,...] [--out DIR] [--baseline FILE]
+//!                  [--max-drift PCT]
 //! sympathy compare --from results.jsonl [--from more.jsonl] [--baseline FILE]   # re-render only
 //! ```
 //!
 //! The runs, one per experiment and language, come from the experiment catalog ([`runners`]);
-//! the report is the `sympathy-report` crate.
+//! each runs in every round of `compare_rounds` (`experiments/common.toml`), the languages
+//! alternating ([`schedule`]), with the machine's hop probed before and after it and written
+//! into its results ([`conditions`]); a run that failed because the machine was busy, or (with
+//! `--max-drift`) whose hop drifted, is run again ([`retry`]). The report is the
+//! `sympathy-report` crate.
 
+mod conditions;
 mod orchestrate;
+mod process;
+mod retry;
 mod runners;
+mod schedule;
 mod toolchain;
 
 #[cfg(test)]
@@ -23,8 +32,11 @@ use sympathy_harness::Preset;
 use sympathy_harness::catalog::catalog;
 use sympathy_report::{Merged, Report, baseline, read_jsonl};
 
+use conditions::StoreReleaseProbe;
 use orchestrate::{human, run_jobs};
+use retry::{MAX_RETRIES, Retrying};
 use runners::all_jobs;
+use schedule::schedule;
 
 /// `sympathy compare ...`
 #[derive(Args, Debug)]
@@ -32,7 +44,7 @@ pub struct CompareArgs {
     /// Tiny sizes and one run each: checks the plumbing of every run, not the figures.
     #[arg(long, conflicts_with_all = ["quick", "full"])]
     smoke: bool,
-    /// Small sizes: the whole comparison in under 10 minutes on 2 cores (the default).
+    /// Small sizes: the whole comparison in under 5 minutes on 2 cores (the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
     /// The seeds' sizes (50M trades, a 2 GiB walk); prints the expected duration first.
@@ -56,24 +68,40 @@ pub struct CompareArgs {
     /// Exit with success even if some runs failed (the report lists them either way).
     #[arg(long)]
     allow_failures: bool,
+    /// Run a round again (up to twice, keeping the calmest attempt) when the machine's hop
+    /// moved more than PCT percent between the probes before and after it.
+    #[arg(long, value_name = "PCT", value_parser = positive_percent)]
+    max_drift: Option<f64>,
+}
+
+/// `--max-drift`: a positive number of percent.
+fn positive_percent(text: &str) -> Result<f64, String> {
+    match text.trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p.is_finite() && p > 0.0 => Ok(p),
+        _ => Err(format!(
+            "`{text}` is not a positive percentage (e.g. --max-drift 25)"
+        )),
+    }
 }
 
 /// Runs the comparison.
 pub fn run(args: CompareArgs) -> Result<()> {
-    let (merged, failures) = if args.from.is_empty() {
+    let merged = if args.from.is_empty() {
         let Some(outcome) = run_experiments(&args)? else {
             return Ok(());
         };
-        (Merged::from_streams(outcome.streams), outcome.failures)
+        let mut merged = Merged::from_streams(outcome.streams);
+        merged.failures.extend(outcome.failures);
+        merged
     } else {
         let streams = args
             .from
             .iter()
             .map(|p| read_jsonl(p))
             .collect::<Result<Vec<_>, _>>()?;
-        (Merged::from_streams(streams), Vec::new())
+        Merged::from_streams(streams)
     };
-    let mut report = Report::new(merged).with_failures(failures);
+    let mut report = Report::new(merged);
     if let Some(path) = &args.baseline {
         let old = Merged::from_streams([read_jsonl(path)?]);
         let name = path.display().to_string();
@@ -89,8 +117,17 @@ pub fn run(args: CompareArgs) -> Result<()> {
     }
     let failed = report.failures.len();
     if failed > 0 && !args.allow_failures {
+        let which: Vec<String> = report
+            .failures
+            .iter()
+            .map(|f| format!("{} [{}] round {}", f.experiment, f.label, f.round))
+            .collect();
         bail!(
-            "{failed} run(s) failed (listed above and in the report); --allow-failures to exit 0 anyway"
+            "{failed} run(s) failed: {} (listed above and in the report, with their logs). A run \
+             that failed because the machine was busy was already retried up to {MAX_RETRIES} \
+             times: rerun on a quieter machine, e.g. `sympathy compare --only <experiment>`; \
+             --allow-failures to exit 0 anyway",
+            which.join(", ")
         );
     }
     Ok(())
@@ -123,10 +160,18 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
         .into_iter()
         .filter(|j| args.only.is_empty() || args.only.contains(&j.experiment))
         .collect();
-    let expected: std::time::Duration = jobs.iter().map(|j| j.estimate).sum();
+    let rounds = catalog().compare_rounds(preset);
+    let slots = schedule(&jobs, rounds);
+    let expected: std::time::Duration = slots.iter().map(|s| s.job.estimate).sum();
     eprintln!(
-        "sympathy compare: {} run(s) at the {} preset, expected to take about {}{}",
-        jobs.len(),
+        "sympathy compare: {} run(s), {} of each experiment with its languages alternating, at \
+         the {} preset, expected to take about {}{}",
+        slots.len(),
+        if rounds == 1 {
+            "1 round".to_string()
+        } else {
+            format!("{rounds} rounds")
+        },
         if preset == Preset::Full {
             "full (the seeds' sizes)"
         } else {
@@ -145,13 +190,15 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
         );
     }
     if args.dry_run {
-        for job in &jobs {
+        for slot in &slots {
             eprintln!(
-                "  {} [{}]  ~{}  {}",
-                job.experiment,
-                job.label(),
-                human(job.estimate),
-                job.command_line()
+                "  {} [{}] round {}/{}  ~{}  {}",
+                slot.job.experiment,
+                slot.job.label(),
+                slot.round,
+                slot.rounds,
+                human(slot.job.estimate),
+                slot.job.command_line()
             );
         }
         return Ok(None);
@@ -174,9 +221,15 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
     if let (true, Some(problem)) = (need_java, launcher.java_problem()) {
         eprintln!("warning: Java runs will fail: {problem}");
     }
+    let probe = StoreReleaseProbe::new();
+    let retrying = Retrying {
+        launcher: &launcher,
+        probe: &probe,
+        max_drift: args.max_drift,
+    };
     Ok(Some(run_jobs(
-        &jobs,
-        &launcher,
+        &slots,
+        &retrying,
         &args.out,
         &mut std::io::stderr(),
     )))
@@ -233,6 +286,59 @@ mod tests {
         let err = run_experiments(&args).unwrap_err().to_string();
         assert!(err.contains("unknown experiment `nope`"), "{err}");
         assert!(err.contains("ping-pong"), "{err}");
+    }
+
+    #[test]
+    fn max_drift_takes_a_positive_percentage() {
+        assert_eq!(parse(&["--max-drift", "25"]).unwrap().max_drift, Some(25.0));
+        assert_eq!(
+            parse(&["--max-drift", "7.5%"]).unwrap().max_drift,
+            Some(7.5)
+        );
+        assert_eq!(parse(&[]).unwrap().max_drift, None);
+        for bad in ["0", "-5", "fast", "NaN"] {
+            let bad = &format!("--max-drift={bad}");
+            let err = parse(&[bad]).unwrap_err().to_string();
+            assert!(err.contains("positive percentage"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_from_file_with_a_failure_record_lists_the_failed_run_again() {
+        let dir =
+            std::env::temp_dir().join(format!("sympathy-from-failure-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let results = dir.join("results.jsonl");
+        std::fs::write(
+            &results,
+            concat!(
+                r#"{"kind":"env","language":"rust"}"#,
+                "\n",
+                r#"{"kind":"result","experiment":"ping-pong","language":"rust","variant":"xadd","params":{},"metric":"ns_per_hop","value":64.0,"unit":"ns","check":"ok","conditions":{"round":1,"rounds":3,"hop_ns_before":50.0,"hop_ns_after":52.0,"retries":0}}"#,
+                "\n",
+                r#"{"kind":"failure","experiment":"back-pressure","label":"rust","round":2,"retries":2,"reason":"the generator was late (log: logs/back-pressure-rust-r2-retry2.stderr)"}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.join("out");
+        let (from, out_arg) = (results.display().to_string(), out.display().to_string());
+        let err = run(parse(&["--from", &from, "--out", &out_arg]).unwrap()).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.contains("1 run(s) failed: back-pressure [rust] round 2"),
+            "{message}"
+        );
+        assert!(message.contains("--allow-failures"), "{message}");
+        assert!(message.contains("busy"), "{message}");
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(md.contains("Failed runs"), "{md}");
+        assert!(md.contains("the generator was late"), "{md}");
+        let written = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+        assert!(written.contains(r#""kind":"failure""#), "{written}");
+        assert!(written.contains(r#""conditions":{"#), "{written}");
+        run(parse(&["--from", &from, "--out", &out_arg, "--allow-failures"]).unwrap()).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

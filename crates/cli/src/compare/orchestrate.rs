@@ -1,29 +1,16 @@
-//! Running the jobs of `compare` as subprocesses: progress with elapsed and estimated time
-//! left, a deadline per job, and a failure that is reported and passed over.
+//! Running the slots of `compare` (each job in each of its rounds, `schedule`) one after the
+//! other: progress with the round, elapsed and estimated time left; the hop probed around each
+//! run and environmental failures retried (`retry`); a failure that is recorded and passed
+//! over.
 
-use std::fs::{self, File};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use sympathy_report::{RunFailure, Stream, parse_jsonl};
+use sympathy_report::{RunFailure, Stream};
 
-use super::runners::{Job, Program};
-
-/// Builds the command of a program, or says why it cannot run.
-pub trait Launcher {
-    /// A command for `program` (arguments are added by the caller).
-    ///
-    /// # Errors
-    /// Why the program is unavailable (e.g. "the Java side is not built: ...").
-    fn command(&self, program: Program) -> Result<Command, String>;
-}
-
-/// How long a job may run before it is killed: three times its estimate, at least two minutes.
-pub fn deadline(job: &Job) -> Duration {
-    (job.estimate * 3).max(Duration::from_secs(120))
-}
+use super::retry::Retrying;
+use super::schedule::Slot;
 
 /// `1m05s`.
 pub fn human(d: Duration) -> String {
@@ -38,27 +25,36 @@ pub fn human(d: Duration) -> String {
 /// What a comparison's runs produced.
 #[derive(Debug, Default)]
 pub struct Outcome {
-    /// The results streams, one per job that succeeded.
+    /// The results streams, one per slot that succeeded, with their `conditions`.
     pub streams: Vec<Stream>,
-    /// Jobs that failed.
+    /// Slots that failed.
     pub failures: Vec<RunFailure>,
 }
 
-/// Runs `jobs` in order, writing progress to `progress` and each process's output under
-/// `work/logs`. A job that fails is recorded in [`Outcome::failures`] and the next one runs.
+/// `retried once` / `retried 2 times`, or nothing.
+fn retried(retries: u32) -> String {
+    match retries {
+        0 => String::new(),
+        1 => ", retried once".into(),
+        n => format!(", retried {n} times"),
+    }
+}
+
+/// Runs `slots` in order, writing progress to `progress` and each process's output under
+/// `work/logs`. A slot that fails is recorded in [`Outcome::failures`] and the next one runs.
 pub fn run_jobs(
-    jobs: &[Job],
-    launcher: &dyn Launcher,
+    slots: &[Slot<'_>],
+    retrying: &Retrying<'_>,
     work: &Path,
     progress: &mut dyn Write,
 ) -> Outcome {
     let started = Instant::now();
     let mut outcome = Outcome::default();
     let mut done_estimate = Duration::ZERO;
-    for (index, job) in jobs.iter().enumerate() {
-        let remaining: Duration = jobs[index..].iter().map(|j| j.estimate).sum();
+    for (index, slot) in slots.iter().enumerate() {
+        let remaining: Duration = slots[index..].iter().map(|s| s.job.estimate).sum();
         let elapsed = started.elapsed();
-        // Preset what is left by how the finished jobs compared with their estimates.
+        // Pace what is left by how the finished slots compared with their estimates.
         let pace = if done_estimate.is_zero() {
             1.0
         } else {
@@ -66,155 +62,59 @@ pub fn run_jobs(
         };
         let _ = writeln!(
             progress,
-            "[{:>2}/{}] {} [{}]  (elapsed {}, about {} left)",
+            "[{:>2}/{}] {} [{}] round {}/{}  (elapsed {}, about {} left)",
             index + 1,
-            jobs.len(),
-            job.experiment,
-            job.label(),
+            slots.len(),
+            slot.job.experiment,
+            slot.job.label(),
+            slot.round,
+            slot.rounds,
             human(elapsed),
             human(remaining.mul_f64(pace)),
         );
-        let job_started = Instant::now();
-        match run_job(job, launcher, work) {
-            Ok(stream) => {
+        let slot_started = Instant::now();
+        match retrying.run(*slot, work, progress) {
+            Ok((stream, conditions)) => {
                 let _ = writeln!(
                     progress,
-                    "        ok: {} result(s) in {}",
+                    "        ok: {} result(s) in {}{}{}",
                     stream.results.len(),
-                    human(job_started.elapsed())
+                    human(slot_started.elapsed()),
+                    conditions.hop_text(),
+                    retried(conditions.retries),
                 );
                 outcome.streams.push(stream);
             }
-            Err(reason) => {
+            Err(failure) => {
                 let _ = writeln!(
                     progress,
-                    "        FAILED after {}: {reason}",
-                    human(job_started.elapsed())
+                    "        FAILED after {}{}: {}",
+                    human(slot_started.elapsed()),
+                    retried(failure.retries),
+                    failure.reason
                 );
-                outcome.failures.push(RunFailure {
-                    experiment: job.experiment.clone(),
-                    label: job.label().to_string(),
-                    reason,
-                });
+                outcome.failures.push(failure);
             }
         }
-        done_estimate += job.estimate;
+        done_estimate += slot.job.estimate;
     }
     let _ = writeln!(progress, "all runs done in {}", human(started.elapsed()));
     outcome
 }
 
-/// The started process of a job.
-struct Running {
-    child: Child,
-    what: String,
-    stderr: PathBuf,
-}
-
-/// Runs one job; its stream, or why it failed (a process still running is killed).
-fn run_job(job: &Job, launcher: &dyn Launcher, work: &Path) -> Result<Stream, String> {
-    let logs = work.join("logs");
-    fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
-    let stem = job.log_stem();
-    let stdout = logs.join(format!("{stem}.stdout"));
-    let stderr = logs.join(format!("{stem}.stderr"));
-    let open = |p: &Path| File::create(p).map_err(|e| format!("{}: {e}", p.display()));
-    let mut command = launcher.command(job.program)?;
-    command
-        .args(&job.args)
-        .stdout(open(&stdout)?)
-        .stderr(open(&stderr)?)
-        .stdin(Stdio::null());
-    new_process_group(&mut command);
-    let what = job.command_line();
-    let child = command
-        .spawn()
-        .map_err(|e| format!("cannot start `{what}`: {e}"))?;
-    let mut running = Running {
-        child,
-        what,
-        stderr,
-    };
-    let waited = wait(&mut running, Instant::now() + deadline(job));
-    if matches!(running.child.try_wait(), Ok(None)) {
-        kill_group(&mut running.child);
-    }
-    waited?;
-    let text = fs::read_to_string(&stdout).map_err(|e| format!("{}: {e}", stdout.display()))?;
-    let name = format!("{} ({})", stdout.display(), running.what);
-    let stream = parse_jsonl(&name, &text).map_err(|e| e.to_string())?;
-    if stream.results.is_empty() {
-        return Err(format!(
-            "`{}` printed no result line (stdout: {})",
-            running.what,
-            stdout.display()
-        ));
-    }
-    Ok(stream)
-}
-
-/// Waits for `r` to exit successfully before `deadline`.
-fn wait(r: &mut Running, deadline: Instant) -> Result<(), String> {
-    loop {
-        match r.child.try_wait() {
-            Ok(Some(status)) if status.success() => return Ok(()),
-            Ok(Some(status)) => return Err(failure(r, &describe(status))),
-            Ok(None) if Instant::now() >= deadline => {
-                kill_group(&mut r.child);
-                return Err(failure(r, "did not finish in time and was killed"));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(e) => return Err(failure(r, &format!("cannot wait: {e}"))),
-        }
-    }
-}
-
-fn describe(status: ExitStatus) -> String {
-    match status.code() {
-        Some(code) => format!("exited with status {code}"),
-        None => format!("was ended by a signal ({status})"),
-    }
-}
-
-/// `` `what` exited with status 1: <the error line of its stderr> (log: path) ``: the first
-/// line starting with `error`, else the last line.
-fn failure(r: &Running, how: &str) -> String {
-    let text = fs::read_to_string(&r.stderr).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let line = lines
-        .iter()
-        .find(|l| l.trim_start().to_ascii_lowercase().starts_with("error"))
-        .or(lines.last())
-        .map(|l| format!(": {}", l.trim()))
-        .unwrap_or_default();
-    format!("`{}` {how}{line} (log: {})", r.what, r.stderr.display())
-}
-
-/// Starts the child in its own process group, so that a timeout ends its children too
-/// (`java/sidecar` is a script that starts a JVM).
-fn new_process_group(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-}
-
-/// Kills the child's whole process group, then reaps the child.
-fn kill_group(child: &mut Child) {
-    let group = format!("-{}", child.id());
-    let killed = Command::new("kill")
-        .args(["-KILL", "--", &group])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !killed {
-        let _ = child.kill();
-    }
-    let _ = child.wait();
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::runners::Program::{Sidecar, Sympathy};
+    use std::cell::Cell;
+    use std::fs;
+    use std::path::PathBuf;
+    use std::process::Command;
+
+    use crate::compare::conditions::HopProbe;
+    use crate::compare::process::Launcher;
+    use crate::compare::runners::Job;
+    use crate::compare::runners::Program::{self, Sidecar, Sympathy};
+    use crate::compare::schedule::schedule;
     use sympathy_harness::catalog::Language;
 
     /// `sympathy` is `sh` (so a job's arguments are a shell snippet); the Java side is missing.
@@ -229,10 +129,34 @@ mod tests {
         }
     }
 
+    /// A probe that answers its hops in turn, over and over (none: fewer than two cores).
+    struct FakeProbe {
+        hops: Vec<f64>,
+        next: Cell<usize>,
+    }
+
+    impl FakeProbe {
+        fn new(hops: &[f64]) -> FakeProbe {
+            FakeProbe {
+                hops: hops.to_vec(),
+                next: Cell::new(0),
+            }
+        }
+    }
+
+    impl HopProbe for FakeProbe {
+        fn hop_ns(&self) -> Option<f64> {
+            let i = self.next.get();
+            self.next.set(i + 1);
+            (!self.hops.is_empty()).then(|| self.hops[i % self.hops.len()])
+        }
+    }
+
     const RUST_OK: &str = r#"echo '{"kind":"env","language":"rust","cores":2}'
 echo '{"kind":"result","experiment":"ping-pong","language":"rust","variant":"xadd","params":{"iterations":42},"metric":"ns_per_hop","value":64.0,"unit":"ns","check":"ok"}'
 echo 'progress goes to stderr' >&2"#;
     const FAILS: &str = "echo 'error: pin to core 7 failed' >&2; exit 3";
+    const BUSY: &str = "echo 'error: the machine was busy: the generator was late' >&2; exit 75";
     const BAD_OUTPUT: &str = "echo 'not json'";
     const SILENT: &str = "echo '{\"kind\":\"env\",\"language\":\"rust\"}'";
 
@@ -258,6 +182,24 @@ echo 'progress goes to stderr' >&2"#;
         dir
     }
 
+    /// Runs `jobs` in `rounds` rounds with `probe` and `max_drift`: the outcome and the progress.
+    fn run(
+        jobs: &[Job],
+        rounds: u32,
+        probe: &FakeProbe,
+        max_drift: Option<f64>,
+        dir: &Path,
+    ) -> (Outcome, String) {
+        let retrying = Retrying {
+            launcher: &FakeLauncher,
+            probe,
+            max_drift,
+        };
+        let mut progress = Vec::new();
+        let outcome = run_jobs(&schedule(jobs, rounds), &retrying, dir, &mut progress);
+        (outcome, String::from_utf8(progress).unwrap())
+    }
+
     #[test]
     fn a_failing_run_is_reported_and_the_next_one_runs() {
         let jobs = [
@@ -268,9 +210,7 @@ echo 'progress goes to stderr' >&2"#;
             job("struct-table", Language::Rust, RUST_OK),
         ];
         let dir = work_dir("failures");
-        let mut progress = Vec::new();
-        let outcome = run_jobs(&jobs, &FakeLauncher, &dir, &mut progress);
-        let progress = String::from_utf8(progress).unwrap();
+        let (outcome, progress) = run(&jobs, 1, &FakeProbe::new(&[]), None, &dir);
 
         assert_eq!(outcome.streams.len(), 1, "the last job still ran");
         assert_eq!(outcome.streams[0].results[0].params["iterations"], "42");
@@ -287,7 +227,7 @@ echo 'progress goes to stderr' >&2"#;
             "{reasons:?}"
         );
         assert!(
-            reasons[0].2.contains("logs/ping-pong-rust.stderr"),
+            reasons[0].2.contains("logs/ping-pong-rust-r1.stderr"),
             "{reasons:?}"
         );
         assert_eq!(reasons[1].1, "java");
@@ -300,38 +240,105 @@ echo 'progress goes to stderr' >&2"#;
             reasons[3].2.contains("printed no result line"),
             "{reasons:?}"
         );
-        assert!(progress.contains("[ 1/5] ping-pong [rust]"), "{progress}");
+        assert!(
+            outcome.failures.iter().all(|f| f.retries == 0),
+            "real failures are never retried"
+        );
+        assert!(!dir.join("logs/ping-pong-rust-r1-retry1.stderr").exists());
+        assert!(
+            progress.contains("[ 1/5] ping-pong [rust] round 1/1"),
+            "{progress}"
+        );
         assert!(progress.contains("[ 2/5] ping-pong [java]"), "{progress}");
         assert!(progress.contains("left)"), "{progress}");
         assert!(progress.contains("FAILED"), "{progress}");
         assert!(progress.contains("ok: 1 result(s)"), "{progress}");
-        assert!(dir.join("logs/struct-table-rust.stdout").is_file());
+        assert!(dir.join("logs/struct-table-rust-r1.stdout").is_file());
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn a_hung_run_is_killed_at_its_deadline() {
-        // Not timed: the deadline is computed, then the wait is given a deadline in the past.
-        let dir = work_dir("hang");
-        fs::create_dir_all(&dir).unwrap();
-        let mut command = Command::new("sh");
-        command.args(["-c", "sleep 600"]);
-        new_process_group(&mut command);
-        let stderr = dir.join("err");
-        fs::write(&stderr, "").unwrap();
-        let mut r = Running {
-            child: command.spawn().unwrap(),
-            what: "sleep".into(),
-            stderr,
-        };
-        let err = wait(&mut r, Instant::now()).unwrap_err();
+    fn every_result_carries_its_round_and_the_hop_around_its_run() {
+        let jobs = [job("ping-pong", Language::Rust, RUST_OK)];
+        let dir = work_dir("conditions");
+        let probe = FakeProbe::new(&[50.0, 55.0]);
+        let (outcome, progress) = run(&jobs, 2, &probe, None, &dir);
+        assert_eq!(outcome.streams.len(), 2);
+        for (round, stream) in (1..).zip(&outcome.streams) {
+            assert_eq!(
+                stream.results[0].raw["conditions"],
+                serde_json::json!({"round":round,"rounds":2,"hop_ns_before":50.0,"hop_ns_after":55.0,"retries":0})
+            );
+        }
+        assert!(progress.contains("round 2/2"), "{progress}");
         assert!(
-            err.contains("did not finish in time and was killed"),
-            "{err}"
+            progress.contains("hop 50.0 -> 55.0 ns (10% drift)"),
+            "{progress}"
         );
-        assert!(r.child.try_wait().unwrap().is_some(), "the process is gone");
-        let hangs = job("x", Language::Rust, "sleep 600");
-        assert!(deadline(&hangs) >= Duration::from_secs(120));
+        assert!(dir.join("logs/ping-pong-rust-r2.stdout").is_file());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_busy_machine_is_retried_twice_then_recorded() {
+        let dir = work_dir("busy");
+        fs::create_dir_all(&dir).unwrap();
+        // Busy on the first attempt only: a counter file says how many attempts came before.
+        let counter = dir.join("attempts");
+        let once = format!(
+            "n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ \"$n\" -ge 1 ] || {{ {BUSY}; }}; {RUST_OK}",
+            c = counter.display()
+        );
+        let jobs = [
+            job("back-pressure", Language::Rust, &once),
+            job("queue", Language::Rust, BUSY),
+        ];
+        let (outcome, progress) = run(&jobs, 1, &FakeProbe::new(&[60.0]), None, &dir);
+
+        assert_eq!(outcome.streams.len(), 1);
+        let conditions = &outcome.streams[0].results[0].raw["conditions"];
+        assert_eq!(conditions["retries"], 1, "{conditions}");
+        assert!(progress.contains("ok: 1 result(s)"), "{progress}");
+        assert!(progress.contains(", retried once"), "{progress}");
+        assert!(dir.join("logs/back-pressure-rust-r1.stderr").is_file());
+        assert!(
+            dir.join("logs/back-pressure-rust-r1-retry1.stdout")
+                .is_file()
+        );
+
+        let failure = &outcome.failures[0];
+        assert_eq!((failure.experiment.as_str(), failure.retries), ("queue", 2));
+        assert!(
+            failure.reason.contains("status 75 (the machine was busy)"),
+            "{failure:?}"
+        );
+        assert!(progress.contains("retried 2 times"), "{progress}");
+        assert!(progress.contains("the machine was busy"), "{progress}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn max_drift_reruns_a_drifting_round_and_keeps_the_calmest_attempt() {
+        let jobs = [job("ping-pong", Language::Rust, RUST_OK)];
+        let dir = work_dir("drift");
+        // Attempts: 50 -> 100 (100%), 50 -> 60 (20%), 50 -> 90 (80%).
+        let hops = [50.0, 100.0, 50.0, 60.0, 50.0, 90.0];
+        let (outcome, progress) = run(&jobs, 1, &FakeProbe::new(&hops), Some(10.0), &dir);
+        let conditions = &outcome.streams[0].results[0].raw["conditions"];
+        assert_eq!(conditions["retries"], 2, "{conditions}");
+        assert_eq!(
+            conditions["hop_ns_after"], 60.0,
+            "the smallest drift is kept"
+        );
+        assert_eq!(
+            progress.matches("running it again").count(),
+            2,
+            "{progress}"
+        );
+
+        let (calm, _) = run(&jobs, 1, &FakeProbe::new(&hops), None, &dir);
+        let conditions = &calm.streams[0].results[0].raw["conditions"];
+        assert_eq!(conditions["retries"], 0, "no --max-drift: nothing is rerun");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

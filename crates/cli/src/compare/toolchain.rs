@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::orchestrate::Launcher;
+use super::process::Launcher;
 use super::runners::{Program, SIDECAR_PREPARE_ARGS};
 
 /// The checkout root: the first ancestor of the current folder, then of the executable, that

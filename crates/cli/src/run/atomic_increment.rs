@@ -1,9 +1,11 @@
 //! `sympathy run atomic-increment`: T pinned threads increment a shared counter to N, for each
 //! thread count of the sweep, each variant and each kernel language.
 //!
-//! Per run a seed-style line (`0 - 9.31ns/op lock-xadd threads=2 ...`); per variant, language and
-//! thread count the summary results `ns_per_op`, `thread_share` per thread and, for the kernels
-//! that see the counter's value, `ops_per_handoff`.
+//! The languages of a variant at a thread count alternate run by run (Rust then C, then C then
+//! Rust, ...). Per run a seed-style line (`0 - 9.31ns/op lock-xadd threads=2 ...`), per round the
+//! Rust/C ratio (`0 - cas-bool threads=2: ns/op rust/c=1.012 ops/handoff rust/c=0.97`); per
+//! variant, language and thread count the summary results `ns_per_op`, `thread_share` per
+//! thread and, for the kernels that see the counter's value, `ops_per_handoff`.
 
 use anyhow::{Result, bail};
 use clap::Args;
@@ -128,6 +130,8 @@ fn setup(args: &AtomicIncrementArgs, preset: Preset, available: &[usize]) -> Res
     })
 }
 
+/// The cases in measuring order: per variant and thread count, one case per language, so that
+/// [`measure_paired`] can alternate the languages run by run.
 fn cases_on(
     args: &AtomicIncrementArgs,
     preset: Preset,
@@ -135,18 +139,21 @@ fn cases_on(
 ) -> Result<Vec<Case<Contention>>> {
     let setup = setup(args, preset, available)?;
     let spec = spec(EXPERIMENT)?;
+    let implemented = |v: Variant, language: Language| {
+        spec.variant(v.name())
+            .is_some_and(|s| s.languages.contains(&catalog_language(language)))
+    };
+    let variants: Vec<Variant> = match &args.variants {
+        Some(v) => v.clone(),
+        None => Variant::ALL.to_vec(),
+    };
     let mut cases = Vec::new();
-    for &language in &args.languages {
-        let implemented = |v: &Variant| {
-            spec.variant(v.name())
-                .is_some_and(|s| s.languages.contains(&catalog_language(language)))
-        };
-        let variants: Vec<Variant> = match &args.variants {
-            Some(v) => v.iter().copied().filter(implemented).collect(),
-            None => Variant::ALL.into_iter().filter(implemented).collect(),
-        };
-        for variant in variants {
-            for &threads in &setup.threads {
+    for variant in variants {
+        for &threads in &setup.threads {
+            for &language in &args.languages {
+                if !implemented(variant, language) {
+                    continue;
+                }
                 let work = Contention {
                     variant,
                     language,
@@ -195,32 +202,86 @@ impl Experiment for AtomicIncrementArgs {
                 )
             },
         ))?;
-        for case in cases {
-            measure_one(&setup.cores, setup.count, runs, case, reporter)?;
+        let contention = |c: &Case<Contention>| (c.work.variant, c.work.threads);
+        for group in cases.chunk_by(|a, b| contention(a) == contention(b)) {
+            measure_paired(&setup.cores, setup.count, runs, group, reporter)?;
         }
         Ok(())
     }
 }
 
-fn measure_one(
+/// Measures one variant at one thread count in every language of `group`, alternating the
+/// languages run by run (run 0: Rust then C, run 1: C then Rust, ...), so that each language's
+/// run i meets the same machine: on a shared VM the cost of moving the counter's line between
+/// cores changes over seconds, which one-language-after-the-other runs turned into a difference
+/// between the languages. After each round a `rust/c` line gives that round's ratios.
+fn measure_paired(
     cores: &[usize],
     count: u64,
     runs: usize,
+    group: &[Case<Contention>],
+    reporter: &mut Reporter,
+) -> Result<()> {
+    let mut outcomes: Vec<Vec<Outcome>> = vec![Vec::with_capacity(runs); group.len()];
+    for index in 0..runs {
+        for step in 0..group.len() {
+            let slot = (index + step) % group.len();
+            let Contention {
+                variant,
+                language,
+                threads,
+            } = group[slot].work;
+            let outcome = atomic_increment::run(variant, language, &cores[..threads], count)?;
+            reporter.line(&seed_line(index, variant, language, threads, &outcome))?;
+            outcomes[slot].push(outcome);
+        }
+        if let Some(line) = round_line(index, group, &outcomes) {
+            reporter.line(&line)?;
+        }
+    }
+    for (case, outcomes) in group.iter().zip(&outcomes) {
+        report_case(cores, case, outcomes, reporter)?;
+    }
+    Ok(())
+}
+
+/// Round `index`'s Rust/C ratios of ns per op and of ops per handoff, when `group` has both.
+fn round_line(
+    index: usize,
+    group: &[Case<Contention>],
+    outcomes: &[Vec<Outcome>],
+) -> Option<String> {
+    let of = |language: Language| {
+        let slot = group.iter().position(|c| c.work.language == language)?;
+        outcomes[slot].get(index)
+    };
+    let (rust, c) = (of(Language::Rust)?, of(Language::C)?);
+    let held = match (rust.ops_per_handoff(), c.ops_per_handoff()) {
+        (Some(r), Some(c)) if group[0].work.threads > 1 => {
+            format!(" ops/handoff rust/c={:.2}", r / c)
+        }
+        _ => String::new(),
+    };
+    Some(format!(
+        "{index} - {} threads={}: ns/op rust/c={:.3}{held}",
+        group[0].work.variant,
+        group[0].work.threads,
+        rust.ns_per_op() / c.ns_per_op()
+    ))
+}
+
+/// The summary results of one case's runs: ns per op, each thread's share and, for the kernels
+/// that see the counter's value, ops per handoff.
+fn report_case(
+    cores: &[usize],
     case: &Case<Contention>,
+    outcomes: &[Outcome],
     reporter: &mut Reporter,
 ) -> Result<()> {
     let Contention {
-        variant,
-        language,
-        threads,
+        variant, threads, ..
     } = case.work;
     let cores = &cores[..threads];
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(runs);
-    for index in 0..runs {
-        let outcome = atomic_increment::run(variant, language, cores, count)?;
-        reporter.line(&seed_line(index, variant, language, threads, &outcome))?;
-        outcomes.push(outcome);
-    }
     let base = || case.measurement(EXPERIMENT).check(Check::Ok);
     let ns: Vec<f64> = outcomes.iter().map(Outcome::ns_per_op).collect();
     reporter.result(base().stats(Metric::NsPerOp, stats(&ns)))?;
@@ -354,8 +415,8 @@ mod tests {
         let mut expected = Vec::new();
         for (variant, language) in [
             ("lock-xadd", "rust"),
-            ("sharded", "rust"),
             ("lock-xadd", "c"),
+            ("sharded", "rust"),
         ] {
             expected.push(expect(variant, language, "ns_per_op"));
             for _ in 0..threads {

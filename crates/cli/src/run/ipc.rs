@@ -1,13 +1,17 @@
 //! `sympathy run ipc`: the memory-mapped ring between two pinned processes (`ring`, `echo`,
-//! `ring-cross`; see `sympathy_lab::ipc`). The peer processes start through [`CliPeers`]: a
-//! Rust peer is this binary with the hidden subcommand `run ipc-peer`, a Java peer is
-//! `java/sidecar`.
+//! `ring-cross`, `echo-cross-ffm`, `echo-cross-jni`; see `sympathy_lab::ipc`). The peer
+//! processes start through [`CliPeers`]: a Rust peer is this binary with the hidden subcommand
+//! `run ipc-peer`, a Java peer is `java/sidecar`.
 //!
-//! `ring-cross` needs Java (its producer is `java/sidecar produce`). When Java cannot run here
-//! (no checkout with `java/sidecar`, no JDK, or its build fails), a run of the default
-//! variants skips it with a note on stderr and still succeeds; naming it in `--variants` makes
-//! that an error. `--plan` lists it either way (it says what a run would emit, without
-//! starting anything).
+//! The cross-language variants need Java (`ring-cross`'s producer is `java/sidecar produce`,
+//! `echo-cross-*`'s echo `java/sidecar echo`). When Java cannot run here (no checkout with
+//! `java/sidecar`, no JDK, or its build fails), a run of the default variants skips them with a
+//! note on stderr and still succeeds; naming one in `--variants` makes that an error. `--plan`
+//! lists them either way (it says what a run would emit, without starting anything).
+//!
+//! ```text
+//! sympathy run ipc --variants echo-cross-ffm,echo-cross-jni --round-trips 100000 --runs 3
+//! ```
 
 use anyhow::Result;
 use clap::Args;
@@ -23,7 +27,7 @@ use crate::experiment::{Case, Common, Experiment};
 /// Flags of `sympathy run ipc` (beside the common ones).
 #[derive(Args, Debug, Clone, Default)]
 pub struct IpcArgs {
-    /// Variants to run, comma-separated [default: ring, echo, ring-cross].
+    /// Variants to run, comma-separated [default: all of them].
     #[arg(long, value_delimiter = ',',
           value_parser = variant_parser(ipc::EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Option<Vec<Variant>>,
@@ -47,7 +51,7 @@ pub struct IpcArgs {
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: Option<u64>,
-    /// Two cores `producer,consumer` (echo: `pinger,echo`) [default: the first two available].
+    /// Two cores `producer,consumer` (echoes: `pinger,echo`) [default: the first two available].
     #[arg(long)]
     pub cores: Option<String>,
 }
@@ -73,7 +77,7 @@ impl Experiment for IpcArgs {
                 let m = work.measurement();
                 let params = m.params.into_iter().filter(|(k, _)| !runner.contains(k));
                 params.fold(
-                    Case::new(work.clone(), work.variant.name(), work.consumer.name()),
+                    Case::new(work.clone(), work.variant.name(), work.language().name()),
                     |case, (key, value)| case.param(&key, value),
                 )
             })
@@ -89,12 +93,18 @@ impl Experiment for IpcArgs {
         let mut cases: Vec<ipc::Case> = cases.iter().map(|c| c.work.clone()).collect();
         let cores = pick_cores(&self.cores)?;
         let mut peers = CliPeers { java: None };
-        if cases.iter().any(|c| c.producer == Language::Java) {
+        if cases.iter().any(ipc::Case::needs_java) {
             match JavaSidecar::locate().and_then(|java| java.probe().map(|()| java)) {
                 Ok(java) => peers.java = Some(java),
                 Err(err) if self.variants.is_none() => {
-                    eprintln!("note: ipc ring-cross skipped: {err}");
-                    cases.retain(|c| c.producer != Language::Java);
+                    let mut skipped: Vec<&str> = cases
+                        .iter()
+                        .filter(|c| c.needs_java())
+                        .map(|c| c.variant.name())
+                        .collect();
+                    skipped.dedup();
+                    eprintln!("note: ipc {} skipped: {err}", skipped.join(", "));
+                    cases.retain(|c| !c.needs_java());
                 }
                 Err(err) => return Err(err.into()),
             }

@@ -1,5 +1,7 @@
 //! The hidden subcommand a measurement of `sympathy run ipc` starts as its Rust peer process
-//! (`run ipc-peer producer`, `run ipc-peer echo`), and the command line that asks for it.
+//! (`run ipc-peer producer`, `run ipc-peer echo`), and the command line that asks for it. Java's
+//! `java/sidecar run ipc --variants echo-cross-*` starts the same `run ipc-peer echo` as the
+//! Rust echo of its Java pinger.
 //!
 //! ```text
 //! sympathy run ipc-peer producer /dev/shm/ring --size 4 --count 1000 --core 1 --writes batch --batch 256
@@ -11,7 +13,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use sympathy_lab::ipc::{self, EchoTask, PeerTask, ProduceTask, WriteMode};
+use sympathy_lab::ipc::{self, EchoTask, JavaRing, PeerTask, ProduceTask, WriteMode};
 
 /// `run ipc-peer <producer|echo> ...`
 #[derive(Args, Debug)]
@@ -112,6 +114,7 @@ pub fn run_peer(args: PeerArgs) -> Result<()> {
             pong: a.pong,
             count: a.count,
             core: a.core,
+            java_ring: JavaRing::Ffm, // a Java echo's; this one is Rust
         })?,
     }
     Ok(())
@@ -154,6 +157,7 @@ mod tests {
             pong: "/b".into(),
             count: 3,
             core: 0,
+            java_ring: JavaRing::Jni,
         });
         assert!(
             matches!(parsed(&echo), PeerRole::Echo(e) if e.count == 3 && e.pong.as_path() == std::path::Path::new("/b"))

@@ -180,7 +180,8 @@ fn measure_pair(runs: usize, case: &Case<Bounce>, reporter: &mut Reporter) -> Re
     } = case.work;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(runs);
     for index in 0..runs {
-        let outcome = ping_pong::run(variant, language, (ping, pong), iterations)?;
+        let outcome = ping_pong::run(variant, language, (ping, pong), iterations)
+            .map_err(crate::classified)?;
         reporter.line(&format!(
             "{index} - {:.2}ns/hop {variant}{} cores={ping},{pong} hops/s={} ping={iterations} \
              pong={iterations}",

@@ -24,11 +24,12 @@
 
 mod spec;
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, ExperimentSpec, Language, MetricSpec, ParamSpec, PresetSeconds, Role,
-    SeedFigureSpec, VariantSpec, validate,
+    Better, CommonSpec, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec, PerPreset,
+    PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 
 use crate::preset::Preset;
@@ -101,6 +102,19 @@ impl Catalog {
     /// ```
     pub fn param(&self, experiment: &str, param: &str) -> Option<&ParamSpec> {
         self.experiment(experiment).and_then(|e| e.param(param))
+    }
+
+    /// How many rounds `sympathy compare` runs of every experiment at `preset`
+    /// (`compare_rounds` in `experiments/common.toml`): at least 1.
+    ///
+    /// ```
+    /// use sympathy_harness::Preset;
+    /// use sympathy_harness::catalog::catalog;
+    /// assert!(catalog().compare_rounds(Preset::Quick) >= 1);
+    /// assert!(catalog().compare_rounds(Preset::Smoke) <= catalog().compare_rounds(Preset::Full));
+    /// ```
+    pub fn compare_rounds(&self, preset: Preset) -> u32 {
+        self.common.compare_rounds.at(preset).max(1)
     }
 
     /// The metric called `name`.
@@ -191,8 +205,8 @@ impl ExperimentSpec {
     }
 }
 
-impl PresetSeconds {
-    /// The seconds at `preset`.
+impl PerPreset {
+    /// The number at `preset`.
     ///
     /// ```
     /// use sympathy_harness::Preset;
@@ -208,6 +222,28 @@ impl PresetSeconds {
             Preset::Default => self.default,
             Preset::Full => self.full,
         }
+    }
+}
+
+impl HeadlineSpec {
+    /// Its `params` as results write them (`threads=2` as `"2"`, strings bare).
+    ///
+    /// ```
+    /// use sympathy_harness::catalog::catalog;
+    /// let rule = catalog().experiment("atomic-increment").unwrap().headline.as_ref().unwrap();
+    /// assert_eq!(rule.param_texts()["threads"], "2");
+    /// ```
+    pub fn param_texts(&self) -> BTreeMap<String, String> {
+        self.params
+            .iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    toml::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), text)
+            })
+            .collect()
     }
 }
 
@@ -270,6 +306,7 @@ mod tests {
 
     const COMMON: &str = r#"
 runner_params = ["runs"]
+compare_rounds = { smoke = 2, quick = 3, default = 3, full = 3 }
 [[metrics]]
 name = "ns_per_op"
 unit = "ns"
@@ -369,6 +406,22 @@ full = 4
                 "toy.toml",
                 experiment("[estimate_s]\nc = { smoke = 1, quick = 2, default = 3, full = 4 }"),
                 "C variants run inside the Rust run",
+            ),
+            (
+                "toy.toml",
+                experiment("").replace(
+                    "metrics = [\"ns_per_op\"]",
+                    "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", variants = [\"plain\"] }",
+                ),
+                "give either two `variants` or `languages = true`",
+            ),
+            (
+                "toy.toml",
+                experiment("").replace(
+                    "metrics = [\"ns_per_op\"]",
+                    "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", languages = true, params = { size = 1 } }",
+                ),
+                "`size` is not a param of the experiment",
             ),
         ];
         for (file, text, expected) in cases {

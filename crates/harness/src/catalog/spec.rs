@@ -37,6 +37,9 @@ pub struct CommonSpec {
     pub runner_params: Vec<String>,
     /// Every metric a result may carry.
     pub metrics: Vec<MetricSpec>,
+    /// How many rounds `sympathy compare` runs of every experiment at each preset (each round
+    /// runs every language once, starting one language further along than the round before).
+    pub compare_rounds: PerPreset,
 }
 
 /// Which way a metric improves.
@@ -94,6 +97,10 @@ pub struct ExperimentSpec {
     pub params: Vec<ParamSpec>,
     /// The metrics its results carry (names from `common.toml`).
     pub metrics: Vec<String>,
+    /// The rule that picks its line in the report's findings (the first metric's best figure
+    /// per language when absent).
+    #[serde(default)]
+    pub headline: Option<HeadlineSpec>,
     /// Figures the seed articles published, shown beside ours.
     #[serde(default)]
     pub seed_figures: Vec<SeedFigureSpec>,
@@ -107,10 +114,37 @@ pub struct ExperimentSpec {
     pub estimate_s: BTreeMap<Language, PresetSeconds>,
 }
 
+/// How the report's findings sum up an experiment in one line, from the data.
+///
+/// `headline = { metric = "ns_per_op", variants = ["cas-bool", "lock-xadd"], params = { threads = 2 } }`:
+/// how the first variant compares with the second, in each language (the rows whose params
+/// include `params`; the first such row of each variant). `headline = { metric =
+/// "msgs_per_sec", languages = true }`: the best figure of each language and Java against Rust
+/// per variant.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeadlineSpec {
+    /// The metric it reads (one of the experiment's `metrics`).
+    pub metric: String,
+    /// Two variants, the first compared with the second (empty with `languages`).
+    #[serde(default)]
+    pub variants: Vec<String>,
+    /// Params a row must carry to count (values as in results).
+    #[serde(default)]
+    pub params: BTreeMap<String, toml::Value>,
+    /// Compare the languages (the best of each) rather than two variants.
+    #[serde(default)]
+    pub languages: bool,
+}
+
 /// Seconds at each preset (see [`ExperimentSpec::estimate_s`]).
+pub type PresetSeconds = PerPreset;
+
+/// A whole number at each preset: seconds of a run ([`ExperimentSpec::estimate_s`]), rounds of
+/// a comparison ([`CommonSpec::compare_rounds`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PresetSeconds {
+pub struct PerPreset {
     /// At `--smoke`.
     pub smoke: u32,
     /// At `--quick`.
@@ -202,6 +236,19 @@ pub struct SeedFigureSpec {
 /// values only where every preset has one. Each error names the file and the entry.
 pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -> Vec<String> {
     let mut errors = Vec::new();
+    let r = common.compare_rounds;
+    if [r.smoke, r.quick, r.default, r.full].contains(&0) {
+        errors.push("common.toml: compare_rounds must be at least 1 at every preset".to_string());
+    }
+    if [r.smoke, r.quick, r.default, r.full]
+        .iter()
+        .any(|&n| n > 10)
+    {
+        errors.push(
+            "common.toml: compare_rounds above 10 would make a comparison take hours; use at most 10"
+                .to_string(),
+        );
+    }
     let metrics: BTreeSet<&str> = common.metrics.iter().map(|m| m.name.as_str()).collect();
     if metrics.len() != common.metrics.len() {
         errors.push("common.toml: a metric is listed twice".to_string());
@@ -240,6 +287,31 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
         for m in &e.metrics {
             if !metrics.contains(m.as_str()) {
                 errors.push(at(format!("metric `{m}` is not in common.toml")));
+            }
+        }
+        if let Some(h) = &e.headline {
+            if !e.metrics.contains(&h.metric) {
+                errors.push(at(format!(
+                    "headline: metric `{}` is not one of the experiment's metrics",
+                    h.metric
+                )));
+            }
+            if h.languages != h.variants.is_empty() || !(h.languages || h.variants.len() == 2) {
+                errors.push(at(
+                    "headline: give either two `variants` or `languages = true`".into(),
+                ));
+            }
+            for v in &h.variants {
+                if !variants.contains(v.as_str()) {
+                    errors.push(at(format!("headline: unknown variant `{v}`")));
+                }
+            }
+            for key in h.params.keys() {
+                if !e.params.iter().any(|p| &p.name == key) {
+                    errors.push(at(format!(
+                        "headline: `{key}` is not a param of the experiment"
+                    )));
+                }
             }
         }
         let mut params = BTreeSet::new();

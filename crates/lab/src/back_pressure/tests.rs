@@ -95,14 +95,20 @@ fn the_check_catches_lost_requests_and_a_missed_bound() {
         outcome(vec![10_000, 20_000, 1_060_500], 0).check(&config),
         Ok(())
     );
-    assert!(matches!(
-        outcome(vec![10_000, 20_000], 0).check(&config),
-        Err(BackPressureError::Lost { .. })
-    ));
+    let lost = outcome(vec![10_000, 20_000], 0).check(&config);
+    assert!(matches!(lost, Err(BackPressureError::Lost { .. })));
+    assert!(
+        !lost.unwrap_err().is_environmental(),
+        "lost requests are a real failure, never retried"
+    );
     let missed = outcome(vec![10_000, 1_060_501], 1)
         .check(&config)
         .unwrap_err();
     assert!(missed.to_string().contains("overloaded"), "{missed}");
+    assert!(
+        missed.is_environmental(),
+        "a missed bound is the machine's doing"
+    );
     let unbounded = Config {
         variant: Variant::Unbounded,
         ..config

@@ -16,11 +16,21 @@ pub enum Variant {
     Echo,
     /// Throughput, a Java producer to a Rust consumer.
     RingCross,
+    /// Echo round trip, this Rust process pinging a Java echo on the FFM ring.
+    EchoCrossFfm,
+    /// Echo round trip, this Rust process pinging a Java echo on the Rust ring through JNI.
+    EchoCrossJni,
 }
 
 impl Variant {
     /// Every variant, in report order.
-    pub const ALL: [Variant; 3] = [Variant::Ring, Variant::Echo, Variant::RingCross];
+    pub const ALL: [Variant; 5] = [
+        Variant::Ring,
+        Variant::Echo,
+        Variant::RingCross,
+        Variant::EchoCrossFfm,
+        Variant::EchoCrossJni,
+    ];
 
     /// The name in results and on the command line.
     pub fn name(self) -> &'static str {
@@ -28,6 +38,45 @@ impl Variant {
             Variant::Ring => "ring",
             Variant::Echo => "echo",
             Variant::RingCross => "ring-cross",
+            Variant::EchoCrossFfm => "echo-cross-ffm",
+            Variant::EchoCrossJni => "echo-cross-jni",
+        }
+    }
+
+    /// Whether this variant measures round trips (else throughput).
+    pub fn is_echo(self) -> bool {
+        matches!(
+            self,
+            Variant::Echo | Variant::EchoCrossFfm | Variant::EchoCrossJni
+        )
+    }
+
+    /// The ring implementation the Java process of this variant drives (`ring-cross`'s
+    /// producer and `echo-cross-ffm`'s echo: FFM; `echo-cross-jni`'s: JNI).
+    pub fn java_ring(self) -> JavaRing {
+        if self == Variant::EchoCrossJni {
+            JavaRing::Jni
+        } else {
+            JavaRing::Ffm
+        }
+    }
+}
+
+/// A ring implementation of the Java sidecar (`--impl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JavaRing {
+    /// The pure-Java ring over the foreign-memory API.
+    Ffm,
+    /// The Rust ring called through JNI.
+    Jni,
+}
+
+impl JavaRing {
+    /// The sidecar's `--impl` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            JavaRing::Ffm => "ffm",
+            JavaRing::Jni => "jni",
         }
     }
 }
@@ -85,9 +134,9 @@ pub const DEFAULT_BATCH: usize = 256;
 pub struct Case {
     /// The variant.
     pub variant: Variant,
-    /// The producing process's language (for echo: the pinging one's).
+    /// The producing process's language (for an echo: the pinging one's).
     pub producer: Language,
-    /// The consuming process's language (the result's language).
+    /// The consuming process's language (for an echo: the echoing one's).
     pub consumer: Language,
     /// Payload bytes per message.
     pub size_bytes: usize,
@@ -104,14 +153,29 @@ pub struct Case {
 impl Case {
     /// Whether this case measures throughput (else round trips).
     pub fn is_throughput(&self) -> bool {
-        self.variant != Variant::Echo
+        !self.variant.is_echo()
+    }
+
+    /// The language of the process that measures, the result's: the consumer of a throughput
+    /// run, the pinger of an echo.
+    pub fn language(&self) -> Language {
+        if self.is_throughput() {
+            self.consumer
+        } else {
+            self.producer
+        }
+    }
+
+    /// Whether one of the two processes is a Java one.
+    pub fn needs_java(&self) -> bool {
+        self.producer == Language::Java || self.consumer == Language::Java
     }
 
     /// The result every measurement of this case starts from: experiment, variant and every
     /// param but the runner params all experiments share (cores, preset, ...).
     pub fn measurement(&self) -> Measurement {
         let mut m = Measurement::new(EXPERIMENT, self.variant.name())
-            .language(self.consumer.name())
+            .language(self.language().name())
             .param("producer", self.producer.name())
             .param("consumer", self.consumer.name())
             .param("size_bytes", self.size_bytes as u64)
@@ -214,6 +278,12 @@ pub fn cases(
                 producer: Language::Java,
                 ..base.clone()
             }),
+            Variant::EchoCrossFfm | Variant::EchoCrossJni => out.push(Case {
+                variant,
+                consumer: Language::Java,
+                messages: round_trips,
+                ..base.clone()
+            }),
         }
     }
     Ok(out)
@@ -270,9 +340,25 @@ mod tests {
         for preset in Preset::ALL {
             let all = cases(&Variant::ALL, preset, &Overrides::default()).unwrap();
             let names: Vec<_> = all.iter().map(|c| c.variant.name()).collect();
-            assert_eq!(names, ["ring", "echo", "ring-cross"], "{preset:?}");
-            assert!(all.iter().all(|c| c.consumer == Language::Rust));
+            assert_eq!(
+                names,
+                [
+                    "ring",
+                    "echo",
+                    "ring-cross",
+                    "echo-cross-ffm",
+                    "echo-cross-jni"
+                ],
+                "{preset:?}"
+            );
+            assert!(all.iter().all(|c| c.language() == Language::Rust));
             assert_eq!(all[2].producer, Language::Java);
+            assert!(all[3..].iter().all(|c| c.consumer == Language::Java));
+            assert!(
+                all.iter()
+                    .map(Case::needs_java)
+                    .eq([false, false, true, true, true])
+            );
         }
     }
 
@@ -305,6 +391,15 @@ mod tests {
             ("ipc", "rust", "ring-cross")
         );
         assert_eq!(cross.params["producer"], "java", "{:?}", cross.params);
+        let echo_cross = all[4].measurement();
+        assert_eq!(
+            (echo_cross.language.as_str(), echo_cross.variant.as_str()),
+            ("rust", "echo-cross-jni")
+        );
+        assert_eq!(echo_cross.params["producer"], "rust");
+        assert_eq!(echo_cross.params["consumer"], "java");
+        assert!(echo_cross.params.contains_key("round_trips"));
+        assert_eq!(all[4].variant.java_ring(), JavaRing::Jni);
     }
 
     #[test]

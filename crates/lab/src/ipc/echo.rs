@@ -1,6 +1,6 @@
-//! Round trip (`echo`): this process writes message `i` to a ping ring and spins until an echo
-//! process returns it on a pong ring, both pinned; every echoed message is verified against the
-//! pattern. A tenth as many round trips as are timed run first, untimed, as warm-up. The echo
+//! Round trip (`echo`, `echo-cross-*`): this process writes message `i` to a ping ring and spins
+//! until an echo process (Rust, or Java for `echo-cross-*`) returns it on a pong ring, both
+//! pinned; every echoed message is verified against the pattern of its sequence number `i`. A tenth as many round trips as are timed run first, untimed, as warm-up. The echo
 //! is started through the [`PeerLauncher`]; a Rust echo runs [`echo_in_peer`].
 //!
 //! Round trips are timed with the CPU's time-stamp counter on x86_64 (`rdtsc`, converted with
@@ -46,8 +46,9 @@ pub fn measure_echo(
         pong: pong_file.path().to_path_buf(),
         count: case.messages + warmup,
         core: cores.1,
+        java_ring: case.variant.java_ring(),
     });
-    let mut child = peer::start(launcher, case.producer, &task)?;
+    let mut child = peer::start(launcher, case.consumer, &task)?;
     let outcome = std::thread::scope(|s| {
         s.spawn(|| {
             pin_current_thread(cores.0)?;
@@ -191,4 +192,57 @@ pub fn echo_in_peer(task: &EchoTask) -> Result<(), IpcError> {
         std::hint::spin_loop();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pinger checks every echo against its sequence number: an echo process that returns
+    /// message 3 with the pattern of another index fails the run, naming the message.
+    #[test]
+    fn an_echo_of_the_wrong_message_fails_the_run() {
+        let (ping_file, pong_file) = (scratch_ring("test-ping"), scratch_ring("test-pong"));
+        let ping = Ring::create(ping_file.path(), 4096).unwrap();
+        let pong = Ring::create(pong_file.path(), 4096).unwrap();
+        let (mut producer, mut consumer) = (ping.producer().unwrap(), pong.consumer().unwrap());
+        let (mut from_ping, mut to_pong) = (ping.consumer().unwrap(), pong.producer().unwrap());
+        // A live stand-in for the echo process, which the pinger looks at while it waits.
+        let mut child = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .unwrap();
+        let (size, count) = (8, 10u64);
+        let outcome = std::thread::scope(|s| {
+            s.spawn(move || {
+                let pattern = Pattern::new(size);
+                let mut wrong = vec![0u8; size];
+                let mut echoed = 0u64;
+                while echoed < count {
+                    let n = from_ping
+                        .read(
+                            |type_id, bytes| {
+                                let out = if echoed == 3 {
+                                    pattern.fill(echoed + 1, &mut wrong);
+                                    &wrong[..]
+                                } else {
+                                    bytes
+                                };
+                                to_pong.try_write(type_id, out).unwrap();
+                            },
+                            1,
+                        )
+                        .unwrap();
+                    echoed += n as u64;
+                }
+            });
+            ping_loop((&mut producer, &mut consumer), size, count, 0, &mut child)
+        });
+        let _ = child.kill();
+        let _ = child.wait();
+        match outcome {
+            Err(IpcError::Mismatch(m)) => assert!(m.contains("echo of message 3"), "{m}"),
+            other => panic!("expected a mismatch, got {other:?}"),
+        }
+    }
 }

@@ -81,11 +81,11 @@ impl JavaSidecar {
         )))
     }
 
-    /// The command running `task` in a Java process: `produce` with the FFM ring, pinned.
+    /// The command running `task` in a Java process, pinned: `produce` with the FFM ring, or
+    /// `echo` (the echo of the sidecar's own `latency`) with the task's ring implementation.
     ///
     /// # Errors
-    /// [`IpcError::BadCase`] for what the sidecar has no peer for: an echo answering a Rust
-    /// pinger, or batch writes.
+    /// [`IpcError::BadCase`] for what the sidecar has no peer for: batch writes.
     pub fn command(&self, task: &PeerTask) -> Result<Command, IpcError> {
         match task {
             PeerTask::Produce(p) if p.writes == WriteMode::PerMessage => {
@@ -103,9 +103,18 @@ impl JavaSidecar {
             PeerTask::Produce(_) => Err(IpcError::BadCase(
                 "the Java producer writes one message per call: use --writes per-message".into(),
             )),
-            PeerTask::Echo(_) => Err(IpcError::BadCase(
-                "there is no Java echo for a Rust pinger (echo runs within one language)".into(),
-            )),
+            PeerTask::Echo(e) => {
+                let mut command = Command::new(&self.path);
+                command
+                    .arg("echo")
+                    .arg(&e.ping)
+                    .arg(&e.pong)
+                    .args(["--count", &e.count.to_string()])
+                    .args(["--impl", e.java_ring.name(), "--timeout-ms", "30000"])
+                    .args(["--core", &e.core.to_string()])
+                    .stdout(Stdio::null());
+                Ok(command)
+            }
         }
     }
 }

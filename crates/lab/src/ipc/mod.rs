@@ -5,7 +5,10 @@
 //! - `ring`: throughput, a Rust producer process to this process's Rust consumer;
 //! - `echo`: round trip, this process pings a Rust echo process over two rings;
 //! - `ring-cross`: throughput, a Java producer process (`java/sidecar produce`) to this
-//!   process's Rust consumer.
+//!   process's Rust consumer;
+//! - `echo-cross-ffm`, `echo-cross-jni`: round trip, this process pings a Java echo process
+//!   (`java/sidecar echo`) on the FFM ring or on the Rust ring through JNI. Java's rows of the
+//!   same names are the mirror image: a Java pinger of that ring, a Rust echo.
 //!
 //! The peer process is started through a seam, [`PeerLauncher`]: it turns a [`PeerTask`] for a
 //! language into the command that runs it (the `sympathy` CLI re-runs itself with a hidden
@@ -30,7 +33,7 @@ use thiserror::Error;
 
 use crate::scratch::ScratchFile;
 
-pub use cases::{Case, Overrides, Variant, WriteMode, cases, check_size};
+pub use cases::{Case, JavaRing, Overrides, Variant, WriteMode, cases, check_size};
 pub use echo::{echo_in_peer, measure_echo};
 pub use java::{JavaSidecar, repository_root};
 pub use peer::{EchoTask, PeerLauncher, PeerTask, ProduceTask};

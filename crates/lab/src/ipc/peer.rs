@@ -26,7 +26,7 @@ use std::process::{Child, Command};
 
 use sympathy_harness::catalog::Language;
 
-use super::{IpcError, WriteMode};
+use super::{IpcError, JavaRing, WriteMode};
 
 /// What a throughput producer process does: write `count` pattern messages of `size` bytes
 /// into the existing ring `ring`, pinned to `core`.
@@ -57,6 +57,8 @@ pub struct EchoTask {
     pub count: u64,
     /// The core the echo pins itself to.
     pub core: usize,
+    /// The ring implementation a Java echo drives (a Rust echo has only its own).
+    pub java_ring: JavaRing,
 }
 
 /// A peer process's job.

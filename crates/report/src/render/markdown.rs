@@ -1,8 +1,9 @@
 //! `report.md`.
 
+use super::columns::{MARKS_LEGEND, TextTable, common_params_text, metric_columns};
 use super::{
-    BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, ROW_HEADERS, Report, baseline_texts,
-    machine_rows, metric_title, row_texts,
+    BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, Report, baseline_texts, baseline_title, contents,
+    machine_rows, metric_title,
 };
 use crate::load_table;
 
@@ -10,22 +11,14 @@ fn escape(cell: &str) -> String {
     cell.replace('|', "\\|")
 }
 
-/// A Markdown table; the columns in `numeric` are right-aligned.
-fn table<const N: usize>(
-    headers: [&str; N],
-    numeric: std::ops::Range<usize>,
-    rows: &[[String; N]],
-) -> String {
-    let mut out = format!("| {} |\n|", headers.join(" | "));
-    for i in 0..N {
-        out.push_str(if numeric.contains(&i) {
-            "---:|"
-        } else {
-            "---|"
-        });
+/// A Markdown table; numeric columns are right-aligned.
+fn table(t: &TextTable) -> String {
+    let mut out = format!("| {} |\n|", t.headers.join(" | "));
+    for numeric in &t.numeric {
+        out.push_str(if *numeric { "---:|" } else { "---|" });
     }
     out.push('\n');
-    for row in rows {
+    for row in &t.rows {
         let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
@@ -34,23 +27,37 @@ fn table<const N: usize>(
 
 pub(super) fn render(report: &Report) -> String {
     let mut out = String::from("# sympathy compare: Rust and Java side by side\n\n");
+    out.push_str(&format!("**{}**\n\n## Findings\n\n", report.banner()));
+    for f in report.findings() {
+        out.push_str(&format!("- **{}**: {}\n", f.experiment, escape(&f.text())));
+    }
+    out.push_str("\n## Contents\n\n");
+    for (title, anchor) in contents(report) {
+        out.push_str(&format!("- [{title}](#{anchor})\n"));
+    }
     out.push_str(
-        "Each cell is the median over the runs with the spread (min..max) in brackets. \
-         Java/Rust is Java's median over Rust's: above 1 Java took longer (or, for rates, moved more). \
-         See docs/report.md for how to read this report.\n\n",
+        "\nEach cell is the median over the rounds with the spread of every run (min..max) in \
+         brackets. Java vs Rust is the median of the per-round ratios Java/Rust, in words that \
+         follow the metric's direction, with their spread and how many rounds had both; C vs \
+         Rust likewise. hop is the one-way hop between two cores probed before and after each \
+         run (min..max). ",
     );
+    out.push_str(MARKS_LEGEND);
+    out.push_str(" See docs/report.md for how to read this report.\n\n");
     out.push_str("## Machine\n\n");
-    out.push_str(&table(
+    out.push_str(&table(&TextTable::fixed(
         MACHINE_HEADERS,
         0..0,
-        &machine_rows(&report.merged.envs),
-    ));
+        machine_rows(&report.merged.envs),
+    )));
     for experiment in &report.tables.experiments {
         out.push_str(&format!("\n## {}\n", experiment.experiment));
         for metric in &experiment.metrics {
             out.push_str(&format!("\n### {}\n\n", metric_title(metric)));
-            let rows: Vec<_> = metric.rows.iter().map(row_texts).collect();
-            out.push_str(&table(ROW_HEADERS, 2..6, &rows));
+            if let Some(params) = common_params_text(metric) {
+                out.push_str(&format!("Every row: {params}\n\n"));
+            }
+            out.push_str(&table(&metric_columns(metric)));
         }
         if experiment.experiment == load_table::EXPERIMENT {
             let points = load_table::load_points(&report.merged);
@@ -58,11 +65,11 @@ pub(super) fn render(report: &Report) -> String {
                 out.push_str("\n### latency vs load\n\n");
                 out.push_str(LOAD_NOTE);
                 out.push_str("\n\n");
-                out.push_str(&table(
+                out.push_str(&table(&TextTable::fixed(
                     load_table::HEADERS,
                     2..10,
-                    &load_table::texts(&points),
-                ));
+                    load_table::texts(&points),
+                )));
             }
         }
     }
@@ -80,7 +87,12 @@ pub(super) fn render(report: &Report) -> String {
                     p if p.is_empty() => p,
                     p => format!(" at {p}"),
                 },
-                sympathy_harness::format::value(f.value),
+                sympathy_harness::format::quantity(
+                    f.value,
+                    sympathy_harness::catalog::catalog()
+                        .metric(&f.metric)
+                        .map_or("", |m| m.unit.as_str())
+                ),
                 f.language,
                 f.hardware,
                 f.citation,
@@ -93,8 +105,12 @@ pub(super) fn render(report: &Report) -> String {
         }
     }
     if let Some(b) = &report.baseline {
-        out.push_str(&format!("\n## Against baseline `{}`\n\n", b.name));
-        out.push_str(&table(BASELINE_HEADERS, 5..8, &baseline_texts(b)));
+        out.push_str(&format!("\n## {}\n\n", baseline_title(b)));
+        out.push_str(&table(&TextTable::fixed(
+            BASELINE_HEADERS,
+            5..8,
+            baseline_texts(b),
+        )));
         for m in &b.missing {
             out.push_str(&format!(
                 "\nNot in this run: {} {} {} {}\n",
@@ -105,7 +121,7 @@ pub(super) fn render(report: &Report) -> String {
     if !report.failures.is_empty() {
         out.push_str("\n## Failed runs\n\n");
         for f in &report.failures {
-            out.push_str(&format!("- {} [{}]: {}\n", f.experiment, f.label, f.reason));
+            out.push_str(&format!("- {f}\n"));
         }
     }
     let warnings = report.warnings();

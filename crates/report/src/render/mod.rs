@@ -1,6 +1,7 @@
 //! The report in its three forms (terminal, Markdown, HTML) and the files `sympathy compare`
 //! writes.
 
+pub(crate) mod columns;
 mod html;
 mod markdown;
 mod terminal;
@@ -10,23 +11,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::baseline::Baseline;
-use crate::merge::{Merged, variant_label};
+use crate::findings::{Finding, findings};
+use crate::merge::Merged;
 use crate::record::EnvRecord;
 use crate::seed_figures::SeedFigure;
 use crate::table::{Row, Tables};
 use sympathy_harness::format;
 
-/// A run of the comparison that produced no results (it failed, timed out, or its language's
-/// side was unavailable). The report lists them so a missing figure is never silent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunFailure {
-    /// Experiment of the run.
-    pub experiment: String,
-    /// Which side ran it: `rust`, `java`, `rust->java`, ...
-    pub label: String,
-    /// What went wrong, and where its log is.
-    pub reason: String,
-}
+pub use crate::failure::RunFailure;
 
 /// Everything one report shows.
 #[derive(Debug, Clone, Default)]
@@ -45,20 +37,22 @@ pub struct Report {
 pub const OUTPUT_FILES: [&str; 3] = ["results.jsonl", "report.md", "report.html"];
 
 impl Report {
-    /// A report of `merged` with no failures and no baseline.
+    /// A report of `merged`, listing its failed runs, with no baseline.
     pub fn new(merged: Merged) -> Report {
         let tables = Tables::build(&merged);
+        let failures = merged.failures.clone();
         Report {
             merged,
             tables,
-            failures: Vec::new(),
+            failures,
             baseline: None,
         }
     }
 
-    /// Adds failed runs.
+    /// Adds failed runs (to the list and to the results the report writes).
     pub fn with_failures(mut self, failures: Vec<RunFailure>) -> Report {
-        self.failures = failures;
+        self.merged.failures.extend(failures.iter().cloned());
+        self.failures.extend(failures);
         self
     }
 
@@ -115,39 +109,130 @@ impl Report {
     }
 
     fn rows(&self) -> impl Iterator<Item = &Row> {
-        self.tables
-            .experiments
-            .iter()
-            .flat_map(|e| &e.metrics)
-            .flat_map(|m| &m.rows)
+        self.tables.rows()
+    }
+
+    /// The findings, one per experiment ([`findings`]).
+    pub fn findings(&self) -> Vec<Finding> {
+        findings(&self.tables)
+    }
+
+    /// The banner over the report: `1 failed run, 2 noisy rows, 1 drifted row`, and the
+    /// results that were retried, when any were.
+    pub fn banner(&self) -> String {
+        let count = |n: usize, what: &str| match n {
+            1 => format!("1 {what}"),
+            n => format!("{n} {what}s"),
+        };
+        let noisy = self.rows().filter(|r| r.noisy()).count();
+        let drifted = self.rows().filter(|r| r.drifted()).count();
+        let mut parts = vec![
+            count(self.failures.len(), "failed run"),
+            count(noisy, "noisy row"),
+            count(drifted, "drifted row"),
+        ];
+        let retried = self
+            .rows()
+            .flat_map(|r| r.present_cells())
+            .filter(|(_, c)| c.retries() > 0)
+            .count();
+        if retried > 0 {
+            parts.push(format!("{} after retries", count(retried, "result")));
+        }
+        parts.join(", ")
     }
 
     /// Lines warning about results that could not be placed in the tables.
     pub(crate) fn warnings(&self) -> Vec<String> {
-        let mut w: Vec<String> = self
-            .tables
-            .duplicates()
+        self.tables
+            .unplaced
+            .iter()
             .map(|r| {
                 format!(
-                    "{}: a second {} result for {} {} {} was left out of the tables (the first is shown)",
-                    r.source, r.language, r.experiment, r.variant, r.metric
+                    "{}: language `{}` has no column (expected rust, java or c)",
+                    r.source, r.language
                 )
             })
-            .collect();
-        w.extend(self.tables.unplaced.iter().map(|r| {
-            format!(
-                "{}: language `{}` has no column (expected rust, java or c)",
-                r.source, r.language
-            )
-        }));
-        w
+            .collect()
     }
 }
 
-/// The columns of the machine table, as (header, env field(s) joined).
+/// The report's sections after the findings, as (title, anchor): the machine, each
+/// experiment, the seed figures, the baseline, failed runs and warnings, those that are shown.
+pub(crate) fn contents(report: &Report) -> Vec<(String, String)> {
+    let mut titles = vec!["Machine".to_string()];
+    titles.extend(
+        report
+            .tables
+            .experiments
+            .iter()
+            .map(|e| e.experiment.clone()),
+    );
+    if !report.seed_figures_shown().is_empty() {
+        titles.push("Seed figures".into());
+    }
+    if let Some(b) = &report.baseline {
+        titles.push(baseline_title(b));
+    }
+    if !report.failures.is_empty() {
+        titles.push("Failed runs".into());
+    }
+    if !report.warnings().is_empty() {
+        titles.push("Warnings".into());
+    }
+    titles
+        .into_iter()
+        .map(|t| {
+            let anchor = anchor(&t);
+            (t, anchor)
+        })
+        .collect()
+}
+
+/// The title of the baseline section: ``Against baseline `old.jsonl` ``.
+pub(crate) fn baseline_title(b: &Baseline) -> String {
+    format!("Against baseline `{}`", b.name)
+}
+
+/// The anchor a Markdown renderer (GitHub's) gives a heading: lower case, spaces as `-`,
+/// other punctuation but `-` and `_` left out.
+fn anchor(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The fields that tell one machine from another (the toolchain and time aside).
+const MACHINE_FIELDS: [&str; 6] = [
+    "cpu_model",
+    "cores",
+    "caches",
+    "thp",
+    "kernel",
+    "virtualized",
+];
+
+/// The machine table: one row per distinct machine, with the languages that ran on it (C with
+/// Rust, whose run measures it) and each language's toolchain.
 pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
-    envs.iter()
-        .map(|e| {
+    let identity = |e: &EnvRecord| MACHINE_FIELDS.map(|k| e.field(k));
+    let mut machines: Vec<Vec<&EnvRecord>> = Vec::new();
+    for e in envs {
+        match machines.iter_mut().find(|m| identity(m[0]) == identity(e)) {
+            Some(m) => m.push(e),
+            None => machines.push(vec![e]),
+        }
+    }
+    machines
+        .into_iter()
+        .map(|m| {
+            let e = m[0];
             let caches = match e.raw.get("caches").and_then(|c| c.as_object()) {
                 Some(c) => ["l1d", "l2", "l3"]
                     .iter()
@@ -160,13 +245,31 @@ pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
                     .join(", "),
                 None => String::new(),
             };
-            let toolchain = ["rustc", "java", "cc", "tool"]
+            let toolchain = |e: &EnvRecord| {
+                ["rustc", "java", "cc", "tool"]
+                    .iter()
+                    .map(|k| e.field(k))
+                    .find(|s| !s.is_empty())
+                    .unwrap_or_default()
+            };
+            let mut languages: Vec<String> = Vec::new();
+            let mut toolchains: Vec<String> = Vec::new();
+            for env in &m {
+                if !languages.contains(&env.language) {
+                    languages.push(env.language.clone());
+                }
+                let t = toolchain(env);
+                if !t.is_empty() && !toolchains.contains(&t) {
+                    toolchains.push(t);
+                }
+            }
+            let measured = m
                 .iter()
-                .map(|k| e.field(k))
-                .find(|s| !s.is_empty())
+                .map(|e| e.field("timestamp"))
+                .min()
                 .unwrap_or_default();
             [
-                e.language.clone(),
+                languages.join(", "),
                 e.field("cpu_model"),
                 e.field("cores"),
                 caches,
@@ -180,8 +283,8 @@ pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
                         ""
                     }
                 ),
-                toolchain,
-                e.field("timestamp"),
+                toolchains.join("; "),
+                measured,
             ]
         })
         .collect()
@@ -189,7 +292,7 @@ pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
 
 /// Headers of [`machine_rows`].
 pub(crate) const MACHINE_HEADERS: [&str; 8] = [
-    "language",
+    "languages",
     "cpu",
     "cores",
     "caches",
@@ -208,46 +311,11 @@ pub(crate) fn metric_title(metric: &crate::table::MetricTable) -> String {
     }
 }
 
-/// The cells of a row as text: variant, params, rust, java, c, java/rust, seed.
-pub(crate) fn row_texts(row: &Row) -> [String; 7] {
-    let cell = |lang: &str| {
-        row.cell(lang)
-            .map(|c| c.text())
-            .unwrap_or_else(|| "-".into())
-    };
-    [
-        variant_label(&row.key.experiment, &row.key.variant),
-        row.key.params_label(),
-        cell("rust"),
-        cell("java"),
-        cell("c"),
-        row.java_over_rust()
-            .map(format::ratio)
-            .unwrap_or_else(|| "-".into()),
-        if row.seed.is_empty() {
-            "-".into()
-        } else {
-            row.seed_text()
-        },
-    ]
-}
-
 /// What the back-pressure latency-vs-load table shows.
 pub(crate) const LOAD_NOTE: &str = "Each row is one variant and language at one offered load \
 (fraction of capacity), medians over the runs. Below capacity both queues answer in about one \
 service time; above it the unbounded queue's latency grows with the backlog while the bounded \
 queue keeps it near its Little's-law bound and rejects the excess.";
-
-/// Headers of [`row_texts`].
-pub(crate) const ROW_HEADERS: [&str; 7] = [
-    "variant",
-    "params",
-    "Rust",
-    "Java",
-    "C",
-    "Java/Rust",
-    "seed (hardware)",
-];
 
 /// The baseline lines as text: language, experiment, variant, params, metric, old, new, new/old.
 pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
@@ -267,8 +335,10 @@ pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
                 l.new.variant.clone(),
                 params,
                 l.new.metric.clone(),
-                l.old.map(format::value).unwrap_or_else(|| "-".into()),
-                format::value(l.new.value),
+                l.old
+                    .map(|v| format::quantity(v, &l.new.unit))
+                    .unwrap_or_else(|| "-".into()),
+                format::quantity(l.new.value, &l.new.unit),
                 l.ratio().map(format::ratio).unwrap_or_else(|| "new".into()),
             ]
         })

@@ -173,20 +173,46 @@ final class BenchCommands {
     }
 
     /**
-     * One echo run on fresh rings in {@code dir}: {@code warmup} untimed then {@code timed} timed
-     * round trips with an echo JVM; returns p50, p99, p99.9 and max in nanoseconds.
+     * Starts the echo process of one latency run: it copies {@code count} messages from the
+     * {@code ping} ring to the {@code pong} ring, pinned to {@code core}; its stdout is read by
+     * {@link ChildJvm#finish}, its stderr inherited.
+     */
+    @FunctionalInterface
+    interface EchoPeer {
+        Process start(Path ping, Path pong, long count, int core) throws IOException;
+    }
+
+    /** The echo in a separate JVM of this sidecar ({@code echo}, hidden) on {@code impl}. */
+    static EchoPeer jvmEcho(RingImpl impl) {
+        return (ping, pong, count, core) -> ChildJvm.start(List.of("echo", ping.toString(), pong.toString(),
+                "--count", Long.toString(count), "--impl", impl.name(), "--timeout-ms", "30000",
+                "--core", Integer.toString(core)));
+    }
+
+    /**
+     * One echo run on fresh rings in {@code dir} with an echo JVM on the same implementation:
+     * see {@link #oneEcho(Path, RingImpl, EchoPeer, int, long, long, long, Cores)}.
      */
     static long[] oneEcho(Path dir, RingImpl impl, int size, long warmup, long timed, long capacity, Cores cores)
             throws IOException, InterruptedException {
+        return oneEcho(dir, impl, jvmEcho(impl), size, warmup, timed, capacity, cores);
+    }
+
+    /**
+     * One echo run on fresh rings in {@code dir}: {@code warmup} untimed then {@code timed} timed
+     * round trips, this JVM pinging on {@code impl} from the producer core, {@code echo} started
+     * on the consumer core; every echo is verified (the pattern of its sequence number). Returns
+     * p50, p99, p99.9 and max in nanoseconds.
+     */
+    static long[] oneEcho(Path dir, RingImpl impl, EchoPeer echoPeer, int size, long warmup, long timed,
+            long capacity, Cores cores) throws IOException, InterruptedException {
         long count = warmup + timed;
         String stem = "sympathy-latency-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         Path pingFile = dir.resolve(stem + "-ping.ring");
         Path pongFile = dir.resolve(stem + "-pong.ring");
         try (RingFile ping = RingFile.create(pingFile, capacity); RingFile pong = RingFile.create(pongFile, capacity)) {
             SizeSpec.parse("latency", Integer.toString(size), 1).checkFits("latency", ping.maxMessageLength());
-            Process echo = ChildJvm.start(List.of("echo", pingFile.toString(), pongFile.toString(),
-                    "--count", Long.toString(count), "--impl", impl.name(), "--timeout-ms", "30000",
-                    "--core", Integer.toString(cores.consumer())));
+            Process echo = echoPeer.start(pingFile, pongFile, count, cores.consumer());
             long[] rtt = new long[Math.toIntExact(timed)];
             MessageCheck check = new MessageCheck(0);
             byte[] message = new byte[size];

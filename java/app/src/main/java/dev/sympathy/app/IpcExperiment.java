@@ -24,36 +24,54 @@ import java.util.Set;
  * the result's language, the twin of {@code sympathy run ipc}. Variants: {@code ring} (a
  * producer thread of this JVM to a consumer JVM, both on the FFM ring), {@code echo} (round trip
  * to an echo JVM), {@code ring-cross} (a Rust producer, {@code sympathy ring produce}, to a consumer
- * thread of this JVM). Each end is pinned to its own core. Values come from the catalog at the preset; {@code --plan} prints, from the same
+ * thread of this JVM), {@code echo-cross-ffm} and {@code echo-cross-jni} (round trip from a
+ * pinging thread of this JVM on the FFM ring, or on the Rust ring through JNI, to a Rust echo,
+ * {@code sympathy run ipc-peer echo}). Each end is pinned to its own core, every message is
+ * verified. Values come from the catalog at the preset; {@code --plan} prints, from the same
  * {@link #cases} the run measures, one line per result group without measuring.
  *
- * <p>{@code ring-cross} needs the Rust binary ({@link SympathyBinary}); when it cannot be had, a
- * run of the default variants skips it with a note on stderr, and naming it in {@code --variants}
- * makes that an error.
+ * <p>The cross variants need the Rust binary ({@link SympathyBinary}); when it cannot be had, a
+ * run of the default variants skips them with a note on stderr, and naming one in
+ * {@code --variants} makes that an error.
  *
  * <pre>
  * java/sidecar run ipc --smoke --json
  * java/sidecar run ipc --plan --quick
- * java/sidecar run ipc --variants echo --runs 3
+ * java/sidecar run ipc --variants echo-cross-ffm,echo-cross-jni --runs 3
  * </pre>
  */
 final class IpcExperiment {
     private IpcExperiment() {}
 
     /** Catalog variant names, in report order. */
-    static final List<String> VARIANTS = List.of("ring", "echo", "ring-cross");
+    static final List<String> VARIANTS = List.of("ring", "echo", "ring-cross", "echo-cross-ffm", "echo-cross-jni");
 
-    /** One result group: a variant and every param its results carry (runner params aside). */
-    record Case(String variant, String producer, int sizeBytes, long capacity, String writes, long messages) {
+    /**
+     * One result group: a variant and every param its results carry (runner params aside).
+     * {@code producer} and {@code consumer} are the languages of the two processes (of an echo:
+     * the pinger's, always Java here, and the echo's).
+     */
+    record Case(String variant, String producer, String consumer, int sizeBytes, long capacity, String writes,
+            long messages) {
         boolean throughput() {
-            return !variant.equals("echo");
+            return variant.equals("ring") || variant.equals("ring-cross");
+        }
+
+        /** Whether the other process is the Rust binary. */
+        boolean needsRust() {
+            return producer.equals("rust") || consumer.equals("rust");
+        }
+
+        /** The ring implementation of this JVM's end: {@code jni} for echo-cross-jni, else {@code ffm}. */
+        String ringImpl() {
+            return variant.equals("echo-cross-jni") ? "jni" : "ffm";
         }
 
         /** The params, in the order and with the names of the Rust side's results. */
         Map<String, Object> params() {
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("producer", producer);
-            params.put("consumer", "java");
+            params.put("consumer", consumer);
             params.put("size_bytes", sizeBytes);
             params.put("capacity", capacity);
             params.put("writes", writes);
@@ -89,9 +107,11 @@ final class IpcExperiment {
         List<Case> cases = new ArrayList<>();
         for (String variant : variants) {
             switch (variant) {
-                case "ring" -> cases.add(new Case(variant, "java", size, capacity, writes, count));
-                case "echo" -> cases.add(new Case(variant, "java", size, capacity, writes, roundTrips));
-                case "ring-cross" -> cases.add(new Case(variant, "rust", size, capacity, writes, count));
+                case "ring" -> cases.add(new Case(variant, "java", "java", size, capacity, writes, count));
+                case "echo" -> cases.add(new Case(variant, "java", "java", size, capacity, writes, roundTrips));
+                case "ring-cross" -> cases.add(new Case(variant, "rust", "java", size, capacity, writes, count));
+                case "echo-cross-ffm", "echo-cross-jni" ->
+                    cases.add(new Case(variant, "java", "rust", size, capacity, writes, roundTrips));
                 default -> throw new UsageException("run ipc: unknown variant '" + variant + "' (choose from "
                         + String.join(", ", VARIANTS) + ")");
             }
@@ -136,15 +156,16 @@ final class IpcExperiment {
         });
         Cores cores = Cores.parse("run ipc", args.string("cores", "")).checked("run ipc");
         Path sympathy = null;
-        if (cases.stream().anyMatch(c -> c.producer().equals("rust"))) {
+        if (cases.stream().anyMatch(Case::needsRust)) {
             try {
                 sympathy = SympathyBinary.find(repositoryRoot());
             } catch (SympathyBinary.Unavailable e) {
+                String cross = String.join(", ", cases.stream().filter(Case::needsRust).map(Case::variant).toList());
                 if (named) {
-                    throw new IllegalStateException("ring-cross needs the Rust side: " + e.getMessage(), e);
+                    throw new IllegalStateException(cross + " need the Rust side: " + e.getMessage(), e);
                 }
-                System.err.println("note: ipc ring-cross skipped: the Rust side is unavailable: " + e.getMessage());
-                cases = cases.stream().filter(c -> !c.producer().equals("rust")).toList();
+                System.err.println("note: ipc " + cross + " skipped: the Rust side is unavailable: " + e.getMessage());
+                cases = cases.stream().filter(c -> !c.needsRust()).toList();
             }
         }
         Output out = new Output(args.flag("json"));
@@ -186,17 +207,28 @@ final class IpcExperiment {
         }
         String[] names = {"rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_max_ns"};
         double[][] samples = new double[names.length][runs];
+        RingImpl pinger = Impls.byName("run ipc", c.ringImpl());
+        BenchCommands.EchoPeer echo = c.needsRust() ? rustEcho(sympathy) : BenchCommands.jvmEcho(pinger);
         for (int run = 0; run < runs; run++) {
-            long[] values = BenchCommands.oneEcho(dir, ffm, c.sizeBytes(), c.messages() / 10, c.messages(),
+            long[] values = BenchCommands.oneEcho(dir, pinger, echo, c.sizeBytes(), c.messages() / 10, c.messages(),
                     c.capacity(), cores);
             for (int m = 0; m < names.length; m++) {
                 samples[m][run] = values[m];
             }
-            out.line(String.format("%d - echo: rtt p50=%dns p99=%dns", run, values[0], values[1]));
+            out.line(String.format("%d - %s: rtt p50=%dns p99=%dns p99.9=%dns max=%dns", run, c.variant(), values[0],
+                    values[1], values[2], values[3]));
         }
         for (int m = 0; m < names.length; m++) {
             out.result("ipc", c.variant(), params, names[m], "ns", Stats.of(samples[m]));
         }
+    }
+
+    /** The Rust echo: {@code sympathy run ipc-peer echo PING PONG --count N --core C}. */
+    private static BenchCommands.EchoPeer rustEcho(Path sympathy) {
+        return (ping, pong, count, core) -> new ProcessBuilder(List.of(sympathy.toString(), "run", "ipc-peer", "echo",
+                ping.toString(), pong.toString(), "--count", Long.toString(count), "--core", Integer.toString(core)))
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
     }
 
     /**

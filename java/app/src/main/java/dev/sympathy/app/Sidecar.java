@@ -73,9 +73,9 @@ public final class Sidecar {
                           [--impl X] [--runs R] [--capacity B] [--dir D] [--cores P,C] [--json]""");
         c.put("run", """
                   run ipc [--smoke|--quick|--full]         the ipc experiment (experiments/ipc.toml) in Java:
-                          [--json] [--plan]                ring, echo, ring-cross (a Rust producer);
-                          [--variants V,..] [--runs R]     --plan prints what it would report
-                          [--cores P,C]""");
+                          [--json] [--plan]                ring, echo, ring-cross (a Rust producer),
+                          [--variants V,..] [--runs R]     echo-cross-ffm, echo-cross-jni (a Rust echo);
+                          [--cores P,C]                    --plan prints what it would report""");
         c.put("jni-cost", """
                   jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
                           [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");

@@ -27,7 +27,8 @@ class IpcExperimentTest {
     @Test
     void shouldListEveryVariantWithTheCatalogValuesAndTheRustParamNames() throws Exception {
         List<IpcExperiment.Case> cases = IpcExperiment.cases(catalog(), IpcExperiment.VARIANTS, "quick");
-        assertEquals(List.of("ring", "echo", "ring-cross"), cases.stream().map(IpcExperiment.Case::variant).toList());
+        assertEquals(List.of("ring", "echo", "ring-cross", "echo-cross-ffm", "echo-cross-jni"),
+                cases.stream().map(IpcExperiment.Case::variant).toList());
         assertEquals(List.of("producer", "consumer", "size_bytes", "capacity", "writes", "count", "placement"),
                 List.copyOf(cases.get(0).params().keySet()));
         assertTrue(cases.get(1).params().containsKey("round_trips"));
@@ -38,6 +39,14 @@ class IpcExperimentTest {
         String plan = cases.get(2).planJson();
         assertTrue(plan.startsWith("{\"kind\":\"plan\",\"experiment\":\"ipc\",\"language\":\"java\","
                 + "\"variant\":\"ring-cross\""), plan);
+        for (IpcExperiment.Case echoCross : cases.subList(3, 5)) {
+            assertEquals("java", echoCross.params().get("producer"), echoCross.variant());
+            assertEquals("rust", echoCross.params().get("consumer"), echoCross.variant());
+            assertEquals(100_000L, echoCross.params().get("round_trips"), echoCross.variant());
+            assertTrue(echoCross.needsRust() && !echoCross.throughput(), echoCross.variant());
+        }
+        assertEquals(List.of("ffm", "ffm", "ffm", "ffm", "jni"), cases.stream().map(IpcExperiment.Case::ringImpl).toList());
+        assertFalse(cases.get(1).needsRust());
     }
 
     @Test

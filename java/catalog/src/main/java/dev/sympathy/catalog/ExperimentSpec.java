@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param variants its variants, in report order
  * @param params its parameters with their values at each preset
  * @param metrics the metrics its results carry (names from {@code common.toml})
+ * @param headline the rule of its line in the report's findings, or {@code null}
  * @param seedFigures figures the seed articles published, shown beside ours
  * @param estimateS seconds each language's run is expected to take at each preset
  */
@@ -31,6 +32,7 @@ public record ExperimentSpec(
         @JsonProperty(required = true) List<VariantSpec> variants,
         List<ParamSpec> params,
         @JsonProperty(required = true) List<String> metrics,
+        HeadlineSpec headline,
         List<SeedFigureSpec> seedFigures,
         Map<Language, PresetSeconds> estimateS) {
     public ExperimentSpec {

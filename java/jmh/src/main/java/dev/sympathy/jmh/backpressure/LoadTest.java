@@ -102,6 +102,20 @@ public final class LoadTest {
     }
 
     /**
+     * The bounded system missed its latency bound: the generator or a worker lost its core to
+     * another process. An environmental failure: the runner exits 75 and {@code sympathy compare}
+     * runs it again (docs/results.md); lost requests stay a plain {@link IllegalStateException}.
+     */
+    public static final class BoundMissedException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        /** @param message what was measured against which bound */
+        public BoundMissedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
      * What a run did; latencies in ns over completed requests (nearest-rank percentiles).
      *
      * @param p50Ns median latency from the scheduled arrival
@@ -148,7 +162,8 @@ public final class LoadTest {
          * scheduled arrival, which also holds the generator's lateness.
          *
          * @return this
-         * @throws IllegalStateException when a check fails
+         * @throws IllegalStateException when the accounting fails
+         * @throws BoundMissedException when the bound is missed (the machine was busy)
          */
         public Outcome check(Config config, boolean enforceBound) {
             if ((long) completed + rejected != generated) {
@@ -156,7 +171,7 @@ public final class LoadTest {
                         + " rejected %d != generated %d", config.variant(), config.load(), completed, rejected, generated));
             }
             if (enforceBound && config.bounded() && inSystemP99Ns > config.checkedBoundNs()) {
-                throw new IllegalStateException(String.format(Locale.ROOT, "back-pressure bounded load=%s: p99 time in"
+                throw new BoundMissedException(String.format(Locale.ROOT, "back-pressure bounded load=%s: p99 time in"
                         + " the system (admission to completion) %d ns exceeds the bound %d ns (max_latency %d + one"
                         + " service time %d, + 5%%); p99 latency from the scheduled arrival %d ns, the generator up to %d ns"
                         + " late: the bounded system missed its bound, probably because the machine is overloaded"

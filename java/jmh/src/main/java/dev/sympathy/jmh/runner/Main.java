@@ -41,6 +41,11 @@ public final class Main {
     static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
     /** The env record's {@code tool}. */
     static final String TOOL = "sympathy-jmh 0.1.0 (JMH 1.37)";
+    /**
+     * The exit status of a run whose own check failed because the machine was busy
+     * ({@code EX_TEMPFAIL}, as {@code sympathy run}); {@code sympathy compare} runs it again.
+     */
+    static final int MACHINE_BUSY = 75;
 
     private Main() {
     }
@@ -118,14 +123,29 @@ public final class Main {
         common.put("preset", preset.label());
         common.put("pinning", Pinning.mode());
         final Converter converter = new Converter(common);
-        for (Experiment experiment : experiments) {
-            for (Experiment.Run run : experiment.runs(preset, catalog.experiment(experiment.id))) {
-                for (Map<String, Object> rec : runJmh(run, converter)) {
-                    stdout.println(json ? Json.write(rec) : human(rec));
+        try {
+            for (Experiment experiment : experiments) {
+                for (Experiment.Run run : experiment.runs(preset, catalog.experiment(experiment.id))) {
+                    for (Map<String, Object> rec : runJmh(run, converter)) {
+                        stdout.println(json ? Json.write(rec) : human(rec));
+                    }
                 }
             }
+        } catch (MachineBusyException e) {
+            System.err.println("error: the machine was busy: " + e.getMessage()
+                    + "; sympathy compare retries such runs; rerun on a quiet machine");
+            return MACHINE_BUSY;
         }
         return 0;
+    }
+
+    /** A benchmark's own check failed because the machine was busy ({@code Extras.machineBusy}). */
+    static final class MachineBusyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        MachineBusyException(String reason) {
+            super(reason);
+        }
     }
 
     /** Runs JMH once (progress to stderr) and converts its results. */
@@ -157,6 +177,12 @@ public final class Main {
             new Runner(options.build()).run();
         } finally {
             System.setOut(stdout);
+        }
+        final Path busy = Extras.busyFile(extras);
+        if (Files.exists(busy)) {
+            final String reason = Files.readString(busy, StandardCharsets.UTF_8).strip().replace('\n', ';');
+            Files.delete(busy);
+            throw new MachineBusyException(reason);
         }
         final String jmhJson = Files.readString(result, StandardCharsets.UTF_8);
         final List<String> extraLines = Files.exists(extras) ? Files.readAllLines(extras) : List.of();

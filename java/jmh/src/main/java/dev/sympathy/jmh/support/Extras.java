@@ -28,6 +28,30 @@ public final class Extras {
     private Extras() {
     }
 
+    /**
+     * Says that a run failed because the machine was busy (its own check failed because another
+     * process took its cores): appends {@code reason} to the file {@link #busyFile} of the extras
+     * file, where the runner looks for it after JMH ends and exits 75.
+     */
+    public static synchronized void machineBusy(String reason) {
+        final String path = System.getProperty(PROPERTY);
+        if (path == null) {
+            return;
+        }
+        final Path busy = busyFile(Path.of(path));
+        try {
+            Files.writeString(busy, reason + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + busy, e);
+        }
+    }
+
+    /** The file beside {@code extras} that {@link #machineBusy} writes: {@code <extras>.busy}. */
+    public static Path busyFile(Path extras) {
+        return extras.resolveSibling(extras.getFileName() + ".busy");
+    }
+
     /** Appends one measured value; {@code check} is {@code "ok"} or {@code "n/a"}. */
     public static synchronized void record(String experiment, String variant, Map<String, Object> params,
             String metric, String unit, double value, String check) {

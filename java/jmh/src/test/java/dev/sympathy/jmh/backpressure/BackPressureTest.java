@@ -92,13 +92,14 @@ class BackPressureTest {
         final IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> new LoadTest.Outcome(100, 98, 1, 1, 2, 3, 2, 0).check(config));
         assertEquals("back-pressure unbounded load=1.5: completed 98 + rejected 1 != generated 100", e.getMessage());
+        assertFalse(e instanceof LoadTest.BoundMissedException, "lost requests are a real failure, never retried");
     }
 
     @Test
     void checkShouldFailABoundedRunOverItsBoundAndPassAnUnboundedOne() {
         final LoadTest.Config bounded = LoadTest.Config.of(true, 1.5, 10_000, 1, 1_000_000, 100);
         final LoadTest.Outcome slow = new LoadTest.Outcome(100, 60, 40, 500_000, 1_500_000, 2_000_000, 1_060_501, 7_000);
-        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> slow.check(bounded));
+        final IllegalStateException e = assertThrows(LoadTest.BoundMissedException.class, () -> slow.check(bounded));
         assertTrue(e.getMessage().startsWith("back-pressure bounded load=1.5: p99 time in the system (admission to"
                 + " completion) 1060501 ns exceeds the bound 1060500 ns (max_latency 1000000 + one service time"
                 + " 10000, + 5%); p99 latency from the scheduled arrival 1500000 ns, the generator up to 7000 ns late"),

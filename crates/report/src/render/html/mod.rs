@@ -1,0 +1,390 @@
+//! `report.html`: one self-contained page (inline CSS, inline SVG charts, no script, no link),
+//! findings first: a banner naming failed runs, noisy figures and drifted rows; a findings
+//! panel, one line per experiment; a table of contents; then per experiment its tables and
+//! charts; then the machine, the seed figures cited, the baseline, failures and warnings.
+
+mod style;
+mod tables;
+
+use super::{
+    BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, Report, baseline_texts, machine_rows,
+    metric_title,
+};
+use crate::chart::{self, FONT_STACK, LANGUAGE_NAMES, RowLabels, escape};
+use crate::findings::findings;
+use crate::load_table;
+use crate::table::{ExperimentTable, LANGUAGES};
+use sympathy_harness::catalog::catalog;
+use tables::{metric_table, text_table};
+
+/// How many names the banner lists before saying "and N more".
+const BANNER_NAMES: usize = 8;
+
+/// An id made of lower-case letters, digits and dashes.
+fn slug(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+fn experiment_id(experiment: &str) -> String {
+    format!("exp-{}", slug(experiment))
+}
+
+fn metric_id(experiment: &str, metric: &str) -> String {
+    format!("exp-{}-{}", slug(experiment), slug(metric))
+}
+
+/// `names` joined by commas, the first [`BANNER_NAMES`] of them, then how many more.
+fn some_names(names: &[String]) -> String {
+    let shown = names
+        .iter()
+        .take(BANNER_NAMES)
+        .map(|n| escape(n))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match names.len().saturating_sub(BANNER_NAMES) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+/// A line of the banner: `<strong>N nouns</strong> why: names`; `None` when there are none.
+fn banner_line(names: &[String], noun: &str, why: &str) -> Option<String> {
+    let plural = if names.len() == 1 { "" } else { "s" };
+    (!names.is_empty()).then(|| {
+        format!(
+            "<strong>{} {noun}{plural}</strong>{why}: {}",
+            names.len(),
+            some_names(names)
+        )
+    })
+}
+
+/// The banner: failed runs, noisy figures and drifted rows, or that there are none.
+fn banner(report: &Report) -> String {
+    let mut noisy = Vec::new();
+    let mut drifted = Vec::new();
+    for experiment in &report.tables.experiments {
+        for metric in &experiment.metrics {
+            for row in &metric.rows {
+                let name = format!(
+                    "{} {} {}",
+                    experiment.experiment, row.key.variant, metric.metric
+                );
+                for (lang, display) in LANGUAGES.iter().zip(LANGUAGE_NAMES) {
+                    if row.cell(lang).is_some_and(|c| c.noisy()) {
+                        noisy.push(format!("{name} ({display})"));
+                    }
+                }
+                if row.drifted() {
+                    drifted.push(name);
+                }
+            }
+        }
+    }
+    let failed: Vec<String> = report
+        .failures
+        .iter()
+        .map(|f| format!("{} [{}]", f.experiment, f.label))
+        .collect();
+    let lines: Vec<String> = [
+        banner_line(
+            &failed,
+            "failed run",
+            " (<a href=\"#failures\">their reasons</a>)",
+        ),
+        banner_line(
+            &noisy,
+            "noisy figure",
+            " (runs spread over 2x, marked <span class=\"mark noisy\">noisy</span>)",
+        ),
+        banner_line(
+            &drifted,
+            "drifted row",
+            " (the core-to-core hop moved over 25% during a run, marked \
+             <span class=\"mark drift\">drift</span>)",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if lines.is_empty() {
+        return "<div id=\"banner\" class=\"banner ok\">Every run succeeded; no figure is noisy \
+                and no row drifted.</div>\n"
+            .into();
+    }
+    let items: String = lines.iter().map(|l| format!("<li>{l}</li>")).collect();
+    format!("<div id=\"banner\" class=\"banner warn\">Read with care:<ul>{items}</ul></div>\n")
+}
+
+/// The findings panel: one line per experiment, linked to its section.
+fn findings_panel(report: &Report) -> String {
+    let mut out =
+        String::from("<section id=\"findings\" class=\"findings\">\n<h2>Findings</h2>\n<ul>\n");
+    for f in findings(&report.tables) {
+        let mut line = format!(
+            "<li><a href=\"#{}\"><strong>{}</strong></a>: {}",
+            experiment_id(&f.experiment),
+            escape(&f.experiment),
+            escape(&f.headline)
+        );
+        if !f.numbers.is_empty() {
+            line.push_str(&format!(
+                " <span class=\"numbers\">({})</span>",
+                escape(&f.numbers)
+            ));
+        }
+        if let Some(seed) = &f.seed {
+            line.push_str(&format!(
+                " <span class=\"seed\">The seed: {}</span>",
+                escape(seed)
+            ));
+        }
+        out.push_str(&line);
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ul>\n</section>\n");
+    out
+}
+
+/// The sections after the experiments that this report has: (id, title).
+fn closing_sections(report: &Report) -> Vec<(&'static str, String)> {
+    let mut sections = vec![("machine", "Machine".to_string())];
+    if !report.seed_figures_shown().is_empty() {
+        sections.push(("seed-figures", "Seed figures".into()));
+    }
+    if let Some(b) = &report.baseline {
+        sections.push(("baseline", format!("Against baseline {}", b.name)));
+    }
+    if !report.failures.is_empty() {
+        sections.push(("failures", "Failed runs".into()));
+    }
+    if !report.warnings().is_empty() {
+        sections.push(("warnings", "Warnings".into()));
+    }
+    sections
+}
+
+/// The table of contents: each experiment with its metrics, then the closing sections.
+fn toc(report: &Report) -> String {
+    let mut out = String::from("<nav id=\"toc\" class=\"toc\">\n<h2>Contents</h2>\n<ol>\n");
+    for e in &report.tables.experiments {
+        let metrics: Vec<String> = e
+            .metrics
+            .iter()
+            .map(|m| {
+                format!(
+                    "<a href=\"#{}\">{}</a>",
+                    metric_id(&e.experiment, &m.metric),
+                    escape(&m.metric)
+                )
+            })
+            .collect();
+        out.push_str(&format!(
+            "<li><a href=\"#{}\">{}</a><span class=\"metrics\">{}</span></li>\n",
+            experiment_id(&e.experiment),
+            escape(&e.experiment),
+            metrics.join(", ")
+        ));
+    }
+    for (id, title) in closing_sections(report) {
+        out.push_str(&format!(
+            "<li><a href=\"#{id}\">{}</a></li>\n",
+            escape(&title)
+        ));
+    }
+    out.push_str("</ol>\n</nav>\n");
+    out
+}
+
+fn figure(svg: String) -> String {
+    format!("<figure>\n{svg}\n</figure>\n")
+}
+
+/// One experiment: its purpose, then per metric its table and chart.
+fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
+    let mut out = format!(
+        "<section class=\"experiment\" id=\"{}\">\n<h2>{}</h2>\n",
+        experiment_id(&e.experiment),
+        escape(&e.experiment)
+    );
+    if let Some(spec) = catalog().experiment(&e.experiment) {
+        out.push_str(&format!(
+            "<p class=\"purpose\">{}</p>\n",
+            escape(&spec.purpose)
+        ));
+    }
+    for metric in &e.metrics {
+        let title = metric_title(metric);
+        out.push_str(&format!(
+            "<h3 id=\"{}\">{}</h3>\n",
+            metric_id(&e.experiment, &metric.metric),
+            escape(&title)
+        ));
+        let labels = RowLabels::of(&metric.rows);
+        if !labels.common.is_empty() {
+            out.push_str(&format!(
+                "<p class=\"params\">params of every row: <code>{}</code></p>\n",
+                escape(&labels.common)
+            ));
+        }
+        out.push_str(&metric_table(metric, &labels));
+        if let Some(svg) = chart::bar_chart(&format!("{}: {title}", e.experiment), metric) {
+            out.push_str(&figure(svg));
+        }
+    }
+    if e.experiment == load_table::EXPERIMENT {
+        let points = load_table::load_points(&report.merged);
+        if !points.is_empty() {
+            out.push_str("<h3 id=\"latency-vs-load\">latency vs load</h3>\n");
+            out.push_str(&format!("<p>{}</p>\n", escape(LOAD_NOTE)));
+            out.push_str(&text_table(
+                load_table::HEADERS,
+                2,
+                &load_table::texts(&points),
+            ));
+            if let Some(svg) = chart::latency_vs_load(&points) {
+                out.push_str(&figure(svg));
+            }
+        }
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The seed figures cited in the tables, with their citations.
+fn seed_figures(report: &Report) -> String {
+    let mut out = String::from("<ul>\n");
+    for shown in report.seed_figures_shown() {
+        let f = shown.figure;
+        out.push_str(&format!(
+            "<li>{} {} <code>{}</code>{}: {} {} ({}; {}) {}</li>\n",
+            escape(shown.experiment),
+            escape(&shown.variant_label()),
+            escape(&f.metric),
+            match shown.params_label() {
+                p if p.is_empty() => p,
+                p => format!(" at {}", escape(&p)),
+            },
+            escape(&sympathy_harness::format::value(f.value)),
+            escape(&f.language),
+            escape(&f.hardware),
+            escape(&f.citation),
+            escape(&f.note),
+        ));
+    }
+    out.push_str("</ul>\n");
+    out
+}
+
+pub(super) fn render(report: &Report) -> String {
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>sympathy compare</title>\n<style>\nbody{{font-family:{FONT_STACK}}}\n{}</style>\n\
+         </head>\n<body>\n<h1>sympathy compare: Rust, Java and C side by side</h1>\n\
+         <p class=\"lede\">Each figure is the median over the rounds, in readable units, with the \
+         runs' min..max beneath it. The ratio columns say in words which side is faster, from \
+         the median of the per-round ratios. Bars: Rust orange, Java blue, C dark grey, the \
+         seed's published figure light grey; whiskers span the runs.</p>\n",
+        style::STYLE
+    );
+    out.push_str(&banner(report));
+    out.push_str(&findings_panel(report));
+    out.push_str(&toc(report));
+    for e in &report.tables.experiments {
+        out.push_str(&experiment_section(report, e));
+    }
+    for (id, title) in closing_sections(report) {
+        out.push_str(&format!(
+            "<section id=\"{id}\">\n<h2>{}</h2>\n",
+            escape(&title)
+        ));
+        match id {
+            "machine" => out.push_str(&text_table(
+                MACHINE_HEADERS,
+                usize::MAX,
+                &machine_rows(&report.merged.envs),
+            )),
+            "seed-figures" => out.push_str(&seed_figures(report)),
+            "baseline" => {
+                if let Some(b) = &report.baseline {
+                    out.push_str(&text_table(BASELINE_HEADERS, 5, &baseline_texts(b)));
+                }
+            }
+            "failures" => {
+                out.push_str("<ul>\n");
+                for f in &report.failures {
+                    out.push_str(&format!(
+                        "<li class=\"failure\">{}</li>\n",
+                        escape(&f.to_string())
+                    ));
+                }
+                out.push_str("</ul>\n");
+            }
+            _ => {
+                out.push_str("<ul>\n");
+                for w in report.warnings() {
+                    out.push_str(&format!("<li>{}</li>\n", escape(&w)));
+                }
+                out.push_str("</ul>\n");
+            }
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Merged, Report, parse_jsonl};
+
+    /// The page of results of `metric` as (language, variant, value).
+    fn html(metric: &str, lines: &[(&str, &str, f64)]) -> String {
+        let text: Vec<String> = lines
+            .iter()
+            .map(|(lang, variant, value)| {
+                format!(
+                    r#"{{"kind":"result","experiment":"demo","language":"{lang}","variant":"{variant}","params":{{"size":64}},"metric":"{metric}","value":{value},"unit":"ns","stats":{{"runs":3,"median":{value},"min":{},"max":{}}},"check":"ok"}}"#,
+                    value * 0.9,
+                    value * 2.5
+                )
+            })
+            .collect();
+        Report::new(Merged::from_streams([
+            parse_jsonl("t", &text.join("\n")).unwrap()
+        ]))
+        .html()
+    }
+
+    #[test]
+    fn a_metric_without_direction_is_never_called_better() {
+        let html = html("thread_share", &[("rust", "a", 0.5), ("java", "a", 0.4)]);
+        assert!(html.contains("thread_share (ratio)"), "{html}");
+        assert!(!html.contains("is better"), "{html}");
+    }
+
+    #[test]
+    fn findings_come_first_and_wide_spans_get_a_log_axis() {
+        let html = html("write_ns", &[("rust", "a", 9.0), ("java", "b", 1800.0)]);
+        let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle}"));
+        assert!(at("id=\"banner\"") < at("id=\"findings\""));
+        assert!(at("id=\"findings\"") < at("id=\"toc\""));
+        assert!(at("id=\"toc\"") < at("<table>"));
+        assert!(html.contains("log scale"), "9 ns to 1.8 µs spans 200x");
+        // The common param is said once, above the table and in the chart's header.
+        assert!(html.contains("params of every row: <code>size=64</code>"));
+        assert!(html.contains("params of every bar: size=64"));
+        // Runs spreading 2.8x are marked, and named in the banner.
+        assert!(html.contains("class=\"banner warn\""));
+        assert!(html.contains("<span class=\"mark noisy\""));
+    }
+}
