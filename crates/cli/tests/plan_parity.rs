@@ -4,7 +4,11 @@
 //!
 //! - `rust_plans_only_the_catalogs_work` runs with every `cargo test`.
 //! - `rust_and_java_plan_the_same_work` needs the Java build (`java/sidecar`, a JDK and Maven):
-//!   `ci/test` runs it after `ci/java-test` with `--ignored`.
+//!   `ci/test` runs it after `ci/java-test` with `--ignored`. For every variant the catalog lists
+//!   in both languages, the two plans must list the same work-param combinations: every row of
+//!   the report a pair.
+//! - `one_runs_results_have_distinct_pair_keys`: results a run reports apart (atomic-increment's
+//!   `thread_share` of each thread) must not share a pair key, or the report drops one.
 //!
 //! A plan line is `{"kind":"plan","experiment":..,"language":..,"variant":..,"params":{..}}`,
 //! one per result group the run would emit, in the language's own variant name.
@@ -137,8 +141,10 @@ fn check_against_catalog(preset: Preset, planned: &[Planned]) -> Vec<String> {
     errors
 }
 
-/// For each variant both languages plan, the work-param keys must be equal and the two sets
-/// of combinations must share at least one (the rows a report can pair).
+/// Every row a pair: for each variant the catalog lists in both Rust and Java, both languages
+/// must plan it, with the same set of work-param combinations (each combination one row of the
+/// report, paired as `PairKey` pairs results: the catalog's variant name, the work params). A
+/// combination only one language plans is a row with one empty column.
 fn check_pairs(preset: Preset, planned: &[Planned]) -> Vec<String> {
     type Combos = BTreeSet<BTreeMap<String, String>>;
     let mut by_variant: BTreeMap<(String, String), BTreeMap<String, Combos>> = BTreeMap::new();
@@ -150,25 +156,43 @@ fn check_pairs(preset: Preset, planned: &[Planned]) -> Vec<String> {
             .or_default()
             .insert(p.work.clone());
     }
+    let planned_experiments: BTreeSet<&str> =
+        planned.iter().map(|p| p.experiment.as_str()).collect();
+    let none = Combos::new();
     let mut errors = Vec::new();
-    for ((experiment, variant), languages) in &by_variant {
-        let (Some(rust), Some(java)) = (languages.get("rust"), languages.get("java")) else {
+    for spec in &catalog().experiments {
+        if !planned_experiments.contains(spec.name.as_str()) {
             continue;
-        };
-        let keys = |combos: &Combos| -> BTreeSet<String> {
-            combos.iter().flat_map(|c| c.keys().cloned()).collect()
-        };
-        let at = format!("{experiment} {variant} at {preset}");
-        if keys(rust) != keys(java) {
-            errors.push(format!(
-                "{at}: Rust plans work params {:?}, Java {:?}",
-                keys(rust),
-                keys(java)
-            ));
-        } else if rust.is_disjoint(java) {
-            errors.push(format!(
-                "{at}: no Rust result would pair with a Java one: Rust plans {rust:?}, Java {java:?}"
-            ));
+        }
+        for variant in &spec.variants {
+            let both = [Language::Rust, Language::Java]
+                .iter()
+                .all(|l| variant.languages.contains(l));
+            if !both {
+                continue;
+            }
+            let languages = by_variant.get(&(spec.name.clone(), variant.name.clone()));
+            let combos = |language: &str| languages.and_then(|l| l.get(language)).unwrap_or(&none);
+            let (rust, java) = (combos("rust"), combos("java"));
+            let at = format!("{} {} at {preset}", spec.name, variant.name);
+            if rust.is_empty() && java.is_empty() {
+                continue; // not run in this plan (a test's few lines)
+            }
+            if rust.is_empty() || java.is_empty() {
+                errors.push(format!(
+                    "{at}: the catalog lists it in Rust and Java, but Rust plans {} and Java {} combinations",
+                    rust.len(),
+                    java.len()
+                ));
+                continue;
+            }
+            for (only, these, other) in [("Rust", rust, java), ("Java", java, rust)] {
+                for combo in these.difference(other) {
+                    errors.push(format!(
+                        "{at}: only {only} plans {combo:?}: that row would have no pair"
+                    ));
+                }
+            }
         }
     }
     errors
@@ -262,11 +286,84 @@ fn the_checks_catch_the_memory_walk_drift() {
     );
     let pairs = check_pairs(Preset::Quick, &planned);
     assert!(
-        pairs.len() == 1 && pairs[0].contains("no Rust result would pair"),
+        pairs.len() == 2
+            && pairs[0].contains("only Rust plans")
+            && pairs[1].contains("only Java plans"),
         "{pairs:?}"
     );
     let agreed = format!("{}\n{}\n", line("rust", quick), line("java", quick));
     let planned = parse_plan("agreed", agreed.as_bytes());
     assert!(check_against_catalog(Preset::Quick, &planned).is_empty());
     assert!(check_pairs(Preset::Quick, &planned).is_empty());
+}
+
+/// The pairing check catches what a quick compare showed before every row was a pair: Java
+/// running a queue only cross-core where Rust runs both placements, and a variant both
+/// languages implement that one of them does not run at all.
+#[test]
+fn the_pair_check_catches_a_placement_or_a_variant_one_language_skips() {
+    let line = |language: &str, variant: &str, placement: &str| {
+        format!(
+            r#"{{"kind":"plan","experiment":"queue","language":"{language}","variant":"{variant}","params":{{"capacity":32768,"element":"u32","placement":"{placement}"}}}}"#
+        )
+    };
+    let lines = [
+        line("rust", "p1c1", "cross-core"),
+        line("rust", "p1c1", "same-core"),
+        line("java", "p1c1", "cross-core"),
+        line("rust", "ring", "cross-core"),
+    ]
+    .join("\n");
+    let planned = parse_plan("skipped", lines.as_bytes());
+    let pairs = check_pairs(Preset::Quick, &planned);
+    assert_eq!(pairs.len(), 2, "{pairs:?}");
+    assert!(
+        pairs[0].contains("queue p1c1") && pairs[0].contains("only Rust plans"),
+        "{pairs:?}"
+    );
+    assert!(pairs[0].contains("same-core"), "{pairs:?}");
+    assert!(
+        pairs[1].contains("queue ring") && pairs[1].contains("Java 0 combinations"),
+        "{pairs:?}"
+    );
+}
+
+/// Results one run reports apart must not share a pair key, or the report keeps only the first
+/// (atomic-increment's `thread_share` is one result per thread: `thread` is a work param there).
+#[test]
+fn one_runs_results_have_distinct_pair_keys() {
+    let threads = sympathy_harness::pin::available_cores().len().min(2);
+    let threads = threads.to_string();
+    let out = common::sympathy(&[
+        "run",
+        "atomic-increment",
+        "--json",
+        "--smoke",
+        "--runs",
+        "1",
+        "--threads",
+        &threads,
+        "--variants",
+        "lock-xadd",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{}", common::text(&out));
+    let stream = sympathy_report::parse_jsonl("atomic-increment", &text).expect("results parse");
+    let mut seen = BTreeSet::new();
+    for result in &stream.results {
+        let key = (
+            result.language.clone(),
+            sympathy_report::PairKey::of(result),
+        );
+        assert!(
+            seen.insert(key.clone()),
+            "two results share the key {key:?}"
+        );
+    }
+    let shares = stream
+        .results
+        .iter()
+        .filter(|r| r.metric == "thread_share" && r.language == "rust")
+        .count();
+    assert_eq!(shares.to_string(), threads, "one thread_share per thread");
 }

@@ -1,4 +1,4 @@
-//! `sympathy run struct-table` end to end: the four metrics per layout, measured bytes per record.
+//! `sympathy run struct-table` end to end: the five metrics per layout, measured bytes per record.
 
 use std::process::Command;
 
@@ -32,7 +32,7 @@ fn every_layout_reports_times_and_measured_bytes() {
         .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 4 * 4);
+    assert_eq!(lines.len(), 4 * 5);
     let bytes = |variant: &str| -> f64 {
         lines
             .iter()
@@ -46,11 +46,15 @@ fn every_layout_reports_times_and_measured_bytes() {
     assert!(bytes("aos") > bytes("flyweight"));
     for line in &lines {
         assert_eq!(line["params"]["records"], 10000);
-        let expected_check = if line["metric"] == "bytes_per_record" {
-            "n/a"
-        } else {
-            "ok"
-        };
+        if line["metric"] == "gc_pause_ms" {
+            assert_eq!(line["value"], 0.0, "no garbage collector: {line}");
+        }
+        let expected_check =
+            if line["metric"] == "bytes_per_record" || line["metric"] == "gc_pause_ms" {
+                "n/a"
+            } else {
+                "ok"
+            };
         assert_eq!(line["check"], expected_check);
     }
 }

@@ -82,11 +82,13 @@ pub enum Metric {
     WakeMaxNs,
     /// CPU time of a process over wall time, in percent of one core.
     CpuPercent,
+    /// Milliseconds a garbage collector spent during the run (Rust, without one: 0).
+    GcPauseMs,
 }
 
 impl Metric {
     /// Every metric, in declaration order.
-    pub const ALL: [Metric; 29] = [
+    pub const ALL: [Metric; 30] = [
         Metric::NsPerOp,
         Metric::NsPerHop,
         Metric::HopsPerSec,
@@ -116,6 +118,7 @@ impl Metric {
         Metric::WakeP999Ns,
         Metric::WakeMaxNs,
         Metric::CpuPercent,
+        Metric::GcPauseMs,
     ];
 
     /// The metric's name in the schema.
@@ -150,6 +153,7 @@ impl Metric {
             Metric::WakeP999Ns => "wake_p999_ns",
             Metric::WakeMaxNs => "wake_max_ns",
             Metric::CpuPercent => "cpu_percent",
+            Metric::GcPauseMs => "gc_pause_ms",
         }
     }
 

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use sympathy_report::{
-    Merged, Report, RunFailure, baseline, pairing_variant, read_jsonl, variant_label,
+    Merged, Report, RunFailure, baseline, pairing_variant, parse_jsonl, read_jsonl, variant_label,
 };
 
 fn fixture(name: &str) -> PathBuf {
@@ -126,21 +126,42 @@ fn the_ratio_column_is_the_median_of_per_round_ratios() {
 }
 
 #[test]
-fn a_second_result_of_a_round_is_shown_in_a_row_of_its_own() {
+fn each_threads_share_is_a_row_of_its_own() {
     let report = rounds_report();
     let md = report.markdown();
-    assert!(md.contains("| cas-bool (2nd result) |"), "{md}");
-    assert!(!md.contains("left out"), "{md}");
+    assert!(
+        !md.contains("left out") && !md.contains("2nd result"),
+        "{md}"
+    );
+    // `thread` is a work param of atomic-increment: one row per thread, each round paired.
     let share = report.tables.experiments[0].metric("thread_share").unwrap();
     assert_eq!(share.rows.len(), 2);
     assert_eq!(share.rows[1].cell("rust").unwrap().value, 0.45);
     // No direction for a share: the words say neither slower nor faster.
     let row = md
         .lines()
-        .find(|l| l.starts_with("| cas-bool (2nd result) |"))
+        .find(|l| l.starts_with("| cas-bool | thread=1 |"))
         .unwrap();
     assert!(row.contains("Java on par"), "{row}");
     assert!(!row.contains("slower") && !row.contains("faster"), "{row}");
+}
+
+#[test]
+fn a_second_result_of_a_round_is_shown_in_a_row_of_its_own() {
+    // The Rust stream with its first result (cas-bool ns_per_op, round 1) reported twice.
+    let text = fs::read_to_string(fixture("rounds-rust.jsonl")).unwrap();
+    let first = text
+        .lines()
+        .find(|l| l.contains(r#""kind":"result""#))
+        .unwrap();
+    let twice = format!("{text}\n{first}\n");
+    let report = Report::new(Merged::from_streams([
+        parse_jsonl("rounds-rust.jsonl", &twice).unwrap(),
+        read_jsonl(&fixture("rounds-java.jsonl")).unwrap(),
+    ]));
+    let md = report.markdown();
+    assert!(md.contains("| cas-bool (2nd result) |"), "{md}");
+    assert!(!md.contains("left out"), "{md}");
 }
 
 #[test]

@@ -88,6 +88,14 @@ impl Experiment for StructTableArgs {
                     .with_context(|| format!("{variant}: no valid samples"))?;
                 reporter.result(case.result(EXPERIMENT, metric, stats))?;
             }
+            // No garbage collector: no run spends a millisecond in one. Reported so that the
+            // table of Java's collection time (the boxed table's cost the seed points at) has
+            // Rust's column beside it.
+            let no_collector = Stats::from_samples(&vec![0.0; runs]).context("no runs")?;
+            reporter.result(
+                case.result(EXPERIMENT, Metric::GcPauseMs, no_collector)
+                    .check(Check::NotApplicable),
+            )?;
             match struct_table::bytes_per_record(variant, records)? {
                 Some(bytes) => reporter.result(
                     case.measurement(EXPERIMENT)

@@ -123,15 +123,22 @@ impl Catalog {
     }
 
     /// Whether result param `key` of `experiment` describes the work (and so must match for a
-    /// Rust and a Java result to pair). Keys the catalog does not know count as work: an
-    /// unlisted param splits a pair rather than hiding a difference.
+    /// Rust and a Java result to pair). The experiment's own param decides first (its `role`;
+    /// atomic-increment's `thread`, a runner param elsewhere, is work there: one row per
+    /// thread), then `common.toml`'s runner params. Keys the catalog does not know count as
+    /// work: an unlisted param splits a pair rather than hiding a difference.
+    ///
+    /// ```
+    /// use sympathy_harness::catalog::catalog;
+    /// assert!(catalog().is_work_param("atomic-increment", "thread"));
+    /// assert!(!catalog().is_work_param("atomic-increment", "core"));
+    /// assert!(!catalog().is_work_param("queue", "thread"));
+    /// ```
     pub fn is_work_param(&self, experiment: &str, key: &str) -> bool {
-        if self.common.runner_params.iter().any(|p| p == key) {
-            return false;
+        if let Some(p) = self.experiment(experiment).and_then(|e| e.param(key)) {
+            return p.role == Role::Work;
         }
-        self.experiment(experiment)
-            .and_then(|e| e.param(key))
-            .is_none_or(|p| p.role == Role::Work)
+        !self.common.runner_params.iter().any(|p| p == key)
     }
 }
 
@@ -353,6 +360,15 @@ full = 4
         assert!(catalog.is_work_param("toy", "size_bytes"));
         assert!(!catalog.is_work_param("toy", "runs"));
         assert!(catalog.is_work_param("toy", "unknown"));
+        let overridden = experiment(
+            "[[params]]\nname = \"runs\"\ndoes = \"x\"\nrole = \"work\"\nsmoke = 1\nquick = 1\ndefault = 1\nfull = 1",
+        );
+        let catalog =
+            Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &overridden)]).unwrap();
+        assert!(
+            catalog.is_work_param("toy", "runs"),
+            "the experiment's role wins"
+        );
     }
 
     #[test]
@@ -378,6 +394,13 @@ full = 4
                 "toy.toml",
                 experiment("[estimate_s]\njava = { smoke = 1, quick = 20, default = 3, full = 4 }"),
                 "smoke <= quick <= default <= full",
+            ),
+            (
+                "toy.toml",
+                experiment(
+                    "[[params]]\nname = \"runs\"\ndoes = \"x\"\nrole = \"runner\"\nsmoke = 1\nquick = 1\ndefault = 1\nfull = 1",
+                ),
+                "a runner param of every experiment",
             ),
             (
                 "toy.toml",

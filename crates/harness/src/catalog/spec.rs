@@ -319,9 +319,11 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
             if !params.insert(p.name.as_str()) {
                 errors.push(at(format!("param `{}` is listed twice", p.name)));
             }
-            if common.runner_params.contains(&p.name) {
+            // An experiment may list a runner param of common.toml as `role = "work"`: its
+            // results differ in it (atomic-increment's `thread`), so it splits their rows there.
+            if common.runner_params.contains(&p.name) && p.role == Role::Runner {
                 errors.push(at(format!(
-                    "param `{}` is a runner param of every experiment (common.toml)",
+                    "param `{}` is a runner param of every experiment (common.toml): drop it, or give it `role = \"work\"` where it says what a result is about",
                     p.name
                 )));
             }

@@ -110,8 +110,10 @@ public final class Catalog {
             if (lists != 0 && lists != Preset.values().length) {
                 errors.add("param `" + p.name() + "` is a list at some presets and not at others");
             }
-            if (common.runnerParams().contains(p.name())) {
-                errors.add("param `" + p.name() + "` is a runner param of every experiment (common.toml)");
+            // a runner param of common.toml may be listed as work where results differ in it
+            if (common.runnerParams().contains(p.name()) && p.role() == Role.RUNNER) {
+                errors.add("param `" + p.name() + "` is a runner param of every experiment (common.toml): drop it,"
+                        + " or give it `role = \"work\"` where it says what a result is about");
             }
         }
         if (!errors.isEmpty()) {
@@ -150,13 +152,13 @@ public final class Catalog {
 
     /**
      * Whether result param {@code key} of {@code experiment} describes the work (and so must match
-     * for a Rust and a Java result to pair). Keys the catalog does not know count as work.
+     * for a Rust and a Java result to pair). The experiment's own param decides first (its role:
+     * atomic-increment's {@code thread} is work there), then the runner params of
+     * {@code common.toml}. Keys the catalog does not know count as work.
      */
     public boolean isWorkParam(String experiment, String key) {
-        if (common.runnerParams().contains(key)) {
-            return false;
-        }
         return Optional.ofNullable(experiments.get(experiment)).flatMap(e -> e.param(key))
-                .map(p -> p.role() == Role.WORK).orElse(true);
+                .map(p -> p.role() == Role.WORK)
+                .orElse(!common.runnerParams().contains(key));
     }
 }

@@ -67,12 +67,14 @@ class CatalogTest {
         final ParamSpec size = walk.param("size_bytes").orElseThrow();
         assertEquals(Role.WORK, size.role());
         assertTrue(size.longAt(Preset.QUICK) >= 2L << 20, "size_bytes at quick: " + size.at(Preset.QUICK));
-        assertEquals(List.of("off-heap", "on-heap"), walk.param("memory").orElseThrow().valuesAt(Preset.SMOKE));
+        assertEquals(List.of("off-heap"), walk.param("memory").orElseThrow().valuesAt(Preset.SMOKE));
         assertEquals(false, walk.param("huge_pages").orElseThrow().at(Preset.FULL));
         assertTrue(walk.variantsIn(Language.JAVA).contains("linear"));
         assertEquals(Better.LOWER, catalog.metric("ns_per_op").orElseThrow().better());
         assertFalse(catalog.isWorkParam("memory-walk", "preset"));
         assertTrue(catalog.isWorkParam("memory-walk", "size_bytes"));
+        assertTrue(catalog.isWorkParam("atomic-increment", "thread"), "the experiment's role wins over common.toml's");
+        assertFalse(catalog.isWorkParam("atomic-increment", "core"));
     }
 
     @Test

@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Test;
 class MemoryWalkTest {
     private static MemoryWalk walk(String variant, String memory, long sizeBytes) {
         final MemoryWalk walk = new MemoryWalk();
-        walk.variant = variant;
-        walk.memory = memory;
+        walk.variant = memory.equals("on-heap") ? variant + MemoryWalk.ON_HEAP : variant;
         walk.sizeBytes = sizeBytes;
         walk.fill();
         return walk;

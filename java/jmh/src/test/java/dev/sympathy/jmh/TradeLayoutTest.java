@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sympathy.jmh.table.BoxedTradeTable;
 import dev.sympathy.jmh.table.FfmTradeTable;
+import dev.sympathy.jmh.table.SoaTradeTable;
 import dev.sympathy.jmh.table.TradeLayout;
 import dev.sympathy.jmh.table.TradeTable;
 import dev.sympathy.jmh.table.UnsafeTradeTable;
 import org.junit.jupiter.api.Test;
 
-/** The trade table's closed form and its three implementations. */
+/** The trade table's closed form and its four implementations. */
 class TradeLayoutTest {
     /** The seed's loop, wrapped in 64 bits as the seed's long arithmetic does. */
     private static long[] bruteForce(int records) {
@@ -49,7 +50,8 @@ class TradeLayoutTest {
     void shouldQueryTheSameCostsFromEveryTable() {
         final int records = 1_003;
         for (TradeTable table : new TradeTable[] {
-            new BoxedTradeTable(records), new UnsafeTradeTable(records), new FfmTradeTable(records)}) {
+            new BoxedTradeTable(records), new UnsafeTradeTable(records), new FfmTradeTable(records),
+            new SoaTradeTable(records)}) {
             try (table) {
                 table.init();
                 assertArrayEquals(bruteForce(records), table.query(), table.getClass().getSimpleName());

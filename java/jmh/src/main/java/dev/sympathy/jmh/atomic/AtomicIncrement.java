@@ -5,6 +5,7 @@ import dev.sympathy.jmh.support.Pinning;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -39,6 +40,9 @@ import org.openjdk.jmh.runner.IterationType;
  * </ul>
  * Every thread counts its own increments; after each iteration the last thread to finish checks
  * that the counter equals their sum and throws otherwise, so a result exists only when verified.
+ * The kernels that see the counter's value (lock-xadd, cas-bool, cas-val) also count handoffs, the
+ * times the value a thread got back was not the one after its previous increment, as Rust's and C's
+ * do: {@code ops_per_handoff} is the increments over the handoffs, with two or more threads.
  *
  * <pre>
  * java -jar benchmarks.jar AtomicIncrement -t 2 -f 1
@@ -80,12 +84,24 @@ public class AtomicIncrement {
         return atomic.get() + adder.sum() + (long) COUNTER.getVolatile(this);
     }
 
-    /** Per-thread state: the increments this thread made, and {@code cas-val}'s next guess. */
+    /**
+     * Per-thread state: the increments this thread made, {@code cas-val}'s next guess, and for the
+     * kernels that see the counter's value (lock-xadd, cas-bool, cas-val, as in Rust and C) the
+     * value expected back next and the handoffs: the times the value got back was not that one.
+     */
     @State(Scope.Thread)
     public static class Increments {
         long made;
         long guess;
+        long expected;
+        long handoffs;
         int thread;
+
+        /** Counts a handoff when {@code seen} is not the value after this thread's previous increment. */
+        void saw(long seen) {
+            handoffs += seen != expected ? 1 : 0;
+            expected = seen + 1;
+        }
 
         /** Pins benchmark thread i to core i (mod cores) through the native hook, if present. */
         @Setup(Level.Trial)
@@ -98,6 +114,8 @@ public class AtomicIncrement {
         public void reset() {
             made = 0;
             guess = 0;
+            expected = 0;
+            handoffs = 0;
         }
 
         /**
@@ -107,7 +125,7 @@ public class AtomicIncrement {
          */
         @TearDown(Level.Iteration)
         public void verify(AtomicIncrement shared, BenchmarkParams benchmark, IterationParams iteration) {
-            final long sum = shared.tallies.report(thread, made, benchmark.getThreads());
+            final long sum = shared.tallies.report(thread, made, handoffs, benchmark.getThreads());
             if (sum < 0) {
                 return; // not the last thread to report
             }
@@ -123,16 +141,35 @@ public class AtomicIncrement {
                             shareParams(benchmark.getThreads(), e.getKey()),
                             "thread_share", "ratio", e.getValue() / (double) sum, "ok");
                 }
+                final long handoffs = shared.tallies.handoffs();
+                if (countsHandoffs(kebab(method), benchmark.getThreads()) && handoffs > 0) {
+                    Extras.record("atomic-increment", kebab(method), handoffParams(benchmark.getThreads()),
+                            "ops_per_handoff", "ops", sum / (double) handoffs, "ok");
+                }
             }
         }
     }
 
     /**
      * The params of a {@code thread_share} extra, in the catalog's names: {@code shareParams(2, 0)} is
-     * {@code {threads=2, thread=0}} ({@code thread} is a runner param: which thread, not what work).
+     * {@code {threads=2, thread=0}} ({@code thread} is a work param of atomic-increment: one row per thread).
      */
     public static Map<String, Object> shareParams(int threads, int thread) {
         return Map.of("threads", threads, "thread", thread);
+    }
+
+    /** The params of an {@code ops_per_handoff} extra: {@code {threads=2}}. */
+    public static Map<String, Object> handoffParams(int threads) {
+        return Map.of("threads", threads);
+    }
+
+    /**
+     * Whether {@code variant} at {@code threads} records {@code ops_per_handoff}: the kernels that
+     * see the counter's value (lock-xadd, cas-bool, cas-val, as Rust's and C's) with more than one
+     * thread. {@code countsHandoffs("cas-val", 2)} is true; {@code countsHandoffs("lock-add", 2)} false.
+     */
+    public static boolean countsHandoffs(String variant, int threads) {
+        return threads > 1 && Set.of("lock-xadd", "cas-bool", "cas-val").contains(variant);
     }
 
     /** {@code lockXadd} to {@code lock-xadd}. */
@@ -142,8 +179,10 @@ public class AtomicIncrement {
 
     @Benchmark
     public long lockXadd(Increments mine) {
+        final long seen = atomic.getAndIncrement();
+        mine.saw(seen);
         mine.made++;
-        return atomic.getAndIncrement();
+        return seen;
     }
 
     @Benchmark
@@ -158,6 +197,7 @@ public class AtomicIncrement {
         do {
             seen = atomic.get();
         } while (!atomic.compareAndSet(seen, seen + 1));
+        mine.saw(seen);
         mine.made++;
         return seen;
     }
@@ -170,6 +210,7 @@ public class AtomicIncrement {
             guess = witness;
         }
         mine.guess = guess + 1;
+        mine.saw(guess);
         mine.made++;
         return guess;
     }

@@ -25,6 +25,7 @@ import java.util.function.IntConsumer;
  */
 final class Tallies {
     private final AtomicLong sum = new AtomicLong();
+    private final AtomicLong handoffs = new AtomicLong();
     private final AtomicInteger reported = new AtomicInteger();
     private final Map<Integer, Long> byThread = new ConcurrentHashMap<>();
     /** Runs between a thread's add and its count (tests use it to force an interleaving). */
@@ -42,6 +43,7 @@ final class Tallies {
     /** Forgets every report (at the start of an iteration, before any thread runs). */
     void reset() {
         sum.set(0);
+        handoffs.set(0);
         reported.set(0);
         byThread.clear();
     }
@@ -55,13 +57,29 @@ final class Tallies {
      * @return the sum of every thread's increments for the last thread to report; -1 for the others
      */
     long report(int thread, long made, int threads) {
+        return report(thread, made, 0, threads);
+    }
+
+    /**
+     * Records one thread's increments and its handoffs (the times the value it got back was not
+     * the one after its previous increment: another thread had taken the line in between).
+     *
+     * @return the sum of every thread's increments for the last thread to report; -1 for the others
+     */
+    long report(int thread, long made, long handedOff, int threads) {
         byThread.put(thread, made);
+        handoffs.addAndGet(handedOff);
         sum.addAndGet(made);
         betweenAddAndCount.accept(thread);
         if (reported.incrementAndGet() != threads) {
             return -1;
         }
         return sum.get();
+    }
+
+    /** Every thread's handoffs together (complete once the last report is in). */
+    long handoffs() {
+        return handoffs.get();
     }
 
     /** Each thread's increments by thread index (complete once the last report is in). */

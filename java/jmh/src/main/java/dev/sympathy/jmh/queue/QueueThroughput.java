@@ -38,24 +38,47 @@ import org.openjdk.jmh.annotations.TearDown;
 public class QueueThroughput {
     private static final int MASK = Queues.POOL - 1;
 
-    /**
-     * The result param {@code placement}: the producer is pinned to core 0, the consumer to core 1
-     * (never the same core: Java runs only this placement of the two Rust runs).
-     */
-    public static final String PLACEMENT = "cross-core";
-
     @Param({"p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue"})
     public String variant;
+
+    /**
+     * Where the two threads run, as Rust's {@code --placement}: {@code cross-core} pins the
+     * producer to core 0 and the consumer to core 1 (they spin while they wait); {@code same-core}
+     * pins both to core 0, where they take turns and yield the core while they wait.
+     */
+    @Param({"cross-core", "same-core"})
+    public String placement;
 
     /** Queue capacity in messages (a power of two). */
     @Param({"32768"})
     public int capacity;
 
     IntQueue queue;
+    boolean sameCore;
 
     @Setup(Level.Trial)
     public void create() {
+        sameCore = switch (placement) {
+            case "cross-core" -> false;
+            case "same-core" -> true;
+            default -> throw new IllegalArgumentException("queue: unknown placement '" + placement
+                    + "'; use cross-core or same-core");
+        };
         queue = Queues.create(variant, capacity);
+    }
+
+    /** The consumer's core: core 1, or the producer's core 0 when both share it. */
+    int consumerCore() {
+        return sameCore ? 0 : 1;
+    }
+
+    /** Waits for the other thread: spins cross-core, gives the core up same-core. */
+    void waitForPeer() {
+        if (sameCore) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
     }
 
     @TearDown(Level.Trial)
@@ -98,8 +121,8 @@ public class QueueThroughput {
         long expected;
 
         @Setup(Level.Trial)
-        public void pin() {
-            Pinning.pin(1);
+        public void pin(QueueThroughput shared) {
+            Pinning.pin(shared.consumerCore());
         }
 
         @Setup(Level.Iteration)
@@ -118,6 +141,7 @@ public class QueueThroughput {
             counters.offersMade++;
         } else {
             counters.offersFailed++;
+            waitForPeer();
         }
     }
 
@@ -128,6 +152,7 @@ public class QueueThroughput {
         final int value = queue.poll();
         if (value == IntQueue.EMPTY) {
             counters.pollsFailed++;
+            waitForPeer();
             return;
         }
         if (value != (int) (counters.expected & MASK)) {

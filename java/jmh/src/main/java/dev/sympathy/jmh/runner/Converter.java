@@ -3,11 +3,11 @@ package dev.sympathy.jmh.runner;
 import dev.sympathy.jmh.atomic.AtomicIncrement;
 import dev.sympathy.jmh.backpressure.BackPressure;
 import dev.sympathy.jmh.dispatch.DispatchStepDown;
-import dev.sympathy.jmh.queue.QueueThroughput;
 import dev.sympathy.jmh.queue.Queues;
 import dev.sympathy.jmh.serialization.Serialization;
 import dev.sympathy.jmh.support.Pinning;
 import dev.sympathy.jmh.table.StructTable;
+import dev.sympathy.jmh.walk.MemoryWalk;
 import dev.sympathy.results.Json;
 import dev.sympathy.results.ResultRecord;
 import dev.sympathy.results.Stats;
@@ -158,14 +158,14 @@ public final class Converter {
             case "ping-pong" -> params.put("iterations", number(c, "iterations"));
             case "memory-walk" -> {
                 params.put("size_bytes", number(c, "sizeBytes"));
-                params.put("memory", c.param("memory"));
+                params.put("memory", MemoryWalk.memoryOf(variant));
                 params.put("huge_pages", false); // Java never advises huge pages
             }
             case "struct-table" -> params.putAll(StructTable.resultParams((int) number(c, "records")));
             case "queue" -> {
                 params.put("capacity", number(c, "capacity"));
                 params.put("element", Queues.element(variant));
-                params.put("placement", QueueThroughput.PLACEMENT);
+                params.put("placement", c.param("placement"));
             }
             case "dispatch" -> {
                 if (c.className().equals("DispatchStepDown")) {
@@ -195,6 +195,9 @@ public final class Converter {
             case "atomic-increment" -> {
                 for (int thread = 0; thread < c.threads(); thread++) {
                     params.add(AtomicIncrement.shareParams(c.threads(), thread));
+                }
+                if (AtomicIncrement.countsHandoffs(variant, c.threads())) {
+                    params.add(AtomicIncrement.handoffParams(c.threads()));
                 }
             }
             case "struct-table" -> params.add(StructTable.resultParams((int) number(c, "records")));

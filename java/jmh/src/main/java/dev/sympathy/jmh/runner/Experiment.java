@@ -7,6 +7,7 @@ import dev.sympathy.jmh.dispatch.DispatchStepDown;
 import dev.sympathy.jmh.pingpong.PingPong;
 import dev.sympathy.jmh.queue.QueueThroughput;
 import dev.sympathy.jmh.serialization.Serialization;
+import dev.sympathy.jmh.support.Pinning;
 import dev.sympathy.jmh.table.StructTable;
 import dev.sympathy.jmh.walk.MemoryWalk;
 import dev.sympathy.catalog.CatalogException;
@@ -37,11 +38,15 @@ public enum Experiment {
     ATOMIC_INCREMENT("atomic-increment", AtomicIncrement.class) {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
-            // JMH's thread count is no @Param: one run per catalog value
+            // JMH's thread count is no @Param: one run per catalog value, each thread on a core
+            // of its own, so (as Rust's run) counts above the usable cores are left out
             final List<Run> runs = new ArrayList<>();
-            for (Object threads : values(spec, "threads", preset)) {
-                runs.add(new Run(AtomicIncrement.class,
-                        base(preset, spec, AtomicIncrement.class).threads(Math.toIntExact((Long) threads)), List.of()));
+            for (Object value : values(spec, "threads", preset)) {
+                final int threads = Math.toIntExact((Long) value);
+                if (threads <= Pinning.processCores()) {
+                    runs.add(new Run(AtomicIncrement.class,
+                            base(preset, spec, AtomicIncrement.class).threads(threads), List.of()));
+                }
             }
             return runs;
         }

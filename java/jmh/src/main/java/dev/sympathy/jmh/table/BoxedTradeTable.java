@@ -47,11 +47,6 @@ public final class BoxedTradeTable implements TradeTable {
     }
 
     @Override
-    public long nativeBytes() {
-        return 0;
-    }
-
-    @Override
     public void close() {
         trades = null;
     }

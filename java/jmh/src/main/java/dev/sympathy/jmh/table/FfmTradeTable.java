@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * {@code flyweight}: the seed's off-heap table rebuilt on FFM: 42-byte packed records in one
+ * {@code ffm-flyweight}: the seed's off-heap table rebuilt on FFM: 42-byte packed records in one
  * {@link MemorySegment}, read through a flyweight holding only a byte offset. Records are packed,
  * so fields are unaligned: the unaligned layouts are used, as the seed's Unsafe access was.
  */

@@ -24,7 +24,8 @@ import org.openjdk.jmh.runner.IterationType;
  * is their sum ({@code total_ms}). As the seed, a {@code System.gc()} precedes every run.
  *
  * <p>Variants: {@code boxed} (the seed's {@code Trade[]}), {@code unsafe-flyweight} (the seed's
- * Unsafe flyweight), {@code flyweight} (FFM). Also recorded per run: {@code bytes_per_record}
+ * Unsafe flyweight, the work of Rust's {@code flyweight}), {@code ffm-flyweight} (the same records
+ * through FFM), {@code soa} (one array per field, as Rust's). Also recorded per run: {@code bytes_per_record}
  * (heap growth after a GC, from {@code MemoryMXBean}, plus the native allocation) and
  * {@code gc_pause_ms} (collection time of every {@code GarbageCollectorMXBean} during the run).
  * A run throws unless buyCost/sellCost equal their closed form.
@@ -37,7 +38,7 @@ import org.openjdk.jmh.runner.IterationType;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class StructTable {
-    @Param({"boxed", "unsafe-flyweight", "flyweight"})
+    @Param({"boxed", "unsafe-flyweight", "ffm-flyweight", "soa"})
     public String variant;
 
     /** Trades in the table; the seed: 50M. */
@@ -56,9 +57,10 @@ public class StructTable {
         table = switch (variant) {
             case "boxed" -> new BoxedTradeTable(records);
             case "unsafe-flyweight" -> new UnsafeTradeTable(records);
-            case "flyweight" -> new FfmTradeTable(records);
+            case "ffm-flyweight" -> new FfmTradeTable(records);
+            case "soa" -> new SoaTradeTable(records);
             default -> throw new IllegalArgumentException("struct-table: unknown variant '" + variant
-                    + "' (expected boxed, unsafe-flyweight, flyweight)");
+                    + "' (expected boxed, unsafe-flyweight, ffm-flyweight, soa)");
         };
         System.gc();
         heapBefore = heapUsed();

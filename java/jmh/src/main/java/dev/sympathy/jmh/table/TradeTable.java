@@ -12,8 +12,10 @@ public interface TradeTable extends AutoCloseable {
     /** Returns {@code {buyCost, sellCost}} as the seed's {@code perfRun} computes them. */
     long[] query();
 
-    /** Native bytes this table allocated (0 for the heap table). */
-    long nativeBytes();
+    /** Native bytes this table allocated: none for a table on the heap. */
+    default long nativeBytes() {
+        return 0;
+    }
 
     /** Frees native memory; the table is unusable afterwards. */
     @Override

@@ -30,8 +30,9 @@ import org.openjdk.jmh.annotations.TearDown;
  *       random cycle within each 2 MiB page (beyond the seed: its walks overlap many loads)</li>
  *   <li>{@code chase-heap}: the same along one random cycle over the whole array</li>
  * </ul>
- * {@code memory} is {@code on-heap} (a {@code long[]}, as the seed) or {@code off-heap} (an FFM
- * {@link MemorySegment}). The walks throw unless the sum is {@code 777 x elements}
+ * Each walks an FFM {@link MemorySegment} off the heap (the work of Rust's native array, with which
+ * it pairs); the same name with {@code -on-heap} ({@code linear-on-heap}, ...) walks a {@code long[]}
+ * on the heap, as the seed (Java only): the result param {@code memory} says which ({@link #memoryOf}). The walks throw unless the sum is {@code 777 x elements}
  * (208574349312 for 2 GiB); the chases throw unless every cycle ends where it started.
  *
  * <pre>
@@ -53,11 +54,15 @@ public class MemoryWalk {
     /** The largest array: 2^30 longs, the most a {@code long[]} of a power-of-two length holds. */
     static final long MAX_BYTES = 8L << 30;
 
-    @Param({"linear", "random-page", "random-heap", "chase-page", "chase-heap"})
+    /** The suffix of the variants that walk a {@code long[]} on the heap. */
+    public static final String ON_HEAP = "-on-heap";
+
+    @Param({"linear", "random-page", "random-heap", "chase-page", "chase-heap", "linear-on-heap",
+            "random-page-on-heap", "random-heap-on-heap", "chase-page-on-heap", "chase-heap-on-heap"})
     public String variant;
 
-    @Param({"on-heap", "off-heap"})
-    public String memory;
+    /** The walk of {@link #variant}, without {@link #ON_HEAP}. */
+    private String pattern;
 
     /**
      * Array size in bytes (the catalog's {@code size_bytes}): a power of two, at least 2 MiB (one
@@ -80,15 +85,14 @@ public class MemoryWalk {
         }
         arraySize = (int) (sizeBytes / LONG_SIZE);
         arrayMask = arraySize - 1;
-        if (memory.equals("on-heap")) {
+        pattern = variant.endsWith(ON_HEAP) ? variant.substring(0, variant.length() - ON_HEAP.length()) : variant;
+        if (variant.endsWith(ON_HEAP)) {
             heap = new long[arraySize];
-        } else if (memory.equals("off-heap")) {
+        } else {
             arena = Arena.ofShared();
             offHeap = arena.allocate((long) arraySize * LONG_SIZE, PAGE_SIZE);
-        } else {
-            throw new IllegalArgumentException("memory-walk: memory must be on-heap or off-heap, got " + memory);
         }
-        switch (variant) {
+        switch (pattern) {
             case "linear", "random-page", "random-heap" -> {
                 for (int i = 0; i < arraySize; i++) {
                     set(i, FILL);
@@ -102,8 +106,17 @@ public class MemoryWalk {
             }
             case "chase-heap" -> link(0, arraySize / WORDS_PER_NODE, new SplittableRandom(42));
             default -> throw new IllegalArgumentException("memory-walk: unknown variant '" + variant
-                    + "' (expected linear, random-page, random-heap, chase-page, chase-heap)");
+                    + "' (expected linear, random-page, random-heap, chase-page, chase-heap, each also with "
+                    + ON_HEAP + ")");
         }
+    }
+
+    /**
+     * The result param {@code memory} of a variant: {@code memoryOf("linear-on-heap")} is
+     * {@code on-heap}, {@code memoryOf("linear")} is {@code off-heap}.
+     */
+    public static String memoryOf(String variant) {
+        return variant.endsWith(ON_HEAP) ? "on-heap" : "off-heap";
     }
 
     @TearDown(Level.Trial)
@@ -143,7 +156,7 @@ public class MemoryWalk {
     @Benchmark
     public long walk() {
         final boolean onHeap = heap != null;
-        return switch (variant) {
+        return switch (pattern) {
             case "linear" -> verifySum(onHeap ? linearHeap() : linearOff());
             case "random-page" -> verifySum(onHeap ? randomPageHeap() : randomPageOff());
             case "random-heap" -> verifySum(onHeap ? randomHeapHeap() : randomHeapOff());

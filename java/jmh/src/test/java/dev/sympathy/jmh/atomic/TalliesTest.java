@@ -22,6 +22,30 @@ class TalliesTest {
         assertEquals(3, tallies.report(1, 2, 2));
     }
 
+    @Test
+    void shouldSumTheHandoffsOfEveryThread() {
+        final Tallies tallies = new Tallies();
+        assertEquals(-1, tallies.report(0, 5, 2, 2));
+        assertEquals(5 + 7, tallies.report(1, 7, 3, 2));
+        assertEquals(5, tallies.handoffs());
+        tallies.reset();
+        assertEquals(0, tallies.handoffs());
+    }
+
+    @Test
+    void shouldCountAHandoffWhenAnotherThreadIncrementedInBetween() {
+        final AtomicIncrement.Increments mine = new AtomicIncrement.Increments();
+        mine.saw(0);
+        mine.saw(1);
+        mine.saw(5); // values 2..4 went to another thread
+        mine.saw(6);
+        assertEquals(1, mine.handoffs);
+        assertEquals(7, mine.expected);
+        assertEquals(true, AtomicIncrement.countsHandoffs("cas-val", 2));
+        assertEquals(false, AtomicIncrement.countsHandoffs("cas-val", 1));
+        assertEquals(false, AtomicIncrement.countsHandoffs("lock-add", 2));
+    }
+
     /**
      * Thread 0 adds its tally, then thread 1 reports completely, then thread 0 counts itself:
      * thread 0 is the last reporter and must see both tallies. (The first version handed the
