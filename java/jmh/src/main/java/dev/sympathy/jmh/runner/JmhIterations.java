@@ -9,7 +9,7 @@ import dev.sympathy.catalog.Preset;
  * {@code experiments/common.toml}), so its quick run is short: the rounds supply the repetitions.
  *
  * <pre>{@code
- * JmhIterations.at(Preset.QUICK)  // 1 warmup, 2 measurement iterations of 200 ms, 1 fork
+ * JmhIterations.at(Preset.QUICK)  // 1 warmup, 1 measurement iteration of 200 ms, 1 fork
  * }</pre>
  *
  * @param warmupIterations warmup iterations per fork
@@ -22,7 +22,7 @@ record JmhIterations(int warmupIterations, int measurementIterations, int forks,
     static JmhIterations at(Preset preset) {
         return switch (preset) {
             case SMOKE -> new JmhIterations(0, 1, 1, 100);
-            case QUICK -> new JmhIterations(1, 2, 1, 200);
+            case QUICK -> new JmhIterations(1, 1, 1, 200);
             case DEFAULT -> new JmhIterations(2, 5, 1, 1000);
             case FULL -> new JmhIterations(3, 10, 2, 2000);
         };
