@@ -224,8 +224,19 @@ fn variants_finding(table: &MetricTable, rule: &HeadlineSpec) -> Option<Found> {
                 r.cell(language)
                     .map_or_else(String::new, |c| format::quantity(c.value, &table.unit))
             };
+            // The ratio is the median of per-round ratios; the two medians beside it may come
+            // from different rounds, so the rounds' own range is said too.
+            let rounds = if ratio.rounds > 1 {
+                format!(
+                    ", per round {}..{}",
+                    format::ratio_figure(ratio.min),
+                    format::ratio_figure(ratio.max)
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "{} {}x ({} vs {})",
+                "{} {}x ({} vs {}{rounds})",
                 language_title(language),
                 format::ratio_figure(ratio.median),
                 value(ra),
@@ -337,6 +348,32 @@ mod tests {
             "Rust 2.0x (20.0 ns vs 10.0 ns), Java 3.0x (30.0 ns vs 10.0 ns)"
         );
         assert!(f.text().starts_with(&f.headline));
+    }
+
+    #[test]
+    fn over_several_rounds_the_numbers_give_the_per_round_range() {
+        // Round 1 in a slow phase, round 2 in a fast one: each round's ratio is about 2, while
+        // the medians of the two variants come from different rounds.
+        let round = |lang: &str, variant: &str, value: f64, round: u32| {
+            line(lang, variant, 2, value).replace(
+                r#""unit":"ns"}"#,
+                &format!(r#""unit":"ns","conditions":{{"round":{round},"rounds":2}}}}"#),
+            )
+        };
+        let text = [
+            round("rust", "cas-bool", 40.0, 1),
+            round("rust", "lock-xadd", 20.0, 1),
+            round("rust", "cas-bool", 9.0, 2),
+            round("rust", "lock-xadd", 5.0, 2),
+        ]
+        .join("\n");
+        let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
+        let f = &findings(&tables)[0];
+        assert!(
+            f.numbers.starts_with("Rust 1.9x (") && f.numbers.ends_with(", per round 1.8..2.0)"),
+            "{}",
+            f.numbers
+        );
     }
 
     #[test]
