@@ -38,6 +38,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
+use sympathy_harness::environmental::Classify;
 use thiserror::Error;
 
 use crate::c_reference::{self, Language, Tally};
@@ -139,6 +140,13 @@ pub enum AtomicIncrementError {
         /// The sum of the threads' own increment counts.
         tallied: u64,
     },
+}
+
+impl Classify for AtomicIncrementError {
+    /// Only a failed pin is the machine's doing; a count that does not add up never is.
+    fn is_environmental(&self) -> bool {
+        matches!(self, AtomicIncrementError::Pin(pin) if pin.is_environmental())
+    }
 }
 
 /// The outcome of one verified run.
@@ -458,6 +466,24 @@ mod tests {
 
     fn cores(threads: usize) -> Vec<usize> {
         available_cores().into_iter().take(threads).collect()
+    }
+
+    #[test]
+    fn only_a_pin_that_did_not_take_is_the_machines_doing() {
+        let refused = AtomicIncrementError::Pin(PinError::Refused { core: 1 });
+        assert!(refused.is_environmental());
+        assert!(!AtomicIncrementError::ZeroCount.is_environmental());
+        let wrong = AtomicIncrementError::CheckFailed {
+            variant: Variant::CasBool,
+            language: Language::Rust,
+            actual: 9,
+            tallied: 9,
+            expected: 10,
+        };
+        assert!(
+            !wrong.is_environmental(),
+            "a count that does not add up is never retried"
+        );
     }
 
     #[test]

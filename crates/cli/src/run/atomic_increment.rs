@@ -231,7 +231,8 @@ fn measure_paired(
                 language,
                 threads,
             } = group[slot].work;
-            let outcome = atomic_increment::run(variant, language, &cores[..threads], count)?;
+            let outcome = atomic_increment::run(variant, language, &cores[..threads], count)
+                .map_err(crate::classified)?;
             reporter.line(&seed_line(index, variant, language, threads, &outcome))?;
             outcomes[slot].push(outcome);
         }

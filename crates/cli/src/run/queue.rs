@@ -157,6 +157,7 @@ impl Experiment for QueueArgs {
                     ..case.work
                 }
                 .run(&launch)
+                .map_err(crate::classified)
                 .with_context(|| format!("{}: warm-up", what(&case.work)))?;
             }
             // The runs go round the variants (run 0 of each, then run 1 of each, ...), so that
@@ -170,6 +171,7 @@ impl Experiment for QueueArgs {
                     let elapsed = case
                         .work
                         .run(&launch)
+                        .map_err(crate::classified)
                         .with_context(|| format!("{}: run {i}", what(&case.work)))?;
                     let rate = case.work.count as f64 / elapsed.as_secs_f64();
                     reporter.line(&format!(

@@ -19,6 +19,7 @@ use std::time::Duration;
 use sympathy_queue::{MemoryKind, QueueError};
 use thiserror::Error;
 
+use sympathy_harness::environmental::Classify;
 use sympathy_harness::pin::{PinError, available_cores};
 
 pub use ipc::{IpcPeer, PeerLaunch, consume_in_peer};
@@ -87,6 +88,18 @@ pub enum QueueRunError {
     /// The peer process of `p1c1-ipc` failed.
     #[error("p1c1-ipc: {0}")]
     Peer(String),
+}
+
+impl Classify for QueueRunError {
+    /// A pin that did not take (this thread's or the peer's) is the machine's doing; a lost or
+    /// reordered value never is.
+    fn is_environmental(&self) -> bool {
+        match self {
+            QueueRunError::Pin(pin) => pin.is_environmental(),
+            QueueRunError::PeerPinFailed => true,
+            _ => false,
+        }
+    }
 }
 
 /// Where the producer and the consumer run.

@@ -88,3 +88,24 @@ fn a_bad_capacity_is_an_error_not_a_panic() {
         QueueRunError::Queue(QueueError::CapacityNotPowerOfTwo { capacity: 100 })
     ));
 }
+
+#[test]
+fn a_pin_that_did_not_take_is_the_machines_doing_and_a_lost_value_is_not() {
+    let refused = QueueRunError::Pin(PinError::Refused { core: 1 });
+    assert!(refused.is_environmental());
+    assert!(QueueRunError::PeerPinFailed.is_environmental());
+    let missing = QueueRunError::Pin(PinError::NoSuchCore {
+        core: 7,
+        available: vec![0, 1],
+    });
+    assert!(
+        !missing.is_environmental(),
+        "a core that is not there is the user's mistake"
+    );
+    let lost = QueueRunError::OutOfOrder {
+        position: 3,
+        expected: "3".into(),
+        found: "4".into(),
+    };
+    assert!(!lost.is_environmental());
+}
