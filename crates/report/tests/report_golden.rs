@@ -171,7 +171,7 @@ fn a_language_column_without_a_value_is_hidden() {
         .lines()
         .filter(|l| l.starts_with("| variant |"))
         .collect();
-    assert!(headers[0].contains("| C |") && headers[0].contains("| C vs Rust |"));
+    assert!(headers[0].contains("| C |") && headers[0].contains("| Rust vs C |"));
     assert!(
         !headers[1].contains("| C |"),
         "thread_share has no C result: {}",

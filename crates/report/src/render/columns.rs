@@ -125,7 +125,8 @@ pub(crate) fn metric_columns(table: &MetricTable) -> TextTable {
             columns.push((language_title(language).into(), true, text_of(&cell)));
         }
     }
-    for (subject, other) in [("java", "rust"), ("c", "rust")] {
+    // The same pairs as the HTML tables: Java against Rust, Rust against the C reference.
+    for (subject, other) in [("java", "rust"), ("rust", "c")] {
         if table.has_language(subject) && table.has_language(other) {
             let (s, o) = (language_title(subject), language_title(other));
             let ratio = |r: &Row| r.ratio(subject, other).map(|x| ratio_text(table, x, s, o));
