@@ -38,8 +38,8 @@ pub(super) fn render(report: &Report) -> String {
     out.push_str(
         "\nEach cell is the median over the rounds with the spread of every run (min..max) in \
          brackets. Java vs Rust is the median of the per-round ratios Java/Rust, in words that \
-         follow the metric's direction, with their spread and how many rounds had both; C vs \
-         Rust likewise. hop is the one-way hop between two cores probed before and after each \
+         follow the metric's direction, with their spread and how many rounds had both; Rust vs \
+         C likewise (Rust/C). hop is the one-way hop between two cores probed before and after each \
          run (min..max). ",
     );
     out.push_str(MARKS_LEGEND);
