@@ -176,16 +176,45 @@ impl Conditions {
     }
 }
 
+impl Conditions {
+    /// The `conditions` object as written: the fields that are set, hops rounded to 0.1 ns.
+    ///
+    /// ```
+    /// use sympathy_report::Conditions;
+    /// let c = Conditions { round: Some(2), hop_ns_before: Some(51.84), ..Conditions::default() };
+    /// assert_eq!(c.to_json().to_string(), r#"{"round":2,"hop_ns_before":51.8}"#);
+    /// ```
+    pub fn to_json(&self) -> Value {
+        let mut object = Map::new();
+        let tenth = |ns: f64| (ns * 10.0).round() / 10.0;
+        let fields = [
+            ("round", self.round.map(Value::from)),
+            ("rounds", self.rounds.map(Value::from)),
+            (
+                "hop_ns_before",
+                self.hop_ns_before.map(|ns| Value::from(tenth(ns))),
+            ),
+            (
+                "hop_ns_after",
+                self.hop_ns_after.map(|ns| Value::from(tenth(ns))),
+            ),
+            ("retries", self.retries.map(Value::from)),
+        ];
+        for (name, value) in fields {
+            if let Some(value) = value {
+                object.insert(name.into(), value);
+            }
+        }
+        Value::Object(object)
+    }
+}
+
 impl ResultRecord {
     /// Sets the result's `conditions`, in the typed field and in the record as written (so
     /// both the report and the merged `results.jsonl` see them).
-    ///
-    /// # Errors
-    /// The message of [`Conditions::parse`] when `value` is not a valid `conditions` object.
-    pub fn set_conditions(&mut self, value: Value) -> Result<(), String> {
-        self.conditions = Conditions::parse(Some(&value))?;
-        self.raw.insert("conditions".into(), value);
-        Ok(())
+    pub fn set_conditions(&mut self, conditions: Conditions) {
+        self.raw.insert("conditions".into(), conditions.to_json());
+        self.conditions = conditions;
     }
 }
 

@@ -6,7 +6,6 @@
 //! "conditions":{"round":2,"rounds":3,"hop_ns_before":51.8,"hop_ns_after":55.2,"retries":0}
 //! ```
 
-use serde_json::{Map, Value, json};
 use sympathy_lab::hop_probe::{probe_cores, probe_hop_ns};
 use sympathy_report::Stream;
 
@@ -53,38 +52,29 @@ pub struct Conditions {
 }
 
 impl Conditions {
+    /// As the results schema writes them (`sympathy_report::Conditions`: every field there
+    /// is optional, since a plain `sympathy run` has none).
+    pub fn record(&self) -> sympathy_report::Conditions {
+        sympathy_report::Conditions {
+            round: Some(self.round),
+            rounds: Some(self.rounds),
+            hop_ns_before: self.hop_ns_before,
+            hop_ns_after: self.hop_ns_after,
+            retries: Some(self.retries),
+        }
+    }
+
     /// How far, in percent, the hop moved between the two probes, relative to the smaller one
     /// (50 ns before and 75 ns after: 50%); `None` without both.
     pub fn drift_percent(&self) -> Option<f64> {
-        let (a, b) = (self.hop_ns_before?, self.hop_ns_after?);
-        let low = a.min(b);
-        (low > 0.0).then(|| (a - b).abs() / low * 100.0)
-    }
-
-    /// The JSON object (hop fields only when measured, rounded to 0.1 ns).
-    pub fn to_json(self) -> Value {
-        let mut object = Map::new();
-        object.insert("round".into(), json!(self.round));
-        object.insert("rounds".into(), json!(self.rounds));
-        let tenth = |ns: f64| (ns * 10.0).round() / 10.0;
-        if let Some(ns) = self.hop_ns_before {
-            object.insert("hop_ns_before".into(), json!(tenth(ns)));
-        }
-        if let Some(ns) = self.hop_ns_after {
-            object.insert("hop_ns_after".into(), json!(tenth(ns)));
-        }
-        object.insert("retries".into(), json!(self.retries));
-        Value::Object(object)
+        self.record().drift_percent()
     }
 
     /// Adds `"conditions"` to every result record of `stream` (replacing one already there),
     /// both as written and as the report reads it (`ResultRecord::conditions`).
     pub fn stamp(&self, stream: &mut Stream) {
-        let value = self.to_json();
         for result in &mut stream.results {
-            // The object comes from `to_json`: its fields are the schema's, always valid.
-            let stamped = result.set_conditions(value.clone());
-            debug_assert!(stamped.is_ok(), "{stamped:?}");
+            result.set_conditions(self.record());
         }
     }
 
@@ -100,6 +90,7 @@ impl Conditions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use sympathy_report::parse_jsonl;
 
     fn conditions(before: Option<f64>, after: Option<f64>) -> Conditions {
@@ -140,7 +131,7 @@ mod tests {
     fn without_a_probe_the_hop_fields_are_absent_and_drift_unknown() {
         let c = conditions(None, None);
         assert_eq!(
-            c.to_json(),
+            c.record().to_json(),
             json!({"round":2,"rounds":3,"retries":1}),
             "fewer than two cores: no hop fields"
         );
