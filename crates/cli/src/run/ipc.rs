@@ -110,7 +110,8 @@ impl Experiment for IpcArgs {
             }
         }
         let runs = common.runs_or(3, 5, 10);
-        ipc::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)?;
+        ipc::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)
+            .map_err(crate::classified)?;
         Ok(())
     }
 }

@@ -76,6 +76,14 @@ pub enum IpcError {
     Histogram(String),
 }
 
+impl sympathy_harness::environmental::Classify for IpcError {
+    /// Only this process's pin that did not take is the machine's doing (a peer's failures
+    /// arrive as its message, never retried).
+    fn is_environmental(&self) -> bool {
+        matches!(self, IpcError::Pin(pin) if pin.is_environmental())
+    }
+}
+
 /// A fresh ring file path (`/dev/shm/sympathy-ipc-<tag>-<pid>-<n>`), removed when dropped.
 pub(crate) fn scratch_ring(tag: &str) -> ScratchFile {
     ScratchFile::new(&format!("sympathy-ipc-{tag}"))
@@ -104,5 +112,22 @@ impl Progress {
             return false;
         }
         self.since.elapsed() > limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sympathy_harness::environmental::Classify;
+    use sympathy_harness::pin::PinError;
+
+    #[test]
+    fn only_a_pin_that_did_not_take_here_is_the_machines_doing() {
+        assert!(IpcError::Pin(PinError::Refused { core: 1 }).is_environmental());
+        assert!(!IpcError::Mismatch("message 3".into()).is_environmental());
+        assert!(
+            !IpcError::Peer("the echo exited with status 1".into()).is_environmental(),
+            "a peer's failure is never retried silently"
+        );
     }
 }
