@@ -76,20 +76,34 @@ impl RunFailure {
     }
 }
 
+/// `, retried once` / `, retried 2 times` after a run's description, or nothing for none.
+///
+/// ```
+/// use sympathy_report::retried_suffix;
+/// assert_eq!(retried_suffix(0), "");
+/// assert_eq!(retried_suffix(1), ", retried once");
+/// assert_eq!(retried_suffix(2), ", retried 2 times");
+/// ```
+pub fn retried_suffix(retries: u32) -> String {
+    match retries {
+        0 => String::new(),
+        1 => ", retried once".into(),
+        n => format!(", retried {n} times"),
+    }
+}
+
 impl std::fmt::Display for RunFailure {
     /// `back-pressure [rust] round 2, retried 2 times: <reason>` (the retries only when some).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} [{}] round {}",
-            self.experiment, self.label, self.round
-        )?;
-        match self.retries {
-            0 => {}
-            1 => write!(f, ", retried once")?,
-            n => write!(f, ", retried {n} times")?,
-        }
-        write!(f, ": {}", self.reason)
+            "{} [{}] round {}{}: {}",
+            self.experiment,
+            self.label,
+            self.round,
+            retried_suffix(self.retries),
+            self.reason
+        )
     }
 }
 

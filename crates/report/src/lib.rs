@@ -55,6 +55,7 @@ pub mod render;
 mod seed_figures;
 mod table;
 
+pub use failure::retried_suffix;
 pub use findings::{Finding, findings};
 pub use merge::{Merged, PairKey, pairing_variant, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use sympathy_report::{RunFailure, Stream};
+use sympathy_report::{RunFailure, Stream, retried_suffix};
 
 use super::retry::Retrying;
 use super::schedule::Slot;
@@ -29,15 +29,6 @@ pub struct Outcome {
     pub streams: Vec<Stream>,
     /// Slots that failed.
     pub failures: Vec<RunFailure>,
-}
-
-/// `retried once` / `retried 2 times`, or nothing.
-fn retried(retries: u32) -> String {
-    match retries {
-        0 => String::new(),
-        1 => ", retried once".into(),
-        n => format!(", retried {n} times"),
-    }
 }
 
 /// Runs `slots` in order, writing progress to `progress` and each process's output under
@@ -81,7 +72,7 @@ pub fn run_jobs(
                     stream.results.len(),
                     human(slot_started.elapsed()),
                     conditions.hop_text(),
-                    retried(conditions.retries),
+                    retried_suffix(conditions.retries),
                 );
                 outcome.streams.push(stream);
             }
@@ -90,7 +81,7 @@ pub fn run_jobs(
                     progress,
                     "        FAILED after {}{}: {}",
                     human(slot_started.elapsed()),
-                    retried(failure.retries),
+                    retried_suffix(failure.retries),
                     failure.reason
                 );
                 outcome.failures.push(failure);
