@@ -210,8 +210,8 @@ final class IpcExperiment {
         RingImpl pinger = Impls.byName("run ipc", c.ringImpl());
         BenchCommands.EchoPeer echo = c.needsRust() ? rustEcho(sympathy) : BenchCommands.jvmEcho(pinger);
         for (int run = 0; run < runs; run++) {
-            long[] values = BenchCommands.oneEcho(dir, pinger, echo, c.sizeBytes(), c.messages() / 10, c.messages(),
-                    c.capacity(), cores);
+            long[] values = BenchCommands.oneEcho(dir, pinger, echo, c.sizeBytes(),
+                    EchoLoop.warmup(c.messages(), c.capacity(), c.sizeBytes()), c.messages(), c.capacity(), cores);
             for (int m = 0; m < names.length; m++) {
                 samples[m][run] = values[m];
             }
