@@ -80,8 +80,12 @@ public enum Experiment {
     SERIALIZATION("serialization", Serialization.class) {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
-            // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight
-            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class), List.of(Main.UNSAFE_ALLOW)));
+            // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight;
+            // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots)
+            final int count = Math.toIntExact(max(spec, "count", preset));
+            final int warmups = Serialization.warmupShots(count, JmhIterations.at(preset).warmupIterations());
+            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class).warmupIterations(warmups),
+                    List.of(Main.UNSAFE_ALLOW)));
         }
     },
     DISPATCH("dispatch", Dispatch.class) {
