@@ -81,11 +81,15 @@ public enum Experiment {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
             // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight;
-            // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots)
+            // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots); a young
+            // generation that holds a whole shot's decoded orders, emptied between shots, so that
+            // no collection pauses inside a shot's timed reads (Serialization.youngGenMib)
             final int count = Math.toIntExact(max(spec, "count", preset));
             final int warmups = Serialization.warmupShots(count, JmhIterations.at(preset).warmupIterations());
-            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class).warmupIterations(warmups),
-                    List.of(Main.UNSAFE_ALLOW)));
+            final long young = Serialization.youngGenMib(count);
+            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class).warmupIterations(warmups)
+                    .shouldDoGC(true), List.of(Main.UNSAFE_ALLOW, "-Xmn" + young + "m", "-Xms" + (2 * young) + "m",
+                            "-Xmx" + (2 * young) + "m")));
         }
     },
     DISPATCH("dispatch", Dispatch.class) {

@@ -130,6 +130,28 @@ public class Serialization {
         return (int) Math.max(presetWarmups, Math.min(shots, MAX_WARMUP_SHOTS));
     }
 
+    /** Bytes a decode allocates at the most: an {@link Order} and its two arrays (232 with compressed oops). */
+    static final int DECODE_BYTES = 256;
+
+    /**
+     * MiB of young generation (eden) that hold the orders one shot of {@code count} round trips
+     * decodes, twice over, at least 64: every decode allocates an {@link Order} and two arrays
+     * (JMH {@code -prof gc}: 232 bytes per round trip), so a collection would otherwise start in
+     * the middle of a shot's reads and its pause would count as reading (read_ns of 23 to 255
+     * ns for the same code in back-to-back quick runs). With the young generation this size and
+     * a collection forced between shots (JMH's {@code shouldDoGC}), read_ns is the decode with
+     * its allocation and without a collection; {@code -prof gc}'s {@code gc.time} shows the
+     * collection's cost.
+     *
+     * <pre>{@code
+     * Serialization.youngGenMib(100_000)     // 64
+     * Serialization.youngGenMib(1_000_000)   // 488
+     * }</pre>
+     */
+    public static long youngGenMib(int count) {
+        return Math.max(64, 2L * count * DECODE_BYTES >> 20);
+    }
+
     /** The params of this benchmark's results, in the catalog's names: {@code {count=1000}}. */
     public static Map<String, Object> resultParams(int count) {
         return Map.of("count", count);

@@ -15,4 +15,10 @@ class WarmupShotsTest {
         assertEquals(Serialization.MAX_WARMUP_SHOTS, Serialization.warmupShots(10, 1), "capped");
         assertEquals(0, Serialization.warmupShots(1_000, 0), "smoke checks the plumbing: no warm-up");
     }
+
+    @Test
+    void shouldSizeTheYoungGenerationForTwoShotsOfDecodedOrders() {
+        assertEquals(64, Serialization.youngGenMib(1_000), "the floor");
+        assertEquals(488, Serialization.youngGenMib(1_000_000), "1M orders of 256 bytes, twice");
+    }
 }
