@@ -182,7 +182,7 @@ final class IpcExperiment {
         return args.flag("smoke") ? "smoke" : args.flag("quick") ? "quick" : args.flag("full") ? "full" : "default";
     }
 
-    /** Runs one case {@code runs} times and reports it with the runner params cores, preset, pinning. */
+    /** Runs one case {@code runs} times and reports it with the runner params cores, preset, pinning, jvm_args. */
     private static void measure(Case c, int runs, Cores cores, String preset, Path sympathy, Output out)
             throws IOException, InterruptedException {
         Path dir = BenchCommands.scratchDir();
@@ -191,6 +191,7 @@ final class IpcExperiment {
         params.put("cores", cores.label());
         params.put("preset", preset);
         params.put("pinning", "pinned");
+        params.put("jvm_args", String.join(" ", ChildJvm.jvmArgs()));
         if (c.throughput()) {
             double[] msgs = new double[runs];
             for (int run = 0; run < runs; run++) {
