@@ -11,7 +11,8 @@
 #
 # Sets: root (the checkout), JAVA_HOME (exported), launcher_jni_library (the library's path),
 # launcher_jvm_flags (native access for FFM and JNI, java.library.path at the library's folder,
-# sympathy.experiments at the experiment catalog's folder).
+# sympathy.experiments at the experiment catalog's folder), launcher_latency_jvm_flags (the
+# sidecar's latency flags, below).
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 launcher_jni_library="$root/target/release/libsympathy_jni.so"
@@ -21,6 +22,17 @@ launcher_jvm_flags=(
     "-Dsympathy.experiments=$root/experiments"
 )
 launcher_name=java/launcher.sh
+# The flags of a latency-minded JVM, which java/sidecar runs with (its own JVM and, through the
+# sympathy.jvm_args property, every child JVM it starts: ChildJvm), and which `run ipc`'s results
+# carry as their jvm_args. The hot loops allocate nothing (0 bytes per message), so no collection
+# ever runs; these take away the JVM's own threads and periodic work that would otherwise wake on
+# one of the cores the two pinned, spinning ends hold (docs/java-performance.md, jitter):
+launcher_latency_jvm_flags=(
+    -XX:+UseSerialGC  # no concurrent GC threads (G1's refinement and service threads)
+    -XX:-UsePerfData  # no hsperfdata file and no statistics sampler waking every 50 ms
+    -XX:+UnlockDiagnosticVMOptions
+    -XX:GuaranteedSafepointInterval=0 # no periodic safepoint (none happened in our runs either)
+)
 
 # launcher_init NAME: NAME prefixes every message; finds a JDK >= 22 with ci/find-jdk (which says
 # why when there is none, and the launcher exits) and exports it as JAVA_HOME.

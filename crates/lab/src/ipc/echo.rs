@@ -1,7 +1,9 @@
 //! Round trip (`echo`, `echo-cross-*`): this process writes message `i` to a ping ring and spins
 //! until an echo process (Rust, or Java for `echo-cross-*`) returns it on a pong ring, both
-//! pinned; every echoed message is verified against the pattern of its sequence number `i`. A tenth as many round trips as are timed run first, untimed, as warm-up. The echo
-//! is started through the [`PeerLauncher`]; a Rust echo runs [`echo_in_peer`].
+//! pinned; every echoed message is verified against the pattern of its sequence number `i`.
+//! [`warmup_round_trips`] untimed round trips run first (the rule Java's pinger shares), long
+//! enough to warm a Java echo's JIT and to map every page of both rings. The echo is started
+//! through the [`PeerLauncher`]; a Rust echo runs [`echo_in_peer`].
 //!
 //! Round trips are timed with the CPU's time-stamp counter on x86_64 (`rdtsc`, converted with
 //! the tick rate measured against `Instant` before the run): `Instant::now()` is a vDSO
@@ -19,6 +21,31 @@ use sympathy_ring::{Consumer, Producer, Ring, Role};
 
 use super::peer::{self, EchoTask, PeerLauncher, PeerTask};
 use super::{Case, IpcError, Progress, scratch_ring};
+
+/// Round trips of warm-up at the least: a Java echo's loop is compiled by C2 well before.
+pub const MIN_WARMUP: u64 = 100_000;
+/// Laps of each ring the warm-up makes at the least: every page mapped, the wrap-around taken.
+pub const WARMUP_LAPS: u64 = 2;
+
+/// The untimed round trips before `timed` timed ones of `size`-byte messages over rings of
+/// `capacity` bytes: the most of a tenth of `timed`, [`MIN_WARMUP`] and [`WARMUP_LAPS`] laps
+/// of a ring (Java's `EchoLoop.warmup` is the same rule). A tenth alone left a quick run's
+/// 10k warm-up round trips short of one lap of a 256 KiB ring: the first lap's page faults
+/// (one per 256 round trips, ~4 µs each) and a Java echo's JIT fell in the timed part.
+///
+/// # Examples
+/// ```
+/// use sympathy_lab::ipc::warmup_round_trips;
+/// assert_eq!(warmup_round_trips(1_000_000, 262_144, 4), 100_000); // a tenth
+/// assert_eq!(warmup_round_trips(2_000, 262_144, 4), 100_000); // the floor
+/// assert_eq!(warmup_round_trips(2_000, 1 << 26, 4), 8_388_608); // two laps of 16-byte records
+/// ```
+pub fn warmup_round_trips(timed: u64, capacity: usize, size: usize) -> u64 {
+    let record = (size as u64 + 8).next_multiple_of(8);
+    (timed / 10)
+        .max(MIN_WARMUP)
+        .max(WARMUP_LAPS * capacity as u64 / record)
+}
 
 /// Polls between two looks at whether the peer is still there.
 const LOOK_EVERY: u32 = 1 << 20;
@@ -40,7 +67,7 @@ pub fn measure_echo(
     let pong = Ring::create(pong_file.path(), case.capacity)?;
     let mut producer = ping.producer()?;
     let mut consumer = pong.consumer()?;
-    let warmup = case.messages / 10;
+    let warmup = warmup_round_trips(case.messages, case.capacity, case.size_bytes);
     let task = PeerTask::Echo(EchoTask {
         ping: ping_file.path().to_path_buf(),
         pong: pong_file.path().to_path_buf(),

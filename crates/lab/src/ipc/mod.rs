@@ -34,7 +34,7 @@ use thiserror::Error;
 use crate::scratch::ScratchFile;
 
 pub use cases::{Case, JavaRing, Overrides, Variant, WriteMode, cases, check_size};
-pub use echo::{echo_in_peer, measure_echo};
+pub use echo::{MIN_WARMUP, WARMUP_LAPS, echo_in_peer, measure_echo, warmup_round_trips};
 pub use java::{JavaSidecar, repository_root};
 pub use peer::{EchoTask, PeerLauncher, PeerTask, ProduceTask};
 pub use quantiles::Quantiles;

@@ -137,7 +137,7 @@ final class BenchCommands {
 
     /**
      * Latency: this JVM writes message i to a ping ring and spins until the echo JVM returns it
-     * on a pong ring; the first tenth of the messages warm up and are not recorded.
+     * on a pong ring; {@code --count} round trips are timed after {@link EchoLoop#warmup} untimed.
      */
     static void latency(String[] argv) throws IOException, InterruptedException {
         Args args = new Args("latency", argv, 1, Set.of("size", "count", "runs", "impl", "capacity", "dir", "cores"),
@@ -151,8 +151,8 @@ final class BenchCommands {
         Cores cores = Cores.parse("latency", args.string("cores", "")).checked("latency");
         Path dir = benchDir(args);
         Output out = new Output(args.flag("json"));
-        long warmup = count / 10;
-        long recorded = count - warmup;
+        long recorded = count;
+        long warmup = EchoLoop.warmup(recorded, capacity, size);
         String[] names = {"rtt_p50_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_max_ns"};
         double[][] samples = new double[names.length][runs];
         for (int run = 0; run < runs; run++) {
@@ -218,7 +218,7 @@ final class BenchCommands {
             byte[] message = new byte[size];
             try {
                 Cores.onPinnedThread("latency", "ping", cores.producer(), () -> {
-                    pingPong(impl, ping, pong, check, echo, message, size, count, warmup, rtt);
+                    EchoLoop.run(impl, ping, pong, check, echo, message, size, warmup, rtt);
                     return null;
                 });
             } catch (RuntimeException | Error e) {
@@ -235,38 +235,6 @@ final class BenchCommands {
         } finally {
             Files.deleteIfExists(pingFile);
             Files.deleteIfExists(pongFile);
-        }
-    }
-
-    /** The pinging end of one latency run: times {@code count} round trips, recording those after warm-up. */
-    private static void pingPong(RingImpl impl, RingFile ping, RingFile pong, MessageCheck check, Process echo,
-            byte[] message, int size, long count, long warmup, long[] rtt) {
-        try (RingImpl.ProducerEnd producer = impl.producer(ping);
-                RingImpl.ConsumerEnd consumer = impl.consumer(pong, check)) {
-            Heartbeat beat = new Heartbeat(() -> {
-                producer.heartbeat();
-                consumer.heartbeat();
-            });
-            for (long i = 0; i < count; i++) {
-                TestPattern.fill(message, i, size);
-                long start = System.nanoTime();
-                long spins = 0;
-                while (!producer.offer(1, message, size)) {
-                    Thread.onSpinWait();
-                    beat.tick();
-                }
-                while (consumer.poll(1) == 0) {
-                    beat.tick();
-                    if ((++spins & 0xFFFFF) == 0 && !echo.isAlive()) {
-                        throw new IllegalStateException("the echo process exited after " + i + " messages");
-                    }
-                }
-                long elapsed = System.nanoTime() - start;
-                if (i >= warmup) {
-                    rtt[(int) (i - warmup)] = elapsed;
-                }
-                beat.tick();
-            }
         }
     }
 

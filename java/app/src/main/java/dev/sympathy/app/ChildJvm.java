@@ -10,7 +10,32 @@ import java.util.List;
  * benchmarks run producer and consumer in separate processes as real peers do.
  */
 final class ChildJvm {
+    /**
+     * The system property holding the launcher's latency flags (java/launcher.sh's
+     * {@code launcher_latency_jvm_flags}), which this JVM was started with.
+     */
+    static final String JVM_ARGS_PROPERTY = "sympathy.jvm_args";
+
     private ChildJvm() {}
+
+    /**
+     * The flags this JVM passes on to a child beyond what it needs to run (the launcher's latency
+     * flags, then {@code SIDECAR_JVM_OPTS}, which java/sidecar gives this JVM too); empty when
+     * run without the launcher. {@code run ipc}'s results carry them as {@code jvm_args}.
+     *
+     * <pre>{@code
+     * ChildJvm.jvmArgs()  // [-XX:+UseSerialGC, -XX:-UsePerfData, ...] under java/sidecar
+     * }</pre>
+     */
+    static List<String> jvmArgs() {
+        List<String> flags = new ArrayList<>(split(System.getProperty(JVM_ARGS_PROPERTY)));
+        flags.addAll(split(System.getenv("SIDECAR_JVM_OPTS")));
+        return flags;
+    }
+
+    private static List<String> split(String flags) {
+        return flags == null || flags.isBlank() ? List.of() : List.of(flags.trim().split("\\s+"));
+    }
 
     /** Starts {@code sidecar args...}; stdout is piped to the caller, stderr inherited. */
     static Process start(List<String> args) throws IOException {
@@ -27,11 +52,11 @@ final class ChildJvm {
         if (experiments != null) {
             command.add("-Dsympathy.experiments=" + experiments); // the experiment catalog's folder
         }
-        // The launcher's extra JVM options (java/sidecar passes SIDECAR_JVM_OPTS to this JVM too).
-        String extra = System.getenv("SIDECAR_JVM_OPTS");
-        if (extra != null && !extra.isBlank()) {
-            command.addAll(List.of(extra.trim().split("\\s+")));
+        String latency = System.getProperty(JVM_ARGS_PROPERTY);
+        if (latency != null) {
+            command.add("-D" + JVM_ARGS_PROPERTY + "=" + latency); // so that its own children get them too
         }
+        command.addAll(jvmArgs());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Sidecar.class.getName());

@@ -182,7 +182,7 @@ final class IpcExperiment {
         return args.flag("smoke") ? "smoke" : args.flag("quick") ? "quick" : args.flag("full") ? "full" : "default";
     }
 
-    /** Runs one case {@code runs} times and reports it with the runner params cores, preset, pinning. */
+    /** Runs one case {@code runs} times and reports it with the runner params cores, preset, pinning, jvm_args. */
     private static void measure(Case c, int runs, Cores cores, String preset, Path sympathy, Output out)
             throws IOException, InterruptedException {
         Path dir = BenchCommands.scratchDir();
@@ -191,6 +191,7 @@ final class IpcExperiment {
         params.put("cores", cores.label());
         params.put("preset", preset);
         params.put("pinning", "pinned");
+        params.put("jvm_args", String.join(" ", ChildJvm.jvmArgs()));
         if (c.throughput()) {
             double[] msgs = new double[runs];
             for (int run = 0; run < runs; run++) {
@@ -210,8 +211,8 @@ final class IpcExperiment {
         RingImpl pinger = Impls.byName("run ipc", c.ringImpl());
         BenchCommands.EchoPeer echo = c.needsRust() ? rustEcho(sympathy) : BenchCommands.jvmEcho(pinger);
         for (int run = 0; run < runs; run++) {
-            long[] values = BenchCommands.oneEcho(dir, pinger, echo, c.sizeBytes(), c.messages() / 10, c.messages(),
-                    c.capacity(), cores);
+            long[] values = BenchCommands.oneEcho(dir, pinger, echo, c.sizeBytes(),
+                    EchoLoop.warmup(c.messages(), c.capacity(), c.sizeBytes()), c.messages(), c.capacity(), cores);
             for (int m = 0; m < names.length; m++) {
                 samples[m][run] = values[m];
             }

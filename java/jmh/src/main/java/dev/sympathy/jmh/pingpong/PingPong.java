@@ -66,6 +66,25 @@ public class PingPong {
 
     private Thread pong;
 
+    /** Warm-up shots at the least, when a preset warms up at all. */
+    public static final int MIN_WARMUP_SHOTS = 3;
+
+    /**
+     * Warm-up shots before the measured ones for a preset that asks for {@code presetWarmups}:
+     * none when it asks for none (smoke checks the plumbing), else at least
+     * {@value #MIN_WARMUP_SHOTS}. After one warm-up shot the first measured shot was still
+     * 1.2-1.35x slower than the later ones ({@code same-line}: 45 then 35-37 ns per hop, JMH
+     * {@code -wi 1 -i 6}): the loops the first shot compiled are recompiled in the second.
+     *
+     * <pre>{@code
+     * PingPong.warmupShots(1)  // 3
+     * PingPong.warmupShots(0)  // 0
+     * }</pre>
+     */
+    public static int warmupShots(int presetWarmups) {
+        return presetWarmups == 0 ? 0 : Math.max(presetWarmups, MIN_WARMUP_SHOTS);
+    }
+
     @Setup(Level.Trial)
     public void start() {
         Pinning.pin(0);

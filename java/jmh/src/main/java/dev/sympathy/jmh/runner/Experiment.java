@@ -51,7 +51,14 @@ public enum Experiment {
             return runs;
         }
     },
-    PING_PONG("ping-pong", PingPong.class),
+    PING_PONG("ping-pong", PingPong.class) {
+        @Override
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
+            // warm-up shots until the loops' C2 code is the one measured (PingPong.warmupShots)
+            final int warmups = PingPong.warmupShots(JmhIterations.at(preset).warmupIterations());
+            return List.of(new Run(PingPong.class, base(preset, spec, PingPong.class).warmupIterations(warmups), List.of()));
+        }
+    },
     MEMORY_WALK("memory-walk", MemoryWalk.class) {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
@@ -80,8 +87,16 @@ public enum Experiment {
     SERIALIZATION("serialization", Serialization.class) {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
-            // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight
-            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class), List.of(Main.UNSAFE_ALLOW)));
+            // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight;
+            // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots); a young
+            // generation that holds a whole shot's decoded orders, emptied between shots, so that
+            // no collection pauses inside a shot's timed reads (Serialization.youngGenMib)
+            final int count = Math.toIntExact(max(spec, "count", preset));
+            final int warmups = Serialization.warmupShots(count, JmhIterations.at(preset).warmupIterations());
+            final long young = Serialization.youngGenMib(count);
+            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class).warmupIterations(warmups)
+                    .shouldDoGC(true), List.of(Main.UNSAFE_ALLOW, "-Xmn" + young + "m", "-Xms" + (2 * young) + "m",
+                            "-Xmx" + (2 * young) + "m")));
         }
     },
     DISPATCH("dispatch", Dispatch.class) {

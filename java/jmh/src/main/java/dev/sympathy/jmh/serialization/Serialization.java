@@ -103,6 +103,55 @@ public class Serialization {
         }
     }
 
+    /** Round trips the warm-up shots add up to at the least: C2 has compiled every codec by then. */
+    public static final int WARM_ROUND_TRIPS = 1_000_000;
+    /** The most warm-up shots {@link #warmupShots} asks for. */
+    static final int MAX_WARMUP_SHOTS = 20;
+
+    /**
+     * Warm-up shots (invocations) before the measured ones, for {@code count} round trips a shot
+     * and a preset that asks for {@code presetWarmups}: none when the preset asks for none (smoke
+     * checks the plumbing), else enough shots for {@link #WARM_ROUND_TRIPS} (at most
+     * {@link #MAX_WARMUP_SHOTS}). One shot of the quick preset's 100k is not warm: a shot of
+     * {@code ring-claim} takes 249, 139, 24, 21, 20, 18, 18, 9, 6, 7 ms from the first (JMH
+     * {@code -prof gc}, 0 warm-up iterations), the codecs still in C1 code.
+     *
+     * <pre>{@code
+     * Serialization.warmupShots(100_000, 1)    // 10
+     * Serialization.warmupShots(1_000_000, 2)  // 2
+     * Serialization.warmupShots(1_000, 0)      // 0
+     * }</pre>
+     */
+    public static int warmupShots(int count, int presetWarmups) {
+        if (presetWarmups == 0) {
+            return 0;
+        }
+        final long shots = (WARM_ROUND_TRIPS + (long) count - 1) / count;
+        return (int) Math.max(presetWarmups, Math.min(shots, MAX_WARMUP_SHOTS));
+    }
+
+    /** Bytes a decode allocates at the most: an {@link Order} and its two arrays (232 with compressed oops). */
+    static final int DECODE_BYTES = 256;
+
+    /**
+     * MiB of young generation (eden) that hold the orders one shot of {@code count} round trips
+     * decodes, twice over, at least 64: every decode allocates an {@link Order} and two arrays
+     * (JMH {@code -prof gc}: 232 bytes per round trip), so a collection would otherwise start in
+     * the middle of a shot's reads and its pause would count as reading (read_ns of 23 to 255
+     * ns for the same code in back-to-back quick runs). With the young generation this size and
+     * a collection forced between shots (JMH's {@code shouldDoGC}), read_ns is the decode with
+     * its allocation and without a collection; {@code -prof gc}'s {@code gc.time} shows the
+     * collection's cost.
+     *
+     * <pre>{@code
+     * Serialization.youngGenMib(100_000)     // 64
+     * Serialization.youngGenMib(1_000_000)   // 488
+     * }</pre>
+     */
+    public static long youngGenMib(int count) {
+        return Math.max(64, 2L * count * DECODE_BYTES >> 20);
+    }
+
     /** The params of this benchmark's results, in the catalog's names: {@code {count=1000}}. */
     public static Map<String, Object> resultParams(int count) {
         return Map.of("count", count);

@@ -1,0 +1,96 @@
+package dev.sympathy.app;
+
+import dev.sympathy.ring.RingFile;
+
+/**
+ * The pinging end of an echo run ({@code latency}, {@code run ipc}'s echo variants): writes
+ * message {@code i} to the ping ring, spins until the echo returns it on the pong ring (verified),
+ * and times the round trip with {@link System#nanoTime}.
+ *
+ * <p>Warm-up is what makes the timed part steady on a JVM, and it is written so that the timed
+ * part runs exactly the code the warm-up ran:
+ * <ul>
+ *   <li>{@link #warmup}: at least {@value #MIN_WARMUP} round trips and {@value #WARMUP_LAPS} laps
+ *       of the rings, so that C2 has compiled the loops of both JVMs, every page of both rings is
+ *       mapped in both processes, and the wrap-around paths (padding, a new lap) have run;</li>
+ *   <li>every round trip is recorded, warm-up ones too, in slot {@code i mod timed}: the last
+ *       {@code timed} round trips overwrite the warm-up's. A {@code if (i >= warmup)} would be a
+ *       branch the warm-up never took, which C2 compiles as an uncommon trap: the first timed
+ *       round trip would deoptimize the loop back to the interpreter and recompile it, inside the
+ *       timed part;</li>
+ *   <li>no allocation in the loop (0 bytes per round trip): no collection can start during it.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * long warmup = EchoLoop.warmup(100_000, 262_144, 4);       // 100000: the floor
+ * long[] rtt = new long[100_000];
+ * EchoLoop.run(impl, ping, pong, new MessageCheck(0), echo, new byte[4], 4, warmup, rtt);
+ * }</pre>
+ */
+final class EchoLoop {
+    /** Round trips of warm-up at the least: C2 has compiled both ends' loops well before. */
+    static final long MIN_WARMUP = 100_000;
+    /** Laps of each ring in the warm-up at the least: every page mapped, the wrap-around taken. */
+    static final long WARMUP_LAPS = 2;
+    /** Bytes of ring a record takes besides its payload (the record header). */
+    private static final int RECORD_HEADER = 8;
+    /** Records start at multiples of this. */
+    private static final int RECORD_ALIGNMENT = 8;
+    /** Empty polls between two looks at whether the echo process is still there. */
+    private static final long LOOK_EVERY_MASK = 0xFFFFF;
+
+    private EchoLoop() {}
+
+    /**
+     * The untimed round trips before {@code timed} timed ones of {@code size}-byte messages over
+     * rings of {@code capacity} bytes: the most of a tenth of {@code timed}, {@link #MIN_WARMUP},
+     * and {@link #WARMUP_LAPS} laps of a ring (the same rule as the Rust pinger's).
+     *
+     * <pre>{@code
+     * EchoLoop.warmup(1_000_000, 262_144, 4)   // 100000 (a tenth)
+     * EchoLoop.warmup(2_000, 262_144, 4)       // 100000 (the floor)
+     * EchoLoop.warmup(2_000, 1 << 26, 4)       // 8388608 (two laps of 16-byte records)
+     * }</pre>
+     */
+    static long warmup(long timed, long capacity, int size) {
+        long recordBytes = (size + RECORD_HEADER + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+        return Math.max(Math.max(timed / 10, MIN_WARMUP), WARMUP_LAPS * capacity / recordBytes);
+    }
+
+    /**
+     * Runs {@code warmup + rtt.length} round trips of {@code size}-byte messages and leaves the
+     * last {@code rtt.length} round-trip times in {@code rtt} (nanoseconds, in no order).
+     *
+     * @throws IllegalStateException when the echo process exits before the last echo
+     */
+    static void run(RingImpl impl, RingFile ping, RingFile pong, MessageCheck check, Process echo, byte[] message,
+            int size, long warmup, long[] rtt) {
+        final long timed = rtt.length;
+        final long count = warmup + timed;
+        try (RingImpl.ProducerEnd producer = impl.producer(ping);
+                RingImpl.ConsumerEnd consumer = impl.consumer(pong, check)) {
+            Heartbeat beat = new Heartbeat(() -> {
+                producer.heartbeat();
+                consumer.heartbeat();
+            });
+            long spins = 0;
+            for (long i = 0; i < count; i++) {
+                TestPattern.fill(message, i, size);
+                long start = System.nanoTime();
+                while (!producer.offer(1, message, size)) {
+                    Thread.onSpinWait();
+                    beat.tick();
+                }
+                while (consumer.poll(1) == 0) {
+                    beat.tick();
+                    if ((++spins & LOOK_EVERY_MASK) == 0 && !echo.isAlive()) {
+                        throw new IllegalStateException("the echo process exited after " + i + " messages");
+                    }
+                }
+                long elapsed = System.nanoTime() - start;
+                rtt[(int) (i % timed)] = elapsed;
+                beat.tick();
+            }
+        }
+    }
+}
