@@ -193,8 +193,10 @@ public final class RingProducer implements AutoCloseable {
 
     /** Payloads up to this many bytes are copied by {@link #copyShort}, not a bulk copy. */
     private static final int SHORT_COPY = 16;
-    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN)
+            .withInvokeExactBehavior();
+    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN)
+            .withInvokeExactBehavior();
 
     /**
      * Claims room for a record of {@code recordLength} bytes and marks it in progress: the
