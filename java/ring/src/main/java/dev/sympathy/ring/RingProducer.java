@@ -409,9 +409,19 @@ public final class RingProducer implements AutoCloseable {
             checkLength(length);
             Objects.checkFromIndexSize(offset, length, src.length);
             final int recordLength = length + RECORD_HEADER_LENGTH;
-            final int recordIndex = reserve(align(recordLength, RECORD_ALIGNMENT));
-            if (recordIndex < 0) {
-                return false;
+            final int aligned = align(recordLength, RECORD_ALIGNMENT);
+            final long tail = RingProducer.this.tail;
+            int recordIndex = (int) tail & mask;
+            // The fast path, kept small so the JIT inlines this method into its caller: record and
+            // next header fit before the end of the area and before the cached head (reserve's
+            // first case, without a head refresh). The wrap, a refresh and a full ring: reserve.
+            if (aligned + RECORD_HEADER_LENGTH <= Math.min(capacity - recordIndex, capacity - (int) (tail - cachedHead))) {
+                RingProducer.this.tail = tail + aligned;
+            } else {
+                recordIndex = reserve(aligned);
+                if (recordIndex < 0) {
+                    return false;
+                }
             }
             final long payloadIndex = recordIndex + RECORD_HEADER_LENGTH;
             if (length <= SHORT_COPY) {
