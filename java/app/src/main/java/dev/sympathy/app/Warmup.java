@@ -12,9 +12,15 @@ import java.nio.file.Path;
  * scratch ring file before a measured run, so that the run is timed with the loops compiled by
  * C2 rather than in the interpreter and C1. A Rust peer is compiled ahead of time; without this
  * a quick run (2M messages, ~0.1 s at full speed) measures mostly the JIT's warm-up in the Java
- * process, and the two languages are not compared on the same work. The scratch ring is a mapped
- * file like the measured one (the same {@code MemorySegment} class, so the type profiles the JIT
- * compiles against stay those of the run); it is deleted afterwards.
+ * process, and the two languages are not compared on the same work.
+ *
+ * <p>The two loops run at once, the consumer on a second thread (on the caller's core when the
+ * caller is pinned: it inherits the affinity), so that the producer finds the ring full and the
+ * consumer finds it empty, as in the measured run: a branch never taken while C2 profiles is
+ * compiled as a trap, and taking it in the measured run would send the loop back to the
+ * interpreter for a recompilation. The scratch ring is a mapped file like the measured one (the
+ * same {@code MemorySegment} class, so the type profiles stay those of the run); it is deleted
+ * afterwards.
  *
  * <pre>{@code
  * Warmup.run(impl, "4", Warmup.DEFAULT_MESSAGES); // then attach to the measured ring
@@ -26,13 +32,16 @@ final class Warmup {
     /** Messages written and read back by default (with {@code --core}: a measured run); ~0.1 s once compiled. */
     static final long DEFAULT_MESSAGES = 1_000_000;
 
+    /** How long either warm-up loop waits for the other before it fails. */
+    private static final long TIMEOUT_MS = 30_000;
+
     /** Scratch-ring capacity unless the messages need more (largest message = capacity / 8). */
     private static final long CAPACITY = 1 << 20;
 
     /**
      * Writes {@code messages} test messages of {@code sizes} (a {@code --size} spec) through
-     * {@code impl}'s producing end and reads and verifies them through its consuming end, a ring's
-     * worth at a time on the calling thread; nothing when {@code messages} is 0.
+     * {@code impl}'s producing end on the calling thread while a second thread reads and verifies
+     * them through its consuming end; nothing when {@code messages} is 0.
      */
     static void run(RingImpl impl, String sizes, long messages) {
         if (messages <= 0) {
@@ -41,21 +50,33 @@ final class Warmup {
         SizeSpec spec = SizeSpec.parse("warm-up", sizes, 1);
         long record = RingDescriptor.align(spec.max + RingDescriptor.RECORD_HEADER_LENGTH, RingDescriptor.RECORD_ALIGNMENT);
         long capacity = Math.max(CAPACITY, Long.highestOneBit(record * 8) * 2);
-        // A ring's worth per round, less one record (the pre-zeroed header after the last).
-        long perRound = capacity / record - 1;
         Path file = BenchCommands.scratchDir().resolve("sympathy-warmup-" + ProcessHandle.current().pid() + "-"
                 + System.nanoTime() + ".ring");
         try (RingFile ring = RingFile.create(file, capacity)) {
-            for (long done = 0; done < messages; done += perRound) {
-                ProduceLoop produce = new ProduceLoop();
-                produce.count = Math.min(perRound, messages - done);
-                produce.first = done;
-                produce.run(ring, impl, spec);
-                ConsumeLoop consume = new ConsumeLoop();
-                consume.count = produce.count;
-                consume.first = done;
-                consume.run(ring, impl);
+            ConsumeLoop consume = new ConsumeLoop();
+            consume.count = messages;
+            consume.timeoutMs = TIMEOUT_MS;
+            RuntimeException[] failed = new RuntimeException[1];
+            Thread reader = new Thread(() -> {
+                try {
+                    consume.run(ring, impl);
+                } catch (RuntimeException e) {
+                    failed[0] = e;
+                }
+            }, "warm-up consumer");
+            reader.setDaemon(true);
+            reader.start();
+            ProduceLoop produce = new ProduceLoop();
+            produce.count = messages;
+            produce.timeoutMs = TIMEOUT_MS;
+            produce.run(ring, impl, spec);
+            reader.join();
+            if (failed[0] != null) {
+                throw new IllegalStateException("warm-up: the consumer failed: " + failed[0].getMessage(), failed[0]);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("warm-up interrupted", e);
         } catch (IOException e) {
             throw new UncheckedIOException("warm-up on a scratch ring in " + file.getParent() + ": " + e.getMessage(), e);
         } finally {
