@@ -511,16 +511,10 @@ public final class RingProducer implements AutoCloseable {
      */
     private int reserve(int alignedRecordLength) {
         final int requiredCapacity = alignedRecordLength + RECORD_HEADER_LENGTH;
-        final int capacity = this.capacity;
         final long tail = this.tail;
-        long head = cachedHead;
-        if (requiredCapacity > capacity - (int) (tail - head)) {
-            head = loadHead();
-            if (requiredCapacity > capacity - (int) (tail - head)) {
-                headWhenFull = head;
-                return -1;
-            }
-            cacheHead(head);
+        final long head = headWithRoomFor(requiredCapacity);
+        if (head < 0) {
+            return -1;
         }
         final int recordIndex = (int) tail & mask;
         final int toBufferEndLength = capacity - recordIndex;
@@ -528,17 +522,8 @@ public final class RingProducer implements AutoCloseable {
             this.tail = tail + alignedRecordLength;
             return recordIndex;
         }
-        int writeIndex = 0;
-        int headIndex = (int) head & mask;
-        if (requiredCapacity > headIndex) {
-            head = loadHead();
-            headIndex = (int) head & mask;
-            if (requiredCapacity > headIndex) {
-                headWhenFull = head;
-                writeIndex = -1; // still pad to the end, as Agrona does
-            }
-            cacheHead(head);
-        }
+        // Full at the start: still pad to the end, as Agrona does.
+        final int writeIndex = fitsAtStart(requiredCapacity, head) ? 0 : -1;
         hold(recordIndex, header(PADDING_MSG_TYPE_ID, toBufferEndLength));
         this.tail = tail + toBufferEndLength + (writeIndex < 0 ? 0 : alignedRecordLength);
         return writeIndex;
@@ -673,16 +658,9 @@ public final class RingProducer implements AutoCloseable {
         final int capacity = this.capacity;
         final MemorySegment buffer = this.buffer;
         final long tail = this.tail;
-        long head = cachedHead;
-
-        // Possibly full? Refresh the head; really full?
-        if (requiredCapacity > capacity - (int) (tail - head)) {
-            head = loadHead();
-            if (requiredCapacity > capacity - (int) (tail - head)) {
-                headWhenFull = head;
-                return (int) INSUFFICIENT_CAPACITY;
-            }
-            cacheHead(head);
+        final long head = headWithRoomFor(requiredCapacity);
+        if (head < 0) {
+            return (int) INSUFFICIENT_CAPACITY;
         }
 
         int padding = 0;
@@ -699,16 +677,9 @@ public final class RingProducer implements AutoCloseable {
         }
         if (requiredCapacity > toBufferEndLength) {
             writeIndex = 0;
-            int headIndex = (int) head & mask;
-            if (requiredCapacity > headIndex) {
-                head = loadHead();
-                headIndex = (int) head & mask;
-                if (requiredCapacity > headIndex) {
-                    headWhenFull = head;
-                    writeIndex = (int) INSUFFICIENT_CAPACITY;
-                    newTail = tail; // still pad to the end, as Agrona does
-                }
-                cacheHead(head);
+            if (!fitsAtStart(requiredCapacity, head)) {
+                writeIndex = (int) INSUFFICIENT_CAPACITY;
+                newTail = tail; // still pad to the end, as Agrona does
             }
             padding = toBufferEndLength;
             newTail += padding;
@@ -727,6 +698,42 @@ public final class RingProducer implements AutoCloseable {
             LONG.set(buffer, (long) writeIndex + alignedRecordLength, 0L); // pre-zero the next header
         }
         return writeIndex;
+    }
+
+    /**
+     * Agrona's room check: the consumer's head if {@code requiredCapacity} bytes fit between the
+     * tail and it (the cached head when that shows room, else the head reloaded and cached), or
+     * -1 when the ring is full (remembered for {@link #awaitRoom}).
+     */
+    private long headWithRoomFor(int requiredCapacity) {
+        long head = cachedHead;
+        if (requiredCapacity > capacity - (int) (tail - head)) {
+            head = loadHead();
+            if (requiredCapacity > capacity - (int) (tail - head)) {
+                headWhenFull = head;
+                return -1;
+            }
+            cacheHead(head);
+        }
+        return head;
+    }
+
+    /**
+     * Whether a record needing {@code requiredCapacity} bytes fits at the start of the area
+     * (a wrap): before {@code head}'s index, or the reloaded (and cached) head's; when it does
+     * not, the ring is full (remembered for {@link #awaitRoom}).
+     */
+    private boolean fitsAtStart(int requiredCapacity, long head) {
+        if (requiredCapacity <= ((int) head & mask)) {
+            return true;
+        }
+        final long reloaded = loadHead();
+        cacheHead(reloaded);
+        if (requiredCapacity > ((int) reloaded & mask)) {
+            headWhenFull = reloaded;
+            return false;
+        }
+        return true;
     }
 
     private void publishTail(long newTail) {
