@@ -490,6 +490,8 @@ public final class RingProducer implements AutoCloseable {
         LONG.set(buffer, (long) ((int) tail & mask), 0L);
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         LONG.setRelease(buffer, (long) first, batchFirstHeader);
+        // The trailer's tail, as publishTail stores it: read by a successor's resumePosition and
+        // by the peer watch (progress), never to find records.
         LONG.setRelease(buffer, tailOffset, tail);
         consumerWake.wake(); // a consumer asleep in awaitMessage (only if it armed)
     }
