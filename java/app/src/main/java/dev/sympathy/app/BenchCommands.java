@@ -118,7 +118,11 @@ final class BenchCommands {
             loop.count = count;
             loop.timeoutMs = 30_000;
             try {
-                Cores.onPinnedThread("bench", "producer", cores.producer(), () -> loop.run(ring, producerImpl, sizes));
+                Cores.onPinnedThread("bench", "producer", cores.producer(), () -> {
+                    // The consumer JVM warms up too (its --core): both ends are timed compiled.
+                    Warmup.run(producerImpl, Integer.toString(size), Warmup.DEFAULT_MESSAGES);
+                    return loop.run(ring, producerImpl, sizes);
+                });
             } catch (RuntimeException | Error e) {
                 consumer.destroy();
                 throw e;

@@ -23,10 +23,28 @@ final class FfmImpl implements RingImpl {
     @Override
     public ProducerEnd producer(RingFile ring) {
         RingProducer producer = ring.producer();
+        RingProducer.Batch batch = producer.batch();
         return new ProducerEnd() {
             @Override
             public boolean offer(int typeId, byte[] src, int length) {
                 return producer.write(typeId, src, 0, length);
+            }
+
+            @Override
+            public boolean offerBatched(int typeId, byte[] src, int length) {
+                if (!batch.write(typeId, src, 0, length)) {
+                    batch.finish();
+                    return false;
+                }
+                if (batch.size() >= BATCH) {
+                    batch.finish();
+                }
+                return true;
+            }
+
+            @Override
+            public void flush() {
+                batch.finish();
             }
 
             @Override

@@ -241,6 +241,11 @@ final class IpcExperiment {
             throws IOException, InterruptedException {
         try (RingFile ring = RingFile.create(file, c.capacity())) {
             SizeSpec.parse("run ipc", Integer.toString(c.sizeBytes()), 1).checkFits("run ipc", ring.maxMessageLength());
+            // This JVM's consume loop compiled before the Rust producer (compiled ahead of time) starts.
+            Cores.onPinnedThread("run ipc", "consumer", cores.consumer(), () -> {
+                Warmup.run(Impls.byName("run ipc", "ffm"), Integer.toString(c.sizeBytes()), Warmup.DEFAULT_MESSAGES);
+                return null;
+            });
             Process producer = new ProcessBuilder(List.of(sympathy.toString(), "ring", "produce", file.toString(),
                     "--count", Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()),
                     "--timeout-ms", "30000", "--core", Integer.toString(cores.producer())))

@@ -50,6 +50,7 @@ final class ProduceLoop {
                 int size = sizes.next();
                 TestPattern.fill(message, first + i, size);
                 if (haltInClaimAfter != 0 && i == haltInClaimAfter) {
+                    producer.flush();
                     haltInClaim(ring, producer, beat, message, size, i);
                 }
                 if (!send(producer, message, size)) {
@@ -59,16 +60,18 @@ final class ProduceLoop {
                 written = i + 1;
                 beat.tick();
                 if (haltAfter != 0 && i + 1 == haltAfter) {
+                    producer.flush();
                     System.err.println("produce: halting after " + haltAfter + " messages (--halt-after)");
                     Runtime.getRuntime().halt(137);
                 }
             }
+            producer.flush();
         }
         return bytes;
     }
 
     private boolean send(RingImpl.ProducerEnd producer, byte[] message, int size) {
-        return claim ? producer.claim(typeId, message, size, true) : producer.offer(typeId, message, size);
+        return claim ? producer.claim(typeId, message, size, true) : producer.offerBatched(typeId, message, size);
     }
 
     private void haltInClaim(RingFile ring, RingImpl.ProducerEnd producer, Heartbeat beat, byte[] message, int size,

@@ -27,7 +27,8 @@ final class RingCommands {
 
     static void produce(String[] argv) throws IOException {
         Args args = new Args("produce", argv, 1, Set.of("count", "size", "type", "seed", "impl", "timeout-ms",
-                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds", "wait", "core"), Set.of("claim"));
+                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds", "wait", "core", "warmup"),
+                Set.of("claim"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         ProduceLoop loop = new ProduceLoop();
@@ -48,6 +49,7 @@ final class RingCommands {
         RingImpl impl = Impls.byName("produce", args.string("impl", "ffm"));
         loop.futexWait = futexWait(args, "produce", impl);
         pinIfAsked(args, "produce");
+        Warmup.run(impl, args.string("size", ""), warmupMessages(args));
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             sizes.checkFits("produce", ring.maxMessageLength());
             long bytes = loop.run(ring, impl, sizes);
@@ -56,9 +58,21 @@ final class RingCommands {
         }
     }
 
+    /** The sizes a consumer warms up on (it is not told the producer's): both branches of the check. */
+    private static final String WARMUP_CONSUME_SIZES = "4..16";
+
+    /**
+     * {@code --warmup N}: messages to run through this JVM's own loops on a scratch ring before
+     * attaching ({@link Warmup}); by default {@link Warmup#DEFAULT_MESSAGES} for a pinned
+     * ({@code --core}: measured) run, else none.
+     */
+    private static long warmupMessages(Args args) {
+        return args.longOption("warmup", 0, Long.MAX_VALUE, argsHas(args, "core") ? Warmup.DEFAULT_MESSAGES : 0);
+    }
+
     static void consume(String[] argv) throws IOException {
         Args args = new Args("consume", argv, 1, Set.of("count", "first", "type", "impl", "timeout-ms", "stale-ms",
-                "producer", "core", "wait"),
+                "producer", "core", "wait", "warmup"),
                 Set.of("report-elapsed", "json", "until-detached"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
@@ -77,6 +91,7 @@ final class RingCommands {
             throw new UsageException("consume: --json times the first message to the last: use --count 2 or more");
         }
         pinIfAsked(args, "consume");
+        Warmup.run(impl, WARMUP_CONSUME_SIZES, warmupMessages(args));
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             MessageCheck check = loop.run(ring, impl);
             if (json) {

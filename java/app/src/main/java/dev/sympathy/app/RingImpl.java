@@ -27,8 +27,24 @@ interface RingImpl {
 
     /** The producing end. */
     interface ProducerEnd extends AutoCloseable {
+        /** The most messages {@link #offerBatched} holds back (the Rust ipc loop's {@code DEFAULT_BATCH}). */
+        int BATCH = 256;
+
         /** Writes {@code src[0, length)} as one message; false when the ring is full. */
         boolean offer(int typeId, byte[] src, int length);
+
+        /**
+         * Writes like {@link #offer}, but may hold the message back to publish it with the ones
+         * after it, at most {@link #BATCH} together, as the Rust producer's per-message loop does
+         * (one tail store and one hand-over of the records' lines per batch); false when the ring
+         * is full, after publishing what was held. Implementations without batches write at once.
+         */
+        default boolean offerBatched(int typeId, byte[] src, int length) {
+            return offer(typeId, src, length);
+        }
+
+        /** Publishes what {@link #offerBatched} holds back (call before waiting, sleeping or leaving). */
+        default void flush() {}
 
         /**
          * Writes {@code src[0, length)} zero-copy style: claims room in the ring, fills the claim

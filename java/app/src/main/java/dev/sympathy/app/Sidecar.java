@@ -46,6 +46,8 @@ public final class Sidecar {
                           [--seconds S]     stop after S seconds (then --count is optional: a soak)
                           [--claim]         write each message through tryClaim/commit, filled in place
                           [--core C]        pin the writing thread to core C
+                          [--warmup N]      first run the loops on N messages of a scratch ring (JIT
+                                            warm-up; default 1000000 with --core, else 0)
                           [--wait spin|futex]  on a full ring: spin (default) or sleep until the consumer reads (ffm)
                           [--first I]       pattern index of the first message (a restarted producer)
                           [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
@@ -58,6 +60,7 @@ public final class Sidecar {
                                             auto: the first message's own index (its first 8 bytes)
                           [--until-detached]  read until the producer detaches (then --count is optional)
                           [--core C]        pin the reading thread to core C
+                          [--warmup N]      as produce's (default 1000000 with --core, else 0)
                           [--wait spin|futex]  on an empty ring: spin (default) or sleep until a write (ffm)
                           [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
         c.put("inspect", """

@@ -47,6 +47,19 @@ class TestPatternTest {
     }
 
     @Test
+    void shouldFillEverySizeAsTheBytewiseDefinition() {
+        long index = 0x1122_3344_5566_7788L;
+        for (int size = TestPattern.MIN_SIZE; size <= 24; size++) {
+            byte[] m = new byte[size];
+            TestPattern.fill(m, index, size);
+            for (int k = 0; k < size; k++) {
+                byte expected = k < 8 ? (byte) (index >>> (8 * k)) : TestPattern.tailByte(index, k);
+                assertEquals(expected, m[k], "byte " + k + " of a " + size + "-byte message");
+            }
+        }
+    }
+
+    @Test
     void shouldVerifyTheSameWayThroughAgronasBuffer() {
         MessageCheck check = new MessageCheck(0);
         for (long i = 0; i < 3; i++) {

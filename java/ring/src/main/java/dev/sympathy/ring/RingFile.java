@@ -627,7 +627,7 @@ public final class RingFile implements AutoCloseable {
         // SYNC POINT detached: release pairs with producerDetachedMs/consumerDetachedMs's acquire.
         LONG.setRelease(file, (long) (producer ? PRODUCER_DETACHED_OFFSET : CONSUMER_DETACHED_OFFSET), now);
         // SYNC POINT attach: the compare-and-swap releases the detach record to sight()'s pid load.
-        INT.compareAndSet(file, pidOffset, me, 0);
+        boolean unused = (boolean) INT.compareAndSet(file, pidOffset, me, 0); // someone else's slot stays theirs
     }
 
     /** Unmaps the file (nothing for {@link #inMemory} rings). */

@@ -171,6 +171,7 @@ public final class RingProducer implements AutoCloseable {
     public boolean write(int typeId, byte[] src, int offset, int length) {
         checkTypeId(typeId);
         checkLength(length);
+        requireNoBatch();
         // Before anything is claimed: a copy that failed half-way would leave a claim nobody ends.
         Objects.checkFromIndexSize(offset, length, src.length);
         int recordLength = length + RECORD_HEADER_LENGTH;
@@ -192,8 +193,10 @@ public final class RingProducer implements AutoCloseable {
 
     /** Payloads up to this many bytes are copied by {@link #copyShort}, not a bulk copy. */
     private static final int SHORT_COPY = 16;
-    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN)
+            .withInvokeExactBehavior();
+    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN)
+            .withInvokeExactBehavior();
 
     /**
      * Claims room for a record of {@code recordLength} bytes and marks it in progress: the
@@ -238,6 +241,7 @@ public final class RingProducer implements AutoCloseable {
     public boolean write(int typeId, MemorySegment src, long offset, int length) {
         checkTypeId(typeId);
         checkLength(length);
+        requireNoBatch();
         Objects.checkFromIndexSize(offset, length, src.byteSize());
         int recordLength = length + RECORD_HEADER_LENGTH;
         int recordIndex = begin(typeId, recordLength);
@@ -253,23 +257,278 @@ public final class RingProducer implements AutoCloseable {
 
     /**
      * Writes messages {@code from, from + 1, ...} of {@code messages} (each whole segment is one
-     * payload) until one does not fit.
+     * payload) until one does not fit, as one batch: they become visible together (see
+     * {@link #batch()}).
      *
      * @return how many were written (fewer than {@code count} means the ring filled up)
+     * @throws MessageTooLongException if a message is longer than {@link #maxMessageLength()}
+     *     (the messages before it are published)
+     * @throws IllegalStateException if a {@link #batch()} is open with messages in it
      */
     public int writeBatch(int typeId, MemorySegment[] messages, int from, int count) {
+        checkTypeId(typeId);
+        requireNoBatch();
+        Objects.checkFromIndexSize(from, count, messages.length);
         int written = 0;
-        while (written < count) {
-            MemorySegment message = messages[from + written];
-            if (message.byteSize() > maxMessageLength) {
-                throw new MessageTooLongException(message.byteSize(), maxMessageLength);
+        try {
+            while (written < count) {
+                MemorySegment message = messages[from + written];
+                if (message.byteSize() > maxMessageLength) {
+                    throw new MessageTooLongException(message.byteSize(), maxMessageLength);
+                }
+                int length = (int) message.byteSize();
+                int recordIndex = reserve(align(length + RECORD_HEADER_LENGTH, RECORD_ALIGNMENT));
+                if (recordIndex < 0) {
+                    break;
+                }
+                MemorySegment.copy(message, 0, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
+                hold(recordIndex, header(typeId, length + RECORD_HEADER_LENGTH));
+                written++;
             }
-            if (!write(typeId, message, 0, (int) message.byteSize())) {
-                break;
-            }
-            written++;
+        } finally {
+            publishBatch();
         }
         return written;
+    }
+
+    /**
+     * Writes up to {@code max} messages of type {@code typeId} with {@code length}-byte payloads
+     * as one batch, filling message {@code k} (counting from 0) in place with
+     * {@code fill.fill(k, buffer, offset, length)}; the Rust producer's {@code try_write_batch}.
+     * The messages become visible together: the first record's header is stored last, with
+     * release, then the tail. The bytes left in the ring are those of the same messages written
+     * one by one (and by Agrona), but each message costs only its payload and one header store:
+     * the room check, the pre-zeroing of the next header and the tail store are paid once per
+     * contiguous run of records (the one-record path handles the wrap and a possibly full ring).
+     * If {@code fill} throws, nothing of the batch is published and the producer's position
+     * stays where the batch started.
+     *
+     * <pre>{@code
+     * int n = producer.writeBatch(1, 4, 256, (k, buffer, offset, length) ->
+     *         buffer.set(ValueLayout.JAVA_INT_UNALIGNED, offset, k));
+     * }</pre>
+     *
+     * @return how many were written: fewer than {@code max} when the ring filled up, 0 when it
+     *     is full (back pressure)
+     * @throws IllegalStateException if a {@link #batch()} is open with messages in it
+     */
+    public int writeBatch(int typeId, int length, int max, MessageFiller fill) {
+        checkTypeId(typeId);
+        checkLength(length);
+        requireNoBatch();
+        final int recordLength = length + RECORD_HEADER_LENGTH;
+        final int aligned = align(recordLength, RECORD_ALIGNMENT);
+        final long header = header(typeId, recordLength);
+        final MemorySegment buffer = this.buffer;
+        final int capacity = this.capacity;
+        final long start = tail;
+        int written = 0;
+        try {
+            while (written < max) {
+                final long tail = this.tail;
+                final int index = (int) tail & mask;
+                // Whole records that fit before the end of the area and before the cached head,
+                // leaving the 8 bytes of the header after the last one (claimCapacity's rule).
+                final int room = Math.min(capacity - index, capacity - (int) (tail - cachedHead));
+                final int fit = (room - RECORD_HEADER_LENGTH) / aligned;
+                if (fit <= 0) {
+                    // At the wrap or possibly full: the one-record path pads and refreshes the head.
+                    final int at = reserve(aligned);
+                    if (at < 0) {
+                        break;
+                    }
+                    fill.fill(written, buffer, at + RECORD_HEADER_LENGTH, length);
+                    hold(at, header);
+                    written++;
+                    continue;
+                }
+                final int n = Math.min(fit, max - written);
+                int k = 0;
+                if (batchFirstIndex < 0) {
+                    fill.fill(written, buffer, index + RECORD_HEADER_LENGTH, length);
+                    batchFirstIndex = index;
+                    batchFirstHeader = header;
+                    k = 1;
+                }
+                for (; k < n; k++) {
+                    final int at = index + k * aligned;
+                    fill.fill(written + k, buffer, at + RECORD_HEADER_LENGTH, length);
+                    // Invisible until the held-back first header is released.
+                    LONG.set(buffer, (long) at, header);
+                }
+                written += n;
+                this.tail = tail + (long) n * aligned;
+            }
+        } catch (RuntimeException | Error e) {
+            // Nothing of the batch is published: the first header was never stored.
+            this.tail = start;
+            batchFirstIndex = -1;
+            throw e;
+        }
+        publishBatch();
+        return written;
+    }
+
+    /**
+     * The producer's batch: records written through it become visible together when it is
+     * {@linkplain Batch#finish finished}, which costs the consumer one cache-line handover per
+     * batch rather than per record, and the producer one tail store; the Rust producer's
+     * {@code Producer::batch}. One reusable object per producer (no allocation). While it holds
+     * messages, the one-message writes and claims throw {@link IllegalStateException};
+     * {@link #close} finishes it.
+     *
+     * <pre>{@code
+     * RingProducer.Batch batch = producer.batch();
+     * while (batch.size() < 256 && batch.write(1, bytes, 0, bytes.length)) {
+     *     // fill bytes with the next message
+     * }
+     * batch.finish(); // publishes them, also when the ring filled up
+     * }</pre>
+     */
+    public Batch batch() {
+        return batch;
+    }
+
+    /** See {@link RingProducer#batch()}. Not thread-safe, as its producer. */
+    public final class Batch {
+        private Batch() {}
+
+        /**
+         * Adds one message copied from {@code src[offset, offset + length)}, invisible until
+         * {@link #finish}.
+         *
+         * @return {@code false} when the ring is full: finish the batch and let the consumer
+         *     catch up (a full ring at the wrap may have added its padding to the batch, as a
+         *     one-by-one write would have)
+         * @throws InvalidTypeIdException if {@code typeId < 1}
+         * @throws MessageTooLongException if length is negative or above {@link #maxMessageLength()}
+         * @throws IndexOutOfBoundsException if the range lies outside {@code src} (nothing is added)
+         */
+        public boolean write(int typeId, byte[] src, int offset, int length) {
+            checkTypeId(typeId);
+            checkLength(length);
+            Objects.checkFromIndexSize(offset, length, src.length);
+            final int recordLength = length + RECORD_HEADER_LENGTH;
+            final int aligned = align(recordLength, RECORD_ALIGNMENT);
+            final long tail = RingProducer.this.tail;
+            int recordIndex = (int) tail & mask;
+            // The fast path, kept small so the JIT inlines this method into its caller: record and
+            // next header fit before the end of the area and before the cached head (reserve's
+            // first case, without a head refresh). The wrap, a refresh and a full ring: reserve.
+            if (aligned + RECORD_HEADER_LENGTH <= Math.min(capacity - recordIndex, capacity - (int) (tail - cachedHead))) {
+                RingProducer.this.tail = tail + aligned;
+            } else {
+                recordIndex = reserve(aligned);
+                if (recordIndex < 0) {
+                    return false;
+                }
+            }
+            final long payloadIndex = recordIndex + RECORD_HEADER_LENGTH;
+            if (length <= SHORT_COPY) {
+                copyShort(src, offset, buffer, payloadIndex, length);
+            } else {
+                MemorySegment.copy(src, offset, buffer, ValueLayout.JAVA_BYTE, payloadIndex, length);
+            }
+            hold(recordIndex, header(typeId, recordLength));
+            batchCount++;
+            return true;
+        }
+
+        /** Messages written since the batch was last finished. */
+        public int size() {
+            return batchCount;
+        }
+
+        /** Publishes the batch (nothing to do when it is empty); returns its number of messages. */
+        public int finish() {
+            int n = batchCount;
+            batchCount = 0;
+            publishBatch();
+            return n;
+        }
+    }
+
+    private final Batch batch = new Batch();
+    /** The index of the open batch's first record, whose header is held back; -1: none. */
+    private int batchFirstIndex = -1;
+    /** The held-back header (length and type) of the batch's first record. */
+    private long batchFirstHeader;
+    /** Messages in {@link #batch} since its last finish. */
+    private int batchCount;
+
+    private static long header(int typeId, int recordLength) {
+        return ((long) typeId << 32) | (recordLength & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * Holds {@code header} back as the batch's first (published last) or, when the batch has
+     * one, stores it now: the consumer cannot reach it before the first header is released.
+     */
+    private void hold(int index, long header) {
+        if (batchFirstIndex < 0) {
+            batchFirstIndex = index;
+            batchFirstHeader = header;
+        } else {
+            LONG.set(buffer, (long) index, header); // published by the first header's release
+        }
+    }
+
+    /**
+     * Publishes the records held since the batch began, in the Rust batch's order: the header
+     * after the last record pre-zeroed (the consumer stops there), the first record's header
+     * released, then the tail. A producer that dies between the two releases leaves complete
+     * records past the trailer's tail, which a successor walks over ({@link #resumePosition});
+     * the tail first would leave a zero header below the tail, where the consumer would wait
+     * forever.
+     */
+    private void publishBatch() {
+        final int first = batchFirstIndex;
+        if (first < 0) {
+            return;
+        }
+        batchFirstIndex = -1;
+        LONG.set(buffer, (long) ((int) tail & mask), 0L);
+        // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
+        LONG.setRelease(buffer, (long) first, batchFirstHeader);
+        // The trailer's tail, as publishTail stores it: read by a successor's resumePosition and
+        // by the peer watch (progress), never to find records.
+        LONG.setRelease(buffer, tailOffset, tail);
+        consumerWake.wake(); // a consumer asleep in awaitMessage (only if it armed)
+    }
+
+    private void requireNoBatch() {
+        if (batchFirstIndex >= 0) {
+            throw new IllegalStateException("a batch holds unpublished messages: finish it first (batch().finish())");
+        }
+    }
+
+    /**
+     * The room of {@link #claimCapacity} for a batch: the same checks, head refreshes, head-cache
+     * stores and padding as a one-by-one write (so the bytes come out the same), but the tail
+     * moves only in this producer's field and the headers (padding included) go through
+     * {@link #hold}; nothing is pre-zeroed (the batch's publish zeroes the header after its last
+     * record; those in between are overwritten by the next record's).
+     *
+     * @return the record index, or -1 when the ring is full
+     */
+    private int reserve(int alignedRecordLength) {
+        final int requiredCapacity = alignedRecordLength + RECORD_HEADER_LENGTH;
+        final long tail = this.tail;
+        final long head = headWithRoomFor(requiredCapacity);
+        if (head < 0) {
+            return -1;
+        }
+        final int recordIndex = (int) tail & mask;
+        final int toBufferEndLength = capacity - recordIndex;
+        if (requiredCapacity <= toBufferEndLength || alignedRecordLength == toBufferEndLength) {
+            this.tail = tail + alignedRecordLength;
+            return recordIndex;
+        }
+        // Full at the start: still pad to the end, as Agrona does.
+        final int writeIndex = fitsAtStart(requiredCapacity, head) ? 0 : -1;
+        hold(recordIndex, header(PADDING_MSG_TYPE_ID, toBufferEndLength));
+        this.tail = tail + toBufferEndLength + (writeIndex < 0 ? 0 : alignedRecordLength);
+        return writeIndex;
     }
 
     /**
@@ -281,6 +540,7 @@ public final class RingProducer implements AutoCloseable {
     public long tryClaim(int typeId, int length) {
         checkTypeId(typeId);
         checkLength(length);
+        requireNoBatch();
         int recordIndex = begin(typeId, length + RECORD_HEADER_LENGTH);
         if (recordIndex < 0) {
             return INSUFFICIENT_CAPACITY;
@@ -380,6 +640,7 @@ public final class RingProducer implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
+            batch.finish(); // what a batch holds is published, as the Rust batch's drop does
             sleep.disarm(); // the consumer stops fencing for us
             ring.releaseProducer();
         }
@@ -399,16 +660,9 @@ public final class RingProducer implements AutoCloseable {
         final int capacity = this.capacity;
         final MemorySegment buffer = this.buffer;
         final long tail = this.tail;
-        long head = cachedHead;
-
-        // Possibly full? Refresh the head; really full?
-        if (requiredCapacity > capacity - (int) (tail - head)) {
-            head = loadHead();
-            if (requiredCapacity > capacity - (int) (tail - head)) {
-                headWhenFull = head;
-                return (int) INSUFFICIENT_CAPACITY;
-            }
-            cacheHead(head);
+        final long head = headWithRoomFor(requiredCapacity);
+        if (head < 0) {
+            return (int) INSUFFICIENT_CAPACITY;
         }
 
         int padding = 0;
@@ -425,16 +679,9 @@ public final class RingProducer implements AutoCloseable {
         }
         if (requiredCapacity > toBufferEndLength) {
             writeIndex = 0;
-            int headIndex = (int) head & mask;
-            if (requiredCapacity > headIndex) {
-                head = loadHead();
-                headIndex = (int) head & mask;
-                if (requiredCapacity > headIndex) {
-                    headWhenFull = head;
-                    writeIndex = (int) INSUFFICIENT_CAPACITY;
-                    newTail = tail; // still pad to the end, as Agrona does
-                }
-                cacheHead(head);
+            if (!fitsAtStart(requiredCapacity, head)) {
+                writeIndex = (int) INSUFFICIENT_CAPACITY;
+                newTail = tail; // still pad to the end, as Agrona does
             }
             padding = toBufferEndLength;
             newTail += padding;
@@ -453,6 +700,42 @@ public final class RingProducer implements AutoCloseable {
             LONG.set(buffer, (long) writeIndex + alignedRecordLength, 0L); // pre-zero the next header
         }
         return writeIndex;
+    }
+
+    /**
+     * Agrona's room check: the consumer's head if {@code requiredCapacity} bytes fit between the
+     * tail and it (the cached head when that shows room, else the head reloaded and cached), or
+     * -1 when the ring is full (remembered for {@link #awaitRoom}).
+     */
+    private long headWithRoomFor(int requiredCapacity) {
+        long head = cachedHead;
+        if (requiredCapacity > capacity - (int) (tail - head)) {
+            head = loadHead();
+            if (requiredCapacity > capacity - (int) (tail - head)) {
+                headWhenFull = head;
+                return -1;
+            }
+            cacheHead(head);
+        }
+        return head;
+    }
+
+    /**
+     * Whether a record needing {@code requiredCapacity} bytes fits at the start of the area
+     * (a wrap): before {@code head}'s index, or the reloaded (and cached) head's; when it does
+     * not, the ring is full (remembered for {@link #awaitRoom}).
+     */
+    private boolean fitsAtStart(int requiredCapacity, long head) {
+        if (requiredCapacity <= ((int) head & mask)) {
+            return true;
+        }
+        final long reloaded = loadHead();
+        cacheHead(reloaded);
+        if (requiredCapacity > ((int) reloaded & mask)) {
+            headWhenFull = reloaded;
+            return false;
+        }
+        return true;
     }
 
     private void publishTail(long newTail) {

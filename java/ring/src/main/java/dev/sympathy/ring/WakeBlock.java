@@ -74,10 +74,10 @@ final class WakeBlock {
         // `waiting` after it; pairs with the fence in sleep.
         VarHandle.fullFence();
         // SYNC POINT wake-armed: release pairs with sleep's acquire of the acknowledgement.
-        INT.compareAndExchangeRelease(header, armed, REQUESTED, ACKNOWLEDGED);
+        int unused = (int) INT.compareAndExchangeRelease(header, armed, REQUESTED, ACKNOWLEDGED);
         if ((int) INT.getOpaque(header, waiting) != 0) {
             // SYNC POINT wake-seq: release pairs with sleep's acquire.
-            INT.getAndAddRelease(header, seq, 1);
+            unused = (int) INT.getAndAddRelease(header, seq, 1);
             Futex.wake(seqWord);
         }
     }

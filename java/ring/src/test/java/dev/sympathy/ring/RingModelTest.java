@@ -19,8 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded model-based test: random writes, claims (committed or aborted), batch reads and
- * single reads against an {@link ArrayDeque} model of the messages in flight, through many
+ * Seeded model-based test: random writes, claims (committed or aborted), batch writes (through
+ * {@link RingProducer#batch()}, {@link RingProducer#writeBatch(int, int, int, MessageFiller)} and
+ * {@link RingProducer#writeBatch(int, MemorySegment[], int, int)}, each checked against the
+ * same messages written one by one into Agrona), batch reads (small limits and whole-ring
+ * ones) and single reads against an {@link ArrayDeque} model of the messages in flight, through many
  * wrap-arounds. Each step is also applied to Agrona's {@code OneToOneRingBuffer} over a second
  * buffer, and the two ring regions must be byte-identical after every step (same records, same
  * padding, same pre-zeroed headers, same trailer positions). A failure names the seed and step;
@@ -71,7 +74,7 @@ class RingModelTest {
                 byte[] payload = new byte[size];
                 random.nextBytes(payload);
                 boolean wasEmpty = ring.tailPosition() == ring.headPosition(); // aborted claims occupy room too
-                if (op < 35) {
+                if (op < 28) {
                     boolean written = producer.write(type, payload, 0, size);
                     boolean agronaWritten = agrona.write(type, new UnsafeBuffer(payload), 0, size);
                     assertEquals(agronaWritten, written, "write accepted differs from Agrona at step " + step);
@@ -80,7 +83,7 @@ class RingModelTest {
                     } else {
                         assertTrue(!wasEmpty, "an empty ring refused a message of " + size + " bytes");
                     }
-                } else if (op < 45) {
+                } else if (op < 36) {
                     MemorySegment source = arena.allocate(Math.max(1, size));
                     MemorySegment.copy(payload, 0, source, ValueLayout.JAVA_BYTE, 0, size);
                     boolean written = producer.write(type, source, 0, size);
@@ -89,6 +92,12 @@ class RingModelTest {
                     if (written) {
                         model.add(new Message(type, payload));
                     }
+                } else if (op < 44) {
+                    batchWrite(random, producer, agrona, model, max, step);
+                } else if (op < 50) {
+                    fillerBatch(random, producer, agrona, model, size, step);
+                } else if (op < 53) {
+                    segmentBatch(random, producer, agrona, model, max, arena, step);
                 } else if (op < 60) {
                     boolean commit = random.nextInt(4) != 0;
                     long index = producer.tryClaim(type, size);
@@ -108,7 +117,7 @@ class RingModelTest {
                         }
                     }
                 } else if (op < 90) {
-                    int limit = 1 + random.nextInt(6);
+                    int limit = random.nextInt(5) == 0 ? Integer.MAX_VALUE : 1 + random.nextInt(6);
                     List<Message> got = new ArrayList<>();
                     int n = consumer.read((t, buffer, offset, length) ->
                             got.add(new Message(t, buffer.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE))), limit);
@@ -154,6 +163,76 @@ class RingModelTest {
             assertEquals(0, consumer.read((t, b, o, l) -> { }, 100), "read a message that was never written");
         }
         Files.deleteIfExists(file);
+    }
+
+    /** Up to 8 messages of random sizes through the producer's batch, then finished. */
+    private static void batchWrite(SplittableRandom random, RingProducer producer, OneToOneRingBuffer agrona,
+            ArrayDeque<Message> model, int max, int step) {
+        RingProducer.Batch batch = producer.batch();
+        int count = 1 + random.nextInt(8);
+        for (int k = 0; k < count; k++) {
+            int type = 1 + random.nextInt(1000);
+            byte[] payload = new byte[random.nextInt(4) == 0 ? max : random.nextInt(max + 1)];
+            random.nextBytes(payload);
+            boolean written = batch.write(type, payload, 0, payload.length);
+            boolean agronaWritten = agrona.write(type, new UnsafeBuffer(payload), 0, payload.length);
+            assertEquals(agronaWritten, written, "batch write " + k + " accepted differs from Agrona at step " + step);
+            if (!written) {
+                break;
+            }
+            model.add(new Message(type, payload));
+        }
+        int size = batch.size();
+        assertEquals(size, batch.finish(), "finish counts the batch's messages");
+        assertEquals(0, batch.size(), "a finished batch is empty");
+    }
+
+    /** Up to 8 messages of one size filled in place, against Agrona's one-by-one writes until one fails. */
+    private static void fillerBatch(SplittableRandom random, RingProducer producer, OneToOneRingBuffer agrona,
+            ArrayDeque<Message> model, int size, int step) {
+        int type = 1 + random.nextInt(1000);
+        int max = 1 + random.nextInt(8);
+        byte[][] payloads = new byte[max][size];
+        for (byte[] payload : payloads) {
+            random.nextBytes(payload);
+        }
+        int written = producer.writeBatch(type, size, max, (k, buffer, offset, length) -> {
+            assertEquals(size, length);
+            MemorySegment.copy(payloads[k], 0, buffer, ValueLayout.JAVA_BYTE, offset, length);
+        });
+        int agronaWritten = 0;
+        while (agronaWritten < max && agrona.write(type, new UnsafeBuffer(payloads[agronaWritten]), 0, size)) {
+            agronaWritten++;
+        }
+        assertEquals(agronaWritten, written, "filled batch count differs from Agrona at step " + step);
+        for (int k = 0; k < written; k++) {
+            model.add(new Message(type, payloads[k]));
+        }
+    }
+
+    /** Up to 8 segments of random sizes as one batch, against Agrona's one-by-one writes. */
+    private static void segmentBatch(SplittableRandom random, RingProducer producer, OneToOneRingBuffer agrona,
+            ArrayDeque<Message> model, int max, Arena arena, int step) {
+        int type = 1 + random.nextInt(1000);
+        int count = 1 + random.nextInt(8);
+        MemorySegment[] segments = new MemorySegment[count + 1];
+        byte[][] payloads = new byte[count + 1][];
+        for (int k = 0; k <= count; k++) {
+            payloads[k] = new byte[random.nextInt(4) == 0 ? max : random.nextInt(max + 1)];
+            random.nextBytes(payloads[k]);
+            segments[k] = arena.allocate(Math.max(1, payloads[k].length)).asSlice(0, payloads[k].length);
+            MemorySegment.copy(payloads[k], 0, segments[k], ValueLayout.JAVA_BYTE, 0, payloads[k].length);
+        }
+        int written = producer.writeBatch(type, segments, 1, count);
+        int agronaWritten = 0;
+        while (agronaWritten < count
+                && agrona.write(type, new UnsafeBuffer(payloads[1 + agronaWritten]), 0, payloads[1 + agronaWritten].length)) {
+            agronaWritten++;
+        }
+        assertEquals(agronaWritten, written, "segment batch count differs from Agrona at step " + step);
+        for (int k = 0; k < written; k++) {
+            model.add(new Message(type, payloads[1 + k]));
+        }
     }
 
     private static void expect(Message expected, Message actual, int step) {
