@@ -17,19 +17,33 @@ import java.lang.invoke.VarHandle;
  * offset 512  int[capacity] elements
  * </pre>
  * Each counter has a 128-byte region of its own; the segment is 128-byte aligned.
+ *
+ * <p>What keeps every access cheap (each an FFM access checks the segment's liveness, bounds and
+ * alignment): the memory comes from an automatic arena ({@link Arena#ofAuto()}: freed by the
+ * garbage collector once the queue is unreachable, so there is nothing to close and no shared
+ * arena to close under a thread's feet); the counters' release and acquire accesses go through
+ * {@code static final} VarHandles with exact coordinates {@code (MemorySegment, long)}; the
+ * segment is read once per call into a local; plain accesses use the constant layouts.
+ *
+ * <pre>{@code
+ * IntQueue q = new P1C1OffHeapQueue(1024);
+ * q.offer(7);
+ * int v = q.poll(); // 7
+ * }</pre>
  */
-public final class P1C1OffHeapQueue implements IntQueue, AutoCloseable {
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+public final class P1C1OffHeapQueue implements IntQueue {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle().withInvokeExactBehavior();
+    private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG;
+    private static final ValueLayout.OfInt SLOT = ValueLayout.JAVA_INT;
     static final long HEAD = 0;
     static final long TAIL_CACHE = 128;
     static final long TAIL = 256;
     static final long HEAD_CACHE = 384;
     static final long BUFFER = 512;
 
-    private final Arena arena = Arena.ofShared();
     private final MemorySegment memory;
-    private final int capacity;
-    private final int mask;
+    private final long capacity;
+    private final long mask;
 
     /**
      * @throws IllegalArgumentException unless {@code capacity} is a power of two of at least 2
@@ -40,22 +54,23 @@ public final class P1C1OffHeapQueue implements IntQueue, AutoCloseable {
         }
         this.capacity = capacity;
         this.mask = capacity - 1;
-        this.memory = arena.allocate(BUFFER + (long) capacity * Integer.BYTES, 128);
+        this.memory = Arena.ofAuto().allocate(BUFFER + (long) capacity * Integer.BYTES, 128);
     }
 
     @Override
     public boolean offer(int value) {
-        final long tail = memory.get(ValueLayout.JAVA_LONG, TAIL);
+        final MemorySegment memory = this.memory;
+        final long tail = memory.get(COUNTER, TAIL);
         final long wrapPoint = tail - capacity;
-        if (memory.get(ValueLayout.JAVA_LONG, HEAD_CACHE) <= wrapPoint) {
+        if (memory.get(COUNTER, HEAD_CACHE) <= wrapPoint) {
             // SYNC POINT: off-heap head published -- pairs with poll's setRelease(HEAD)
             final long head = (long) LONG.getAcquire(memory, HEAD);
-            memory.set(ValueLayout.JAVA_LONG, HEAD_CACHE, head);
+            memory.set(COUNTER, HEAD_CACHE, head);
             if (head <= wrapPoint) {
                 return false;
             }
         }
-        memory.set(ValueLayout.JAVA_INT, BUFFER + ((tail & mask) << 2), value);
+        memory.set(SLOT, BUFFER + ((tail & mask) << 2), value);
         // SYNC POINT: off-heap tail published -- pairs with poll's getAcquire(TAIL)
         LONG.setRelease(memory, TAIL, tail + 1);
         return true;
@@ -63,23 +78,19 @@ public final class P1C1OffHeapQueue implements IntQueue, AutoCloseable {
 
     @Override
     public int poll() {
-        final long head = memory.get(ValueLayout.JAVA_LONG, HEAD);
-        if (head >= memory.get(ValueLayout.JAVA_LONG, TAIL_CACHE)) {
+        final MemorySegment memory = this.memory;
+        final long head = memory.get(COUNTER, HEAD);
+        if (head >= memory.get(COUNTER, TAIL_CACHE)) {
             // SYNC POINT: off-heap tail published -- pairs with offer's setRelease(TAIL)
             final long tail = (long) LONG.getAcquire(memory, TAIL);
-            memory.set(ValueLayout.JAVA_LONG, TAIL_CACHE, tail);
+            memory.set(COUNTER, TAIL_CACHE, tail);
             if (head >= tail) {
                 return EMPTY;
             }
         }
-        final int value = memory.get(ValueLayout.JAVA_INT, BUFFER + ((head & mask) << 2));
+        final int value = memory.get(SLOT, BUFFER + ((head & mask) << 2));
         // SYNC POINT: off-heap head published -- pairs with offer's getAcquire(HEAD)
         LONG.setRelease(memory, HEAD, head + 1);
         return value;
-    }
-
-    @Override
-    public void close() {
-        arena.close();
     }
 }

@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * with {@code @AuxCounters}, as JCTools' own benchmarks do. The consumer checks every message
  * arrives in order and throws otherwise.
  *
- * <p>Variants (the Rust names where the work is the same): {@code p1c1}, {@code p1c1-offheap},
- * {@code jctools-spsc}, {@code agrona-one-to-one}, {@code array-blocking-queue},
+ * <p>Variants (the Rust names where the work is the same): {@code p1c1}, {@code p1c1-boxed},
+ * {@code p1c1-offheap}, {@code fastflow}, {@code jctools-spsc}, {@code agrona-one-to-one}, {@code array-blocking-queue},
  * {@code concurrent-linked-queue}; {@code ring} joins when the java/ring module does
  * (see {@link Queues#create}).
  *
@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class QueueThroughput {
     private static final int MASK = Queues.POOL - 1;
 
-    @Param({"p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue"})
+    @Param({"p1c1", "p1c1-boxed", "p1c1-offheap", "fastflow", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue"})
     public String variant;
 
     /**

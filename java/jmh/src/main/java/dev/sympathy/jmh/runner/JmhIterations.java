@@ -8,8 +8,14 @@ import dev.sympathy.catalog.Preset;
  * {@code sympathy compare} repeats each run in rounds ({@code compare_rounds} in
  * {@code experiments/common.toml}), so its quick run is short: the rounds supply the repetitions.
  *
+ * <p>The queue experiment's quick preset runs longer iterations (1 s): in 200 ms iterations its
+ * C2 compilations of the producer's and the consumer's loops (and a recompilation after an
+ * uncommon trap) fell inside the measured iteration or not, run by run, and so did the moment the
+ * two threads settled into a steady pattern of full and empty polls.
+ *
  * <pre>{@code
- * JmhIterations.at(Preset.QUICK)  // 1 warmup, 1 measurement iteration of 200 ms, 1 fork
+ * JmhIterations.at(Preset.QUICK)           // 1 warmup, 1 measurement iteration of 200 ms, 1 fork
+ * JmhIterations.at("queue", Preset.QUICK)  // 1 warmup, 1 measurement iteration of 1 s, 1 fork
  * }</pre>
  *
  * @param warmupIterations warmup iterations per fork
@@ -18,7 +24,15 @@ import dev.sympathy.catalog.Preset;
  * @param iterationMillis milliseconds of one iteration (warmup or measured)
  */
 record JmhIterations(int warmupIterations, int measurementIterations, int forks, int iterationMillis) {
-    /** The settings at {@code preset}. */
+    /** The settings of {@code experiment} (its catalog name) at {@code preset}. */
+    static JmhIterations at(String experiment, Preset preset) {
+        if (experiment.equals("queue") && preset == Preset.QUICK) {
+            return new JmhIterations(1, 1, 1, 1000);
+        }
+        return at(preset);
+    }
+
+    /** The settings at {@code preset}, for every experiment without settings of its own. */
     static JmhIterations at(Preset preset) {
         return switch (preset) {
             case SMOKE -> new JmhIterations(0, 1, 1, 100);
