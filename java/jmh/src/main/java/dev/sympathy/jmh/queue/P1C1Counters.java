@@ -14,7 +14,8 @@ import java.lang.invoke.VarHandle;
  * release store, and reads the other side's counter (an acquire load: one cache-line transfer)
  * only when its cached copy says the queue is full (producer) or empty (consumer). The subclasses
  * ({@link P1C1IntQueue} on an {@code int[]}, {@link P1C1BoxedQueue} on an {@code Object[]})
- * add the slots.
+ * add the slots; {@link P1C1OffHeapQueue} keeps the published counters and the slots off the
+ * heap and uses these fields as each side's private copies only.
  *
  * <pre>{@code
  * // a producer's offer, in a subclass:
