@@ -94,21 +94,34 @@ pub fn p1c1<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (producer, consumer) = queue::<M>(capacity, kind)?;
+    one_at_a_time(
+        (placement, cores, count),
+        queue::<M>(capacity, kind)?,
+        |producer, v| producer.offer(v).map_err(|Full(v)| v),
+        |consumer| consumer.poll(),
+    )
+}
+
+/// Moves `count` values from the `producer` to the `consumer` end of one queue, one `offer` and
+/// one `poll` at a time; each end is moved into its thread (a local: its fields can live in
+/// registers).
+#[inline(always)]
+fn one_at_a_time<M: Message, P: Send, C: Send>(
+    (placement, cores, count): (Placement, Cores, u64),
+    (producer, consumer): (P, C),
+    offer: impl Fn(&mut P, M) -> Result<(), M> + Send,
+    poll: impl Fn(&mut C) -> Option<M> + Send,
+) -> Result<Duration, QueueRunError> {
     timed_pair(
         placement,
         cores,
         move |w: &Waiter| {
-            let mut producer = producer; // a local: its fields can live in registers
-            produce_each(
-                count,
-                || w.wait(),
-                |v| producer.offer(v).map_err(|Full(v)| v),
-            )
+            let mut producer = producer;
+            produce_each(count, || w.wait(), |v| offer(&mut producer, v))
         },
         move |w: &Waiter| {
             let mut consumer = consumer;
-            consume_each(count, || w.wait(), || consumer.poll())
+            consume_each(count, || w.wait(), || poll(&mut consumer))
         },
     )
 }
@@ -169,23 +182,10 @@ pub fn fastflow<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (producer, consumer) = super::fastflow::fastflow::<M>(capacity)?;
-    timed_pair(
-        placement,
-        cores,
-        move |w: &Waiter| {
-            let mut producer = producer; // a local: its fields can live in registers
-            produce_each(
-                count,
-                || w.wait(),
-                |v| producer.offer(v).map_err(|Full(v)| v),
-            )
-        },
-        move |w: &Waiter| {
-            let mut consumer = consumer;
-            consume_each(count, || w.wait(), || consumer.poll())
-        },
-    )
+    let ends = super::fastflow::fastflow::<M>(capacity)?;
+    let offer =
+        |producer: &mut super::FastFlowProducer<M>, v| producer.offer(v).map_err(|Full(v)| v);
+    one_at_a_time((placement, cores, count), ends, offer, |c| c.poll())
 }
 
 /// `p1c1-batch`: runs of up to [`BATCH`] slots filled and drained with one publish each.
@@ -262,22 +262,11 @@ pub fn rtrb<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (producer, consumer) = rtrb::RingBuffer::<M>::new(capacity);
-    timed_pair(
-        placement,
-        cores,
-        move |w: &Waiter| {
-            let mut producer = producer; // a local: its fields can live in registers
-            produce_each(
-                count,
-                || w.wait(),
-                |v| producer.push(v).map_err(|rtrb::PushError::Full(v)| v),
-            )
-        },
-        move |w: &Waiter| {
-            let mut consumer = consumer;
-            consume_each(count, || w.wait(), || consumer.pop().ok())
-        },
+    one_at_a_time(
+        (placement, cores, count),
+        rtrb::RingBuffer::<M>::new(capacity),
+        |producer, v| producer.push(v).map_err(|rtrb::PushError::Full(v)| v),
+        |consumer| consumer.pop().ok(),
     )
 }
 

@@ -9,7 +9,8 @@ import java.util.Arrays;
  * side ever reads the other side's counter (after FastFlow, as JCTools' {@code SpscArrayQueue}):
  * a slot says itself whether it is full. The consumer takes slot {@code head} when it does not
  * hold {@link #EMPTY} and writes {@link #EMPTY} back; the producer fills slot {@code tail}
- * while {@code tail} is below a limit, and moves the limit by probing the slot
+ * while {@code tail} is below a limit (in {@link SpscFields}' {@code producerCache}), and moves
+ * the limit by probing the slot
  * {@code lookAhead} places ahead ({@code capacity / 4}, at most 4096, as JCTools'
  * {@code lookAheadStep}): the consumer empties slots in order, so when that slot is empty, all
  * before it are too.
@@ -29,47 +30,52 @@ import java.util.Arrays;
  * int v = q.poll(); // 7
  * }</pre>
  */
-public final class FastFlowIntQueue extends FastFlowColdFields implements IntQueue {
+public final class FastFlowIntQueue extends SpscFields implements IntQueue {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(int[].class).withInvokeExactBehavior();
+
+    private final int[] buffer;
+    private final int lookAhead;
 
     /**
      * @throws IllegalArgumentException unless {@code capacity} is a power of two of at least 2
      */
     public FastFlowIntQueue(int capacity) {
-        super(capacity);
+        super("fastflow", capacity);
+        buffer = new int[capacity + 2 * PAD];
+        Arrays.fill(buffer, EMPTY);
+        lookAhead = Math.max(1, Math.min(capacity / 4, 4096));
     }
 
     @Override
     public boolean offer(int value) {
         final int[] buffer = this.buffer;
-        final int mask = this.mask;
         final long tail = this.tail;
-        if (tail >= limit && !lookAhead(buffer, mask, tail)) {
+        if (tail >= producerCache && !lookAhead(buffer, tail)) {
             return false; // slot `tail` still holds a message: full, back pressure
         }
         // SYNC POINT: fastflow slot filled -- pairs with poll's getAcquire
-        SLOT.setRelease(buffer, P1C1Counters.PAD + ((int) tail & mask), value);
+        SLOT.setRelease(buffer, slot(tail), value);
         this.tail = tail + 1;
         return true;
     }
 
     /** Producer, at the limit: probes {@code lookAhead} slots ahead, then the slot itself. */
-    private boolean lookAhead(int[] buffer, int mask, long tail) {
+    private boolean lookAhead(int[] buffer, long tail) {
         final long ahead = tail + lookAhead;
         // SYNC POINT: fastflow slot emptied -- pairs with poll's setRelease(EMPTY)
-        if ((int) SLOT.getAcquire(buffer, P1C1Counters.PAD + ((int) ahead & mask)) == EMPTY) {
-            limit = ahead; // the consumer has emptied every slot up to `ahead`
+        if ((int) SLOT.getAcquire(buffer, slot(ahead)) == EMPTY) {
+            producerCache = ahead; // the limit: the consumer has emptied every slot before it
             return true;
         }
         // SYNC POINT: fastflow slot emptied -- pairs with poll's setRelease(EMPTY)
-        return (int) SLOT.getAcquire(buffer, P1C1Counters.PAD + ((int) tail & mask)) == EMPTY;
+        return (int) SLOT.getAcquire(buffer, slot(tail)) == EMPTY;
     }
 
     @Override
     public int poll() {
         final int[] buffer = this.buffer;
         final long head = this.head;
-        final int index = P1C1Counters.PAD + ((int) head & mask);
+        final int index = slot(head);
         // SYNC POINT: fastflow slot filled -- pairs with offer's setRelease
         final int value = (int) SLOT.getAcquire(buffer, index);
         if (value == EMPTY) {
@@ -79,46 +85,5 @@ public final class FastFlowIntQueue extends FastFlowColdFields implements IntQue
         SLOT.setRelease(buffer, index, EMPTY);
         this.head = head + 1;
         return value;
-    }
-}
-
-/** 128 bytes between the object header and the producer's fields. */
-abstract class FastFlowPad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-/** The producer's fields: the next slot to fill and the first slot not known to be empty. */
-abstract class FastFlowProducerFields extends FastFlowPad0 {
-    long tail;
-    long limit;
-}
-
-abstract class FastFlowPad1 extends FastFlowProducerFields {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-/** The consumer's field: the next slot to take. */
-abstract class FastFlowConsumerFields extends FastFlowPad1 {
-    long head;
-}
-
-abstract class FastFlowPad2 extends FastFlowConsumerFields {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-/** The read-only fields, after the padding: the slots, the mask and the look-ahead. */
-abstract class FastFlowColdFields extends FastFlowPad2 {
-    final int[] buffer;
-    final int mask;
-    final int lookAhead;
-
-    FastFlowColdFields(int capacity) {
-        if (capacity < 2 || Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("fastflow: capacity must be a power of two >= 2, got " + capacity);
-        }
-        buffer = new int[capacity + 2 * P1C1Counters.PAD];
-        Arrays.fill(buffer, IntQueue.EMPTY);
-        mask = capacity - 1;
-        lookAhead = Math.max(1, Math.min(capacity / 4, 4096));
     }
 }

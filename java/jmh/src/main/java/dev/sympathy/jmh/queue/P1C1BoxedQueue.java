@@ -31,12 +31,12 @@ public final class P1C1BoxedQueue extends P1C1Counters implements IntQueue {
     @Override
     public boolean offer(int value) {
         final long tail = this.tail;
-        if (!hasRoom(tail)) {
-            return false; // really full: back pressure
+        final boolean room = hasRoom(tail); // false: really full, back pressure
+        if (room) {
+            buffer[slot(tail)] = boxes[value]; // a reference to the box travels
+            publishTail(tail + 1);
         }
-        buffer[PAD + ((int) tail & mask)] = boxes[value];
-        publishTail(tail + 1);
-        return true;
+        return room;
     }
 
     @Override
@@ -46,7 +46,7 @@ public final class P1C1BoxedQueue extends P1C1Counters implements IntQueue {
             return EMPTY; // really empty
         }
         final Object[] buffer = this.buffer;
-        final int index = PAD + ((int) head & mask);
+        final int index = slot(head);
         final Integer box = (Integer) buffer[index];
         buffer[index] = null;
         publishHead(head + 1);

@@ -4,10 +4,9 @@ package dev.sympathy.jmh.queue;
  * {@code p1c1}: the seed's single-producer single-consumer queue (003, after Martin Thompson's
  * P1C1 queue) on an {@code int[]}, with VarHandles in place of {@code lazySet}/Unsafe.
  *
- * <p>The four counters are fields padded 128 bytes apart by class hierarchy
- * ({@link P1C1Counters}); each side reads the other side's counter only when its cached copy says
- * full (producer) or empty (consumer). The slots array and mask are read once per call into
- * locals.
+ * <p>The four counters are fields padded 128 bytes apart by class hierarchy ({@link SpscFields});
+ * each side reads the other side's counter only when its cached copy says full (producer) or
+ * empty (consumer) ({@link P1C1Counters}).
  *
  * <pre>{@code
  * IntQueue q = new P1C1IntQueue(1024);
@@ -32,7 +31,7 @@ public final class P1C1IntQueue extends P1C1Counters implements IntQueue {
         if (!hasRoom(tail)) {
             return false; // really full: back pressure
         }
-        buffer[PAD + ((int) tail & mask)] = value;
+        buffer[slot(tail)] = value;
         publishTail(tail + 1);
         return true;
     }
@@ -43,7 +42,7 @@ public final class P1C1IntQueue extends P1C1Counters implements IntQueue {
         if (!hasMessage(head)) {
             return EMPTY; // really empty
         }
-        final int value = buffer[PAD + ((int) head & mask)];
+        final int value = buffer[slot(head)];
         publishHead(head + 1);
         return value;
     }

@@ -55,10 +55,10 @@ public final class P1C1OffHeapQueue extends P1C1Counters implements IntQueue {
         final MemorySegment memory = this.memory;
         final long tail = this.tail;
         final long wrapPoint = tail - capacity;
-        if (headCache <= wrapPoint) {
+        if (producerCache <= wrapPoint) {
             // SYNC POINT: off-heap head published -- pairs with poll's setRelease(HEAD)
-            headCache = (long) LONG.getAcquire(memory, HEAD);
-            if (headCache <= wrapPoint) {
+            producerCache = (long) LONG.getAcquire(memory, HEAD);
+            if (producerCache <= wrapPoint) {
                 return false;
             }
         }
@@ -73,10 +73,10 @@ public final class P1C1OffHeapQueue extends P1C1Counters implements IntQueue {
     public int poll() {
         final MemorySegment memory = this.memory;
         final long head = this.head;
-        if (head >= tailCache) {
+        if (head >= consumerCache) {
             // SYNC POINT: off-heap tail published -- pairs with offer's setRelease(TAIL)
-            tailCache = (long) LONG.getAcquire(memory, TAIL);
-            if (head >= tailCache) {
+            consumerCache = (long) LONG.getAcquire(memory, TAIL);
+            if (head >= consumerCache) {
                 return EMPTY;
             }
         }
