@@ -100,10 +100,16 @@ impl Experiment for QueueArgs {
                         count,
                         capacity,
                     };
+                    // The boxed variant carries the element behind a pointer: its own element
+                    // name, as the Java queues of boxed Integers (`boxed-u32`).
+                    let element_name = match variant {
+                        Variant::P1c1Boxed => format!("boxed-{}", element.name()),
+                        _ => element.name().to_string(),
+                    };
                     cases.push(
                         Case::new(run, variant.name(), "rust")
                             .param("placement", placement.name())
-                            .param("element", element.name())
+                            .param("element", element_name)
                             .param("count", count)
                             .param("capacity", capacity as u64),
                     );

@@ -4,7 +4,7 @@
 use sympathy_queue::Element;
 
 /// An element made from, and checked against, its position in the sequence.
-pub trait Message: Element + PartialEq + std::fmt::Debug {
+pub trait Message: Element + Sync + PartialEq + std::fmt::Debug {
     /// Name in `params.element`.
     const NAME: &'static str;
     /// The value sent at position `seq` (a u32 wraps after 2^32 values; the check still holds).

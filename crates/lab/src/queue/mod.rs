@@ -2,13 +2,16 @@
 //! `0..count` from one pinned thread (or process) to another, in messages per second.
 //!
 //! Variants ([`Variant`]): Martin Thompson's P1C1 queue (`sympathy-queue`) on the heap
-//! (`p1c1`), with batches (`p1c1-batch`), in an anonymous mapping (`p1c1-offheap`) and in a
-//! file shared by two processes (`p1c1-ipc`); baselines `rtrb`, `crossbeam-array-queue` and
-//! `std-sync-channel`. Placements ([`Placement`]): `cross-core` and `same-core`.
+//! (`p1c1`), carrying pointers to boxed values (`p1c1-boxed`), with batches (`p1c1-batch`), in
+//! an anonymous mapping (`p1c1-offheap`) and in a file shared by two processes (`p1c1-ipc`);
+//! the queue that checks the slot instead of the other side's counter ([`fastflow()`]); baselines
+//! `rtrb`, `crossbeam-array-queue` and `std-sync-channel`. Placements ([`Placement`]):
+//! `cross-core` and `same-core`.
 //!
 //! Every run is verified: the consumer compares each value with its position in the sequence
 //! and checks that nothing follows the last; a failure is an error, not a result.
 
+mod fastflow;
 mod ipc;
 mod message;
 mod pair;
@@ -22,10 +25,11 @@ use thiserror::Error;
 use sympathy_harness::environmental::Classify;
 use sympathy_harness::pin::{PinError, available_cores};
 
+pub use fastflow::{FastFlowConsumer, FastFlowProducer, fastflow};
 pub use ipc::{IpcPeer, PeerLaunch, consume_in_peer};
 pub use message::{ElementKind, Message, Tick};
 pub use pair::{Waiter, timed_pair};
-pub use variants::BATCH;
+pub use variants::{BATCH, BOX_POOL};
 
 /// Why a queue run failed.
 #[derive(Debug, Error)]
@@ -168,12 +172,16 @@ pub struct Cores {
 pub enum Variant {
     /// P1C1 on the heap, single offer/poll.
     P1c1,
+    /// P1C1 on the heap carrying a pointer to a pooled `Box` per value, single offer/poll.
+    P1c1Boxed,
     /// P1C1 on the heap, batches of up to [`BATCH`] with one publish each.
     P1c1Batch,
     /// P1C1 in an anonymous mapping (off the heap), single offer/poll.
     P1c1Offheap,
     /// P1C1 in a file mapped by two processes, single offer/poll.
     P1c1Ipc,
+    /// The slot-checking queue with look-ahead ([`fastflow()`]), single offer/poll.
+    Fastflow,
     /// `rtrb::RingBuffer`.
     Rtrb,
     /// `crossbeam_queue::ArrayQueue`.
@@ -187,11 +195,13 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in report order.
-    pub const ALL: [Variant; 8] = [
+    pub const ALL: [Variant; 10] = [
         Variant::P1c1,
+        Variant::P1c1Boxed,
         Variant::P1c1Batch,
         Variant::P1c1Offheap,
         Variant::P1c1Ipc,
+        Variant::Fastflow,
         Variant::Rtrb,
         Variant::CrossbeamArrayQueue,
         Variant::StdSyncChannel,
@@ -202,9 +212,11 @@ impl Variant {
     pub fn name(self) -> &'static str {
         match self {
             Variant::P1c1 => "p1c1",
+            Variant::P1c1Boxed => "p1c1-boxed",
             Variant::P1c1Batch => "p1c1-batch",
             Variant::P1c1Offheap => "p1c1-offheap",
             Variant::P1c1Ipc => "p1c1-ipc",
+            Variant::Fastflow => "fastflow",
             Variant::Rtrb => "rtrb",
             Variant::CrossbeamArrayQueue => "crossbeam-array-queue",
             Variant::StdSyncChannel => "std-sync-channel",
@@ -246,9 +258,11 @@ impl QueueRun {
         let cores = p.cores()?;
         match self.variant {
             Variant::P1c1 => variants::p1c1::<M>(MemoryKind::Heap, p, cores, n, cap),
+            Variant::P1c1Boxed => variants::p1c1_boxed::<M>(p, cores, n, cap),
             Variant::P1c1Batch => variants::p1c1_batch::<M>(p, cores, n, cap),
             Variant::P1c1Offheap => variants::p1c1::<M>(MemoryKind::Anonymous, p, cores, n, cap),
             Variant::P1c1Ipc => ipc::p1c1_ipc::<M>(self.element, p, cores, n, cap, launch),
+            Variant::Fastflow => variants::fastflow::<M>(p, cores, n, cap),
             Variant::Rtrb => variants::rtrb::<M>(p, cores, n, cap),
             Variant::CrossbeamArrayQueue => variants::crossbeam_array_queue::<M>(p, cores, n, cap),
             Variant::StdSyncChannel => variants::std_sync_channel::<M>(p, cores, n, cap),

@@ -40,14 +40,25 @@ pub(super) fn produce_each<M: Message>(
 pub(super) fn consume_each<M: Message>(
     count: u64,
     wait: impl Fn() -> bool,
+    poll: impl FnMut() -> Option<M>,
+) -> Result<(), QueueRunError> {
+    consume_each_as(count, wait, poll, M::from_seq)
+}
+
+/// [`consume_each`] with the value expected at each position given by `expect`.
+#[inline(always)]
+pub(super) fn consume_each_as<M: Message>(
+    count: u64,
+    wait: impl Fn() -> bool,
     mut poll: impl FnMut() -> Option<M>,
+    expect: impl Fn(u64) -> M,
 ) -> Result<(), QueueRunError> {
     let mut expected = 0u64;
     while expected < count {
         match poll() {
             Some(value) => {
-                if value != M::from_seq(expected) {
-                    return Err(out_of_order(expected, value));
+                if value != expect(expected) {
+                    return Err(out_of_order(expected, expect(expected), value));
                 }
                 expected += 1;
             }
@@ -67,10 +78,10 @@ pub(super) fn consume_each<M: Message>(
     }
 }
 
-fn out_of_order<M: Message>(expected: u64, value: M) -> QueueRunError {
+fn out_of_order<M: Message>(position: u64, expected: M, value: M) -> QueueRunError {
     QueueRunError::OutOfOrder {
-        expected: format!("{:?}", M::from_seq(expected)),
-        position: expected,
+        expected: format!("{expected:?}"),
+        position,
         found: format!("{value:?}"),
     }
 }
@@ -83,23 +94,98 @@ pub fn p1c1<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (producer, consumer) = queue::<M>(capacity, kind)?;
+    one_at_a_time(
+        (placement, cores, count),
+        queue::<M>(capacity, kind)?,
+        |producer, v| producer.offer(v).map_err(|Full(v)| v),
+        |consumer| consumer.poll(),
+    )
+}
+
+/// Moves `count` values from the `producer` to the `consumer` end of one queue, one `offer` and
+/// one `poll` at a time; each end is moved into its thread (a local: its fields can live in
+/// registers).
+#[inline(always)]
+fn one_at_a_time<M: Message, P: Send, C: Send>(
+    (placement, cores, count): (Placement, Cores, u64),
+    (producer, consumer): (P, C),
+    offer: impl Fn(&mut P, M) -> Result<(), M> + Send,
+    poll: impl Fn(&mut C) -> Option<M> + Send,
+) -> Result<Duration, QueueRunError> {
+    timed_pair(
+        placement,
+        cores,
+        move |w: &Waiter| {
+            let mut producer = producer;
+            produce_each(count, || w.wait(), |v| offer(&mut producer, v))
+        },
+        move |w: &Waiter| {
+            let mut consumer = consumer;
+            consume_each(count, || w.wait(), || poll(&mut consumer))
+        },
+    )
+}
+
+/// Boxes in the pool of `p1c1-boxed` at most: values cycle through `0..BOX_POOL`.
+pub const BOX_POOL: u64 = 1 << 20;
+
+/// `p1c1-boxed`: the P1C1 queue on the heap carrying a pointer to a boxed value per message
+/// (the seed's `Object[]` of `Integer`s; Java's boxes come from a pool too). The boxes are
+/// allocated before the run, one `Box<M>` per value of a pool of up to [`BOX_POOL`] (values
+/// cycle through the pool, as Java's `Queues.BOXES`), so no message allocates; the producer
+/// sends a box's address (8 bytes; a slot holds a `u64` because a queue element must be plain
+/// data), and the consumer follows it to read the value: the seed's pointer chase.
+pub fn p1c1_boxed<M: Message>(
+    placement: Placement,
+    cores: Cores,
+    count: u64,
+    capacity: usize,
+) -> Result<Duration, QueueRunError> {
+    let pool_size = BOX_POOL.min(count.max(2 * capacity as u64).next_power_of_two());
+    let pool: Vec<Box<M>> = (0..pool_size).map(|i| Box::new(M::from_seq(i))).collect();
+    let (pool, mask) = (&pool, pool_size - 1);
+    let (producer, consumer) = queue::<u64>(capacity, MemoryKind::Heap)?;
     timed_pair(
         placement,
         cores,
         move |w: &Waiter| {
             let mut producer = producer; // a local: its fields can live in registers
-            produce_each(
+            produce_each::<u64>(
                 count,
                 || w.wait(),
-                |v| producer.offer(v).map_err(|Full(v)| v),
+                |seq| {
+                    let boxed: &M = &pool[(seq & mask) as usize];
+                    let address = std::ptr::from_ref(boxed).expose_provenance() as u64;
+                    producer.offer(address).map_err(|_| seq)
+                },
             )
         },
         move |w: &Waiter| {
             let mut consumer = consumer;
-            consume_each(count, || w.wait(), || consumer.poll())
+            let unbox = |address: u64| {
+                let boxed = std::ptr::with_exposed_provenance::<M>(address as usize);
+                // SAFETY: every address sent is that of a box in `pool`, which outlives both
+                // threads (they end inside `timed_pair`) and is not written while they run.
+                unsafe { boxed.read() }
+            };
+            let expect = |seq: u64| M::from_seq(seq & mask);
+            consume_each_as(count, || w.wait(), || consumer.poll().map(unbox), expect)
         },
     )
+}
+
+/// `fastflow`: the queue of [`super::fastflow`], which checks the slot instead of the other
+/// side's counter, single offer and poll.
+pub fn fastflow<M: Message>(
+    placement: Placement,
+    cores: Cores,
+    count: u64,
+    capacity: usize,
+) -> Result<Duration, QueueRunError> {
+    let ends = super::fastflow::fastflow::<M>(capacity)?;
+    let offer =
+        |producer: &mut super::FastFlowProducer<M>, v| producer.offer(v).map_err(|Full(v)| v);
+    one_at_a_time((placement, cores, count), ends, offer, |c| c.poll())
 }
 
 /// `p1c1-batch`: runs of up to [`BATCH`] slots filled and drained with one publish each.
@@ -176,22 +262,11 @@ pub fn rtrb<M: Message>(
     count: u64,
     capacity: usize,
 ) -> Result<Duration, QueueRunError> {
-    let (producer, consumer) = rtrb::RingBuffer::<M>::new(capacity);
-    timed_pair(
-        placement,
-        cores,
-        move |w: &Waiter| {
-            let mut producer = producer; // a local: its fields can live in registers
-            produce_each(
-                count,
-                || w.wait(),
-                |v| producer.push(v).map_err(|rtrb::PushError::Full(v)| v),
-            )
-        },
-        move |w: &Waiter| {
-            let mut consumer = consumer;
-            consume_each(count, || w.wait(), || consumer.pop().ok())
-        },
+    one_at_a_time(
+        (placement, cores, count),
+        rtrb::RingBuffer::<M>::new(capacity),
+        |producer, v| producer.push(v).map_err(|rtrb::PushError::Full(v)| v),
+        |consumer| consumer.pop().ok(),
     )
 }
 

@@ -37,6 +37,9 @@ class QueueModelTest {
                     if (model.size() < capacity && !isRecordRing(variant)) {
                         assertTrue(accepted, variant + " refused an offer with " + model.size() + " queued (seed " + seed + ")");
                     }
+                    if (model.size() == capacity) {
+                        assertFalse(accepted, variant + " accepted an offer when full (seed " + seed + ")");
+                    }
                     if (accepted) {
                         model.add(next++);
                     }

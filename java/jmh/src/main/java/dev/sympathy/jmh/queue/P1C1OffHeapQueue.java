@@ -7,79 +7,83 @@ import java.lang.invoke.VarHandle;
 
 /**
  * {@code p1c1-offheap}: the seed's off-heap P1C1 queue (003) on an FFM {@link MemorySegment}
- * instead of Unsafe and a mapped buffer. Same algorithm as {@link P1C1IntQueue}.
+ * instead of Unsafe and a mapped buffer. Same algorithm as {@link P1C1IntQueue}: what the two
+ * threads share, the published counters and the slots, lives off the heap.
  *
  * <pre>
- * offset   0  head        (consumer writes, release)
- * offset 128  tailCache   (consumer's copy of tail)
- * offset 256  tail        (producer writes, release)
- * offset 384  headCache   (producer's copy of head)
- * offset 512  int[capacity] elements
+ * offset   0  head   (consumer writes, release; producer reads, acquire)
+ * offset 128  tail   (producer writes, release; consumer reads, acquire)
+ * offset 256  int[capacity] slots
  * </pre>
  * Each counter has a 128-byte region of its own; the segment is 128-byte aligned.
+ *
+ * <p>Every FFM access checks the segment's bounds, its alignment, that it is writable and that its
+ * arena is alive (inlined, but not hoisted out of a single offer or poll), so the hot path makes
+ * as few as the algorithm allows: one slot access and one release store per message. Each side's
+ * exact copy of its own counter and its cached copy of the other side's are plain heap fields
+ * (only their owner touches them), padded apart by {@link P1C1Counters} as {@code p1c1}'s are; the
+ * seed kept them in the off-heap block too, where Unsafe cost nothing to check. The memory comes
+ * from an automatic arena ({@link Arena#ofAuto()}: freed by the garbage collector once the queue
+ * is unreachable, nothing to close); the release and acquire accesses go through a
+ * {@code static final} VarHandle with exact coordinates {@code (MemorySegment, long)}.
+ *
+ * <pre>{@code
+ * IntQueue q = new P1C1OffHeapQueue(1024);
+ * q.offer(7);
+ * int v = q.poll(); // 7
+ * }</pre>
  */
-public final class P1C1OffHeapQueue implements IntQueue, AutoCloseable {
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+public final class P1C1OffHeapQueue extends P1C1Counters implements IntQueue {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle().withInvokeExactBehavior();
+    private static final ValueLayout.OfInt SLOT = ValueLayout.JAVA_INT;
     static final long HEAD = 0;
-    static final long TAIL_CACHE = 128;
-    static final long TAIL = 256;
-    static final long HEAD_CACHE = 384;
-    static final long BUFFER = 512;
+    static final long TAIL = 128;
+    static final long BUFFER = 256;
 
-    private final Arena arena = Arena.ofShared();
     private final MemorySegment memory;
-    private final int capacity;
-    private final int mask;
 
     /**
      * @throws IllegalArgumentException unless {@code capacity} is a power of two of at least 2
      */
     public P1C1OffHeapQueue(int capacity) {
-        if (capacity < 2 || Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("p1c1-offheap: capacity must be a power of two >= 2, got " + capacity);
-        }
-        this.capacity = capacity;
-        this.mask = capacity - 1;
-        this.memory = arena.allocate(BUFFER + (long) capacity * Integer.BYTES, 128);
+        super("p1c1-offheap", capacity);
+        this.memory = Arena.ofAuto().allocate(BUFFER + (long) capacity * Integer.BYTES, 128);
     }
 
     @Override
     public boolean offer(int value) {
-        final long tail = memory.get(ValueLayout.JAVA_LONG, TAIL);
+        final MemorySegment memory = this.memory;
+        final long tail = this.tail;
         final long wrapPoint = tail - capacity;
-        if (memory.get(ValueLayout.JAVA_LONG, HEAD_CACHE) <= wrapPoint) {
+        if (producerCache <= wrapPoint) {
             // SYNC POINT: off-heap head published -- pairs with poll's setRelease(HEAD)
-            final long head = (long) LONG.getAcquire(memory, HEAD);
-            memory.set(ValueLayout.JAVA_LONG, HEAD_CACHE, head);
-            if (head <= wrapPoint) {
+            producerCache = (long) LONG.getAcquire(memory, HEAD);
+            if (producerCache <= wrapPoint) {
                 return false;
             }
         }
-        memory.set(ValueLayout.JAVA_INT, BUFFER + ((tail & mask) << 2), value);
+        memory.set(SLOT, BUFFER + ((tail & mask) << 2), value);
         // SYNC POINT: off-heap tail published -- pairs with poll's getAcquire(TAIL)
         LONG.setRelease(memory, TAIL, tail + 1);
+        this.tail = tail + 1;
         return true;
     }
 
     @Override
     public int poll() {
-        final long head = memory.get(ValueLayout.JAVA_LONG, HEAD);
-        if (head >= memory.get(ValueLayout.JAVA_LONG, TAIL_CACHE)) {
+        final MemorySegment memory = this.memory;
+        final long head = this.head;
+        if (head >= consumerCache) {
             // SYNC POINT: off-heap tail published -- pairs with offer's setRelease(TAIL)
-            final long tail = (long) LONG.getAcquire(memory, TAIL);
-            memory.set(ValueLayout.JAVA_LONG, TAIL_CACHE, tail);
-            if (head >= tail) {
+            consumerCache = (long) LONG.getAcquire(memory, TAIL);
+            if (head >= consumerCache) {
                 return EMPTY;
             }
         }
-        final int value = memory.get(ValueLayout.JAVA_INT, BUFFER + ((head & mask) << 2));
+        final int value = memory.get(SLOT, BUFFER + ((head & mask) << 2));
         // SYNC POINT: off-heap head published -- pairs with offer's getAcquire(HEAD)
         LONG.setRelease(memory, HEAD, head + 1);
+        this.head = head + 1;
         return value;
-    }
-
-    @Override
-    public void close() {
-        arena.close();
     }
 }

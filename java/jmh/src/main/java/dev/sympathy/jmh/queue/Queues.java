@@ -20,16 +20,25 @@ import org.jctools.queues.SpscArrayQueue;
 public final class Queues {
     /** Every variant {@link #create} knows, in report order. */
     public static final String[] VARIANTS = {
-        "p1c1", "p1c1-offheap", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue",
+        "p1c1", "p1c1-boxed", "p1c1-offheap", "fastflow", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue",
     };
-    /** Values cycle through {@code [0, POOL)}; a power of two larger than any capacity used. */
-    public static final int POOL = 1 << 22;
+    /**
+     * Values cycle through {@code [0, POOL)}: a power of two larger than any capacity used, and the
+     * size of Rust's pool of boxes ({@code BOX_POOL}) for {@code p1c1-boxed}.
+     */
+    public static final int POOL = 1 << 20;
 
-    private static final Integer[] BOXES = new Integer[POOL];
+    /**
+     * The pool of boxes, built on first use (a holder class: the forks of the unboxed variants do not
+     * spend the time to build it).
+     */
+    private static final class Boxes {
+        static final Integer[] BOXES = new Integer[POOL];
 
-    static {
-        for (int i = 0; i < POOL; i++) {
-            BOXES[i] = i;
+        static {
+            for (int i = 0; i < POOL; i++) {
+                BOXES[i] = i;
+            }
         }
     }
 
@@ -43,6 +52,7 @@ public final class Queues {
      *
      * <pre>{@code
      * Queues.element("p1c1")          // "u32"
+     * Queues.element("p1c1-boxed")    // "boxed-u32"
      * Queues.element("jctools-spsc")  // "boxed-u32"
      * }</pre>
      *
@@ -50,8 +60,8 @@ public final class Queues {
      */
     public static String element(String variant) {
         return switch (variant) {
-            case "p1c1", "p1c1-offheap", "ring", "agrona-one-to-one" -> "u32";
-            case "jctools-spsc", "array-blocking-queue", "concurrent-linked-queue" -> "boxed-u32";
+            case "p1c1", "p1c1-offheap", "fastflow", "ring", "agrona-one-to-one" -> "u32";
+            case "p1c1-boxed", "jctools-spsc", "array-blocking-queue", "concurrent-linked-queue" -> "boxed-u32";
             default -> throw new IllegalArgumentException("queue: unknown variant '" + variant
                     + "' (expected one of " + String.join(", ", VARIANTS) + ")");
         };
@@ -69,7 +79,9 @@ public final class Queues {
         }
         return switch (variant) {
             case "p1c1" -> new P1C1IntQueue(capacity);
+            case "p1c1-boxed" -> new P1C1BoxedQueue(capacity, Boxes.BOXES);
             case "p1c1-offheap" -> new P1C1OffHeapQueue(capacity);
+            case "fastflow" -> new FastFlowIntQueue(capacity);
             case "jctools-spsc" -> boxed(new SpscArrayQueue<>(capacity));
             case "array-blocking-queue" -> boxed(new ArrayBlockingQueue<>(capacity));
             case "concurrent-linked-queue" -> bounded(new ConcurrentLinkedQueue<>(), capacity);
@@ -84,7 +96,7 @@ public final class Queues {
         return new IntQueue() {
             @Override
             public boolean offer(int value) {
-                return queue.offer(BOXES[value]);
+                return queue.offer(Boxes.BOXES[value]);
             }
 
             @Override
@@ -109,7 +121,7 @@ public final class Queues {
             @Override
             public boolean offer(int value) {
                 // SYNC POINT: clq taken -- pairs with poll's lazySet
-                if (sent - taken.getAcquire() >= capacity || !queue.offer(BOXES[value])) {
+                if (sent - taken.getAcquire() >= capacity || !queue.offer(Boxes.BOXES[value])) {
                     return false;
                 }
                 sent++;

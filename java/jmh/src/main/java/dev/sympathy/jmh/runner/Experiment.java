@@ -153,7 +153,7 @@ public enum Experiment {
      * preset of {@code variant} and of each param the class declares.
      */
     static ChainedOptionsBuilder base(Preset preset, ExperimentSpec spec, Class<?> benchmarkClass) {
-        final JmhIterations iterations = JmhIterations.at(preset);
+        final JmhIterations iterations = JmhIterations.at(spec.name(), preset);
         final TimeValue time = TimeValue.milliseconds(iterations.iterationMillis());
         final ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
