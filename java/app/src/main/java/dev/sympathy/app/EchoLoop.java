@@ -101,10 +101,15 @@ final class EchoLoop {
         return elapsed;
     }
 
-    /** Polls until the echo of message {@code i} is back (verified by the consumer's check). */
+    /**
+     * Polls until the echo of message {@code i} is back (verified by the consumer's check), with a
+     * {@link Thread#onSpinWait} (x86 {@code pause}) per empty poll, as the Rust pinger's
+     * {@code spin_loop}: the two languages wait the same way.
+     */
     private static void awaitEcho(RingImpl.ConsumerEnd consumer, Heartbeat beat, Process echo, long i) {
         long spins = 0;
         while (consumer.poll(1) == 0) {
+            Thread.onSpinWait();
             beat.tick();
             if ((++spins & LOOK_EVERY_MASK) == 0 && !echo.isAlive()) {
                 throw new IllegalStateException("the echo process exited after " + i + " messages");
