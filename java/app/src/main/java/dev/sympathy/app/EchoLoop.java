@@ -73,23 +73,46 @@ final class EchoLoop {
                 producer.heartbeat();
                 consumer.heartbeat();
             });
-            long spins = 0;
             for (long i = 0; i < count; i++) {
-                TestPattern.fill(message, i, size);
-                long start = System.nanoTime();
-                while (!producer.offer(1, message, size)) {
-                    Thread.onSpinWait();
-                    beat.tick();
-                }
-                while (consumer.poll(1) == 0) {
-                    beat.tick();
-                    if ((++spins & LOOK_EVERY_MASK) == 0 && !echo.isAlive()) {
-                        throw new IllegalStateException("the echo process exited after " + i + " messages");
-                    }
-                }
-                long elapsed = System.nanoTime() - start;
-                rtt[(int) (i % timed)] = elapsed;
-                beat.tick();
+                rtt[(int) (i % timed)] = roundTrip(producer, consumer, beat, echo, message, size, i);
+            }
+        }
+    }
+
+    /**
+     * One timed round trip of message {@code i}: its own method, so that C2 compiles it with its
+     * own profile. Inside {@link #run}'s loop, the spin of the wait (tens of polls per round trip)
+     * outweighed every call made once per round trip: C2's OSR compilation of the loop found the
+     * write, the message fill and its {@code Unsafe.putIntUnaligned} at a "low call site
+     * frequency" and left each one a call ({@code -XX:+PrintInlining}). Here each is made once
+     * per invocation and inlines as hot; the wait is {@link #awaitEcho}'s.
+     */
+    private static long roundTrip(RingImpl.ProducerEnd producer, RingImpl.ConsumerEnd consumer, Heartbeat beat,
+            Process echo, byte[] message, int size, long i) {
+        TestPattern.fill(message, i, size);
+        long start = System.nanoTime();
+        while (!producer.offer(1, message, size)) {
+            Thread.onSpinWait();
+            beat.tick();
+        }
+        awaitEcho(consumer, beat, echo, i);
+        long elapsed = System.nanoTime() - start;
+        beat.tick();
+        return elapsed;
+    }
+
+    /**
+     * Polls until the echo of message {@code i} is back (verified by the consumer's check), with a
+     * {@link Thread#onSpinWait} (x86 {@code pause}) per empty poll, as the Rust pinger's
+     * {@code spin_loop}: the two languages wait the same way.
+     */
+    private static void awaitEcho(RingImpl.ConsumerEnd consumer, Heartbeat beat, Process echo, long i) {
+        long spins = 0;
+        while (consumer.poll(1) == 0) {
+            Thread.onSpinWait();
+            beat.tick();
+            if ((++spins & LOOK_EVERY_MASK) == 0 && !echo.isAlive()) {
+                throw new IllegalStateException("the echo process exited after " + i + " messages");
             }
         }
     }

@@ -8,6 +8,8 @@ import dev.sympathy.ring.RingFile;
 import dev.sympathy.ring.RingProducer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /** {@code --impl ffm}: the pure-Java ring of the ring module (FFM, no Unsafe). */
@@ -146,7 +148,12 @@ final class FfmImpl implements RingImpl {
         check.accept(length);
     }
 
-    /** Forwards each message to {@link #out}, copying through a scratch array. */
+    /**
+     * Forwards each message to {@link #out}, copying through a scratch array. A message of at most
+     * {@value #SHORT_COPY} bytes comes out of the ring in two overlapping word loads (as the
+     * ring's own {@code copyShort} puts it in): a {@code MemorySegment.copy} of 4 bytes pays for
+     * the bulk copy's checks and stub, several times the copy itself, once per echoed message.
+     */
     private static final class Echo implements MessageHandler {
         ProducerEnd out;
         private byte[] scratch = new byte[1 << 16];
@@ -156,10 +163,39 @@ final class FfmImpl implements RingImpl {
             if (scratch.length < length) {
                 scratch = new byte[length];
             }
-            MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, offset, scratch, 0, length);
+            if (length >= 4 && length <= SHORT_COPY) {
+                copyShort(buffer, offset, scratch, length);
+            } else {
+                MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, offset, scratch, 0, length);
+            }
             while (!out.offer(typeId, scratch, length)) {
                 Thread.onSpinWait();
             }
+        }
+    }
+
+    /** Messages up to this many bytes leave the ring through {@link #copyShort}. */
+    private static final int SHORT_COPY = 16;
+    private static final VarHandle ARRAY_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN).withInvokeExactBehavior();
+    private static final VarHandle ARRAY_INT =
+            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN).withInvokeExactBehavior();
+
+    /**
+     * Copies {@code 4 <= length <= 16} bytes from the ring to {@code dst[0, length)} with two
+     * overlapping moves, one at the start and one ending at the end (8 bytes each from 8 on, else 4).
+     */
+    static void copyShort(MemorySegment src, long offset, byte[] dst, int length) {
+        if (length >= 8) {
+            long head = src.get(LONG_LE, offset);
+            long tail = src.get(LONG_LE, offset + length - 8);
+            ARRAY_LONG.set(dst, 0, head);
+            ARRAY_LONG.set(dst, length - 8, tail);
+        } else {
+            int head = src.get(INT_LE, offset);
+            int tail = src.get(INT_LE, offset + length - 4);
+            ARRAY_INT.set(dst, 0, head);
+            ARRAY_INT.set(dst, length - 4, tail);
         }
     }
 }
