@@ -120,7 +120,19 @@ final class Warmup {
         produce.count = count;
         produce.first = first;
         produce.timeoutMs = TIMEOUT_MS;
-        produce.run(ring, impl, spec);
+        try {
+            produce.run(ring, impl, spec);
+        } catch (RuntimeException e) {
+            // A producer that gives up on a full ring is most often the consumer's doing: say why.
+            reader.join(1000);
+            if (failed[0] != null) {
+                IllegalStateException why = new IllegalStateException("warm-up: the consumer failed: "
+                        + failed[0].getMessage(), failed[0]);
+                why.addSuppressed(e);
+                throw why;
+            }
+            throw e;
+        }
         reader.join();
         if (failed[0] != null) {
             throw new IllegalStateException("warm-up: the consumer failed: " + failed[0].getMessage(), failed[0]);
