@@ -102,6 +102,14 @@ final class Warmup {
     /** Messages {@code first, first + 1, ..} through both loops at once, the consumer on a second thread. */
     private static void round(RingFile ring, RingImpl impl, SizeSpec spec, long first, long count)
             throws InterruptedException {
+        // The previous round's producer detached in the millisecond it finished. A consumer that
+        // attaches in that same millisecond cannot tell the departure from one after its attach
+        // (PeerWatch.hasLeft compares milliseconds), and before this round's producer attached it
+        // failed with "producer detached early: received and verified 0 of 250000 messages".
+        long finishedMs = System.currentTimeMillis();
+        while (System.currentTimeMillis() <= finishedMs) {
+            Thread.onSpinWait();
+        }
         ConsumeLoop consume = new ConsumeLoop();
         consume.count = count;
         consume.first = first;
