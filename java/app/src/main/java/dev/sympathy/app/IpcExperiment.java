@@ -23,8 +23,8 @@ import java.util.Set;
  * {@code run ipc}: the ipc experiment of the catalog ({@code experiments/ipc.toml}) with Java as
  * the result's language, the twin of {@code sympathy run ipc}. Variants: {@code ring} (a
  * producer thread of this JVM to a consumer JVM, both on the FFM ring), {@code echo} (round trip
- * to an echo JVM), {@code ring-cross} (a Rust producer, {@code sympathy ring produce}, to a consumer
- * thread of this JVM), {@code echo-cross-ffm} and {@code echo-cross-jni} (round trip from a
+ * to an echo JVM), {@code ring-cross} (a Rust producer, {@code sympathy run ipc-peer producer}, to a
+ * consumer thread of this JVM), {@code echo-cross-ffm} and {@code echo-cross-jni} (round trip from a
  * pinging thread of this JVM on the FFM ring, or on the Rust ring through JNI, to a Rust echo,
  * {@code sympathy run ipc-peer echo}). Each end is pinned to its own core, every message is
  * verified. Values come from the catalog at the preset; {@code --plan} prints, from the same
@@ -233,9 +233,10 @@ final class IpcExperiment {
     }
 
     /**
-     * One ring-cross run: {@code sympathy ring produce} (pinned to the producer core) writes into a
-     * fresh ring that a thread of this JVM, pinned to the consumer core, reads and verifies;
-     * returns messages per second, first message to last.
+     * One ring-cross run: Rust's ipc producer process ({@code sympathy run ipc-peer producer}, the
+     * one Rust's own ring row starts, pinned to the producer core) writes into a fresh ring that a
+     * thread of this JVM, pinned to the consumer core, reads and verifies; returns messages per
+     * second, first message to last.
      */
     private static double fromRust(Path sympathy, Path file, Case c, Cores cores)
             throws IOException, InterruptedException {
@@ -246,9 +247,14 @@ final class IpcExperiment {
                 Warmup.run(Impls.byName("run ipc", "ffm"), Integer.toString(c.sizeBytes()), Warmup.DEFAULT_MESSAGES);
                 return null;
             });
-            Process producer = new ProcessBuilder(List.of(sympathy.toString(), "ring", "produce", file.toString(),
-                    "--count", Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()),
-                    "--timeout-ms", "30000", "--core", Integer.toString(cores.producer())))
+            // The producer process of Rust's own ring row (`sympathy run ipc`), so that the two rows
+            // differ only in the consumer: it publishes up to RingImpl.ProducerEnd.BATCH messages at
+            // once. `sympathy ring produce` publishes each message alone, which keeps the consumer on
+            // the producer's newest line and made this row 3-4x slower than Rust's.
+            Process producer = new ProcessBuilder(List.of(sympathy.toString(), "run", "ipc-peer", "producer",
+                    file.toString(), "--count", Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()),
+                    "--core", Integer.toString(cores.producer()), "--writes", c.writes(),
+                    "--batch", Integer.toString(RingImpl.ProducerEnd.BATCH)))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();

@@ -102,6 +102,14 @@ final class Warmup {
     /** Messages {@code first, first + 1, ..} through both loops at once, the consumer on a second thread. */
     private static void round(RingFile ring, RingImpl impl, SizeSpec spec, long first, long count)
             throws InterruptedException {
+        // The previous round's producer detached in the millisecond it finished. A consumer that
+        // attaches in that same millisecond cannot tell the departure from one after its attach
+        // (PeerWatch.hasLeft compares milliseconds), and before this round's producer attached it
+        // failed with "producer detached early: received and verified 0 of 250000 messages".
+        long finishedMs = System.currentTimeMillis();
+        while (System.currentTimeMillis() <= finishedMs) {
+            Thread.onSpinWait();
+        }
         ConsumeLoop consume = new ConsumeLoop();
         consume.count = count;
         consume.first = first;
@@ -120,7 +128,19 @@ final class Warmup {
         produce.count = count;
         produce.first = first;
         produce.timeoutMs = TIMEOUT_MS;
-        produce.run(ring, impl, spec);
+        try {
+            produce.run(ring, impl, spec);
+        } catch (RuntimeException e) {
+            // A producer that gives up on a full ring is most often the consumer's doing: say why.
+            reader.join(1000);
+            if (failed[0] != null) {
+                IllegalStateException why = new IllegalStateException("warm-up: the consumer failed: "
+                        + failed[0].getMessage(), failed[0]);
+                why.addSuppressed(e);
+                throw why;
+            }
+            throw e;
+        }
         reader.join();
         if (failed[0] != null) {
             throw new IllegalStateException("warm-up: the consumer failed: " + failed[0].getMessage(), failed[0]);

@@ -89,8 +89,7 @@ public final class RingConsumer implements AutoCloseable {
                 final int alignedLength = align(recordLength, RECORD_ALIGNMENT);
                 if (recordLength < RECORD_HEADER_LENGTH || alignedLength > contiguousBlockLength - bytesRead
                         || alignedLength < 0) {
-                    throw new CorruptRecordException(head + bytesRead, "record length " + recordLength
-                            + " does not fit the " + (contiguousBlockLength - bytesRead) + " bytes to the end of the area");
+                    throw lengthDoesNotFit(head + bytesRead, recordLength, contiguousBlockLength - bytesRead);
                 }
                 final int typeId = (int) (header >>> 32);
                 if (typeId == PADDING_MSG_TYPE_ID) {
@@ -99,9 +98,7 @@ public final class RingConsumer implements AutoCloseable {
                 }
                 final int length = recordLength - RECORD_HEADER_LENGTH;
                 if (typeId < 1 || length > maxMessageLength) {
-                    throw new CorruptRecordException(head + bytesRead, typeId < 1
-                            ? "record type " + typeId + " is neither a message type (>= 1) nor padding (-1)"
-                            : "payload of " + length + " bytes exceeds the maximum " + maxMessageLength);
+                    throw badMessage(head + bytesRead, typeId, length);
                 }
                 bytesRead += alignedLength;
                 ++messagesRead;
@@ -109,10 +106,7 @@ public final class RingConsumer implements AutoCloseable {
             }
         } finally {
             if (bytesRead != 0) {
-                this.head = head + bytesRead;
-                // SYNC POINT head: release pairs with RingProducer.loadHead's acquire.
-                LONG.setRelease(buffer, headOffset, head + bytesRead);
-                producerWake.wake(); // a producer asleep on a full ring (only if it armed)
+                release(head + bytesRead);
             }
         }
         return messagesRead;
@@ -159,8 +153,7 @@ public final class RingConsumer implements AutoCloseable {
                 final int alignedLength = align(recordLength, RECORD_ALIGNMENT);
                 if (recordLength < RECORD_HEADER_LENGTH || alignedLength > contiguousBlockLength - bytesRead
                         || alignedLength < 0) {
-                    throw new CorruptRecordException(head + bytesRead, "record length " + recordLength
-                            + " does not fit the " + (contiguousBlockLength - bytesRead) + " bytes to the end of the area");
+                    throw lengthDoesNotFit(head + bytesRead, recordLength, contiguousBlockLength - bytesRead);
                 }
                 final int typeId = (int) (header >>> 32);
                 if (typeId == PADDING_MSG_TYPE_ID) {
@@ -169,9 +162,7 @@ public final class RingConsumer implements AutoCloseable {
                 }
                 final int length = recordLength - RECORD_HEADER_LENGTH;
                 if (typeId < 1 || length > maxMessageLength) {
-                    throw new CorruptRecordException(head + bytesRead, typeId < 1
-                            ? "record type " + typeId + " is neither a message type (>= 1) nor padding (-1)"
-                            : "payload of " + length + " bytes exceeds the maximum " + maxMessageLength);
+                    throw badMessage(head + bytesRead, typeId, length);
                 }
                 // Counted before the call, as in read: a handler that throws consumes its message.
                 bytesRead += alignedLength;
@@ -190,13 +181,35 @@ public final class RingConsumer implements AutoCloseable {
             }
         } finally {
             if (bytesRead != 0) {
-                this.head = head + bytesRead;
-                // SYNC POINT head: release pairs with RingProducer.loadHead's acquire.
-                LONG.setRelease(buffer, headOffset, head + bytesRead);
-                producerWake.wake(); // a producer asleep on a full ring (only if it armed)
+                release(head + bytesRead);
             }
         }
         return messagesRead;
+    }
+
+    /** Moves the head to {@code newHead}: the records before it are the producer's again. */
+    private void release(long newHead) {
+        this.head = newHead;
+        // SYNC POINT head: release pairs with RingProducer.loadHead's acquire.
+        LONG.setRelease(buffer, headOffset, newHead);
+        producerWake.wake(); // a producer asleep on a full ring (only if it armed)
+    }
+
+    /*
+     * The release above and the errors below are out of line: javac copies a finally block into
+     * every exit, and the errors' message concatenation is long; inline, they kept read and
+     * controlledRead over the JIT's inlining limit (FreqInlineSize, 325 bytes of bytecode).
+     */
+
+    private static CorruptRecordException lengthDoesNotFit(long position, int recordLength, int room) {
+        return new CorruptRecordException(position, "record length " + recordLength + " does not fit the "
+                + room + " bytes to the end of the area");
+    }
+
+    private CorruptRecordException badMessage(long position, int typeId, int length) {
+        return new CorruptRecordException(position, typeId < 1
+                ? "record type " + typeId + " is neither a message type (>= 1) nor padding (-1)"
+                : "payload of " + length + " bytes exceeds the maximum " + maxMessageLength);
     }
 
     /**
