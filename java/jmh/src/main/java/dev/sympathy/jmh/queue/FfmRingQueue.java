@@ -6,10 +6,9 @@ import dev.sympathy.ring.RingFile;
 import dev.sympathy.ring.RingProducer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -17,30 +16,20 @@ import java.nio.file.Path;
  * The queue benchmark's {@code ring} variant: the pure-Java FFM ring of {@code java/ring} (the
  * Agrona-compatible record ring) in one JVM, over a fresh ring file in {@code /dev/shm} (or the
  * temporary folder where that does not exist). Each int is one 16-byte record (8-byte header + 4
- * bytes, aligned to 8), the records {@code agrona-one-to-one} writes. Each {@link #offer} is
- * one published write (an offered value is visible at once, as the queue contract wants),
- * copied from a 4-byte array by the ring's short-copy path (not a bulk {@code MemorySegment}
- * copy); {@link #poll} takes up to {@link #READ_BATCH} records with one read, which releases
- * the head once for all of them, and hands them out from a consumer-side array: the ring's batch
- * read, as a consumer of this ring reads (a read of one record per poll pays a head store per
- * value). {@link #close} unmaps and deletes the file.
+ * bytes, aligned to 8), written and read exactly as the {@code agrona-one-to-one} variant does,
+ * so the two compare like for like. {@link #close} unmaps and deletes the file.
  */
 final class FfmRingQueue implements IntQueue, AutoCloseable {
-    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    /** The most records one {@link #poll} takes from the ring. */
-    static final int READ_BATCH = 256;
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private final Path path;
     private final RingFile ring;
     private final RingProducer producer;
     private final RingConsumer consumer;
-    private final byte[] message = new byte[Integer.BYTES];
-    /** Values taken from the ring by the last read, handed out from {@link #next} to {@link #end}. */
-    private final int[] taken = new int[READ_BATCH];
-    private int next;
-    private int end;
-    private final MessageHandler handler = (type, buffer, offset, length) -> taken[end++] = buffer.get(INT_LE, offset);
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment message = arena.allocate(Integer.BYTES, Integer.BYTES);
+    private final MessageHandler handler = (type, buffer, offset, length) -> received = buffer.get(INT_LE, offset);
+    private int received;
 
     private FfmRingQueue(Path path, RingFile ring) {
         this.path = path;
@@ -63,20 +52,13 @@ final class FfmRingQueue implements IntQueue, AutoCloseable {
 
     @Override
     public boolean offer(int value) {
-        ARRAY_INT.set(message, 0, value);
+        message.set(INT_LE, 0, value);
         return producer.write(1, message, 0, Integer.BYTES);
     }
 
     @Override
     public int poll() {
-        if (next == end) {
-            next = 0;
-            end = 0;
-            if (consumer.read(handler, READ_BATCH) == 0) {
-                return EMPTY;
-            }
-        }
-        return taken[next++];
+        return consumer.read(handler, 1) == 0 ? EMPTY : received;
     }
 
     @Override
@@ -84,6 +66,7 @@ final class FfmRingQueue implements IntQueue, AutoCloseable {
         producer.close();
         consumer.close();
         ring.close();
+        arena.close();
         Files.deleteIfExists(path);
     }
 }

@@ -68,22 +68,6 @@ public final class Queues {
     }
 
     /**
-     * The most messages a variant's queue holds at once: {@code capacity}, except {@code ring},
-     * whose consumer takes up to {@code FfmRingQueue.READ_BATCH} records out of the ring with one
-     * read (one release of the head for all of them) and hands them out from its own array, so
-     * the producer gets that many more in (at most the ring's own capacity) before an offer is
-     * refused.
-     *
-     * <pre>{@code
-     * Queues.mostHeld("p1c1", 8)  // 8
-     * Queues.mostHeld("ring", 8)  // 16: 8 in the ring, 8 taken out by the consumer
-     * }</pre>
-     */
-    public static int mostHeld(String variant, int capacity) {
-        return variant.equals("ring") ? capacity + Math.min(FfmRingQueue.READ_BATCH, capacity) : capacity;
-    }
-
-    /**
      * A queue of {@code capacity} messages.
      *
      * @throws IllegalArgumentException for an unknown variant or a bad capacity
