@@ -179,12 +179,7 @@ public final class RingProducer implements AutoCloseable {
         if (recordIndex < 0) {
             return false;
         }
-        long payloadIndex = recordIndex + RECORD_HEADER_LENGTH;
-        if (length <= SHORT_COPY) {
-            copyShort(src, offset, buffer, payloadIndex, length);
-        } else {
-            MemorySegment.copy(src, offset, buffer, ValueLayout.JAVA_BYTE, payloadIndex, length);
-        }
+        copyPayload(src, offset, recordIndex + RECORD_HEADER_LENGTH, length);
         // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
         INT.setRelease(buffer, (long) recordIndex, recordLength);
         consumerWake.wake(); // a consumer asleep in awaitMessage (only if it armed)
@@ -206,11 +201,19 @@ public final class RingProducer implements AutoCloseable {
     private int begin(int typeId, int recordLength) {
         int recordIndex = claimCapacity(recordLength);
         if (recordIndex >= 0) {
-            long inProgress = ((long) typeId << 32) | (-recordLength & 0xFFFF_FFFFL);
-            LONG.setRelease(buffer, (long) recordIndex, inProgress);
+            LONG.setRelease(buffer, (long) recordIndex, header(typeId, -recordLength)); // in progress
             VarHandle.releaseFence();
         }
         return recordIndex;
+    }
+
+    /** Copies {@code src[offset, offset + length)} to the payload at {@code payloadIndex}. */
+    private void copyPayload(byte[] src, int offset, long payloadIndex, int length) {
+        if (length <= SHORT_COPY) {
+            copyShort(src, offset, buffer, payloadIndex, length);
+        } else {
+            MemorySegment.copy(src, offset, buffer, ValueLayout.JAVA_BYTE, payloadIndex, length);
+        }
     }
 
     /**
@@ -320,7 +323,6 @@ public final class RingProducer implements AutoCloseable {
         final int aligned = align(recordLength, RECORD_ALIGNMENT);
         final long header = header(typeId, recordLength);
         final MemorySegment buffer = this.buffer;
-        final int capacity = this.capacity;
         final long start = tail;
         int written = 0;
         try {
@@ -329,8 +331,7 @@ public final class RingProducer implements AutoCloseable {
                 final int index = (int) tail & mask;
                 // Whole records that fit before the end of the area and before the cached head,
                 // leaving the 8 bytes of the header after the last one (claimCapacity's rule).
-                final int room = Math.min(capacity - index, capacity - (int) (tail - cachedHead));
-                final int fit = (room - RECORD_HEADER_LENGTH) / aligned;
+                final int fit = (roomAhead(tail) - RECORD_HEADER_LENGTH) / aligned;
                 if (fit <= 0) {
                     // At the wrap or possibly full: the one-record path pads and refreshes the head.
                     final int at = reserve(aligned);
@@ -343,18 +344,10 @@ public final class RingProducer implements AutoCloseable {
                     continue;
                 }
                 final int n = Math.min(fit, max - written);
-                int k = 0;
-                if (batchFirstIndex < 0) {
-                    fill.fill(written, buffer, index + RECORD_HEADER_LENGTH, length);
-                    batchFirstIndex = index;
-                    batchFirstHeader = header;
-                    k = 1;
-                }
-                for (; k < n; k++) {
+                for (int k = 0; k < n; k++) {
                     final int at = index + k * aligned;
                     fill.fill(written + k, buffer, at + RECORD_HEADER_LENGTH, length);
-                    // Invisible until the held-back first header is released.
-                    LONG.set(buffer, (long) at, header);
+                    hold(at, header); // invisible until the held-back first header is released
                 }
                 written += n;
                 this.tail = tail + (long) n * aligned;
@@ -415,7 +408,7 @@ public final class RingProducer implements AutoCloseable {
             // The fast path, kept small so the JIT inlines this method into its caller: record and
             // next header fit before the end of the area and before the cached head (reserve's
             // first case, without a head refresh). The wrap, a refresh and a full ring: reserve.
-            if (aligned + RECORD_HEADER_LENGTH <= Math.min(capacity - recordIndex, capacity - (int) (tail - cachedHead))) {
+            if (aligned + RECORD_HEADER_LENGTH <= roomAhead(tail)) {
                 RingProducer.this.tail = tail + aligned;
             } else {
                 recordIndex = reserve(aligned);
@@ -423,12 +416,7 @@ public final class RingProducer implements AutoCloseable {
                     return false;
                 }
             }
-            final long payloadIndex = recordIndex + RECORD_HEADER_LENGTH;
-            if (length <= SHORT_COPY) {
-                copyShort(src, offset, buffer, payloadIndex, length);
-            } else {
-                MemorySegment.copy(src, offset, buffer, ValueLayout.JAVA_BYTE, payloadIndex, length);
-            }
+            copyPayload(src, offset, recordIndex + RECORD_HEADER_LENGTH, length);
             hold(recordIndex, header(typeId, recordLength));
             batchCount++;
             return true;
@@ -455,6 +443,14 @@ public final class RingProducer implements AutoCloseable {
     private long batchFirstHeader;
     /** Messages in {@link #batch} since its last finish. */
     private int batchCount;
+
+    /**
+     * Bytes free from {@code tail} to the end of the area or to the cached head, whichever comes
+     * first: the room the batch paths fill without a head refresh or a wrap.
+     */
+    private int roomAhead(long tail) {
+        return Math.min(capacity - ((int) tail & mask), capacity - (int) (tail - cachedHead));
+    }
 
     private static long header(int typeId, int recordLength) {
         return ((long) typeId << 32) | (recordLength & 0xFFFF_FFFFL);
