@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 use sympathy_harness::pin::pin_current_thread;
+use sympathy_ring::layout::{RECORD_ALIGNMENT, RECORD_HEADER_LENGTH};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Producer, Ring, Role};
 
@@ -41,7 +42,7 @@ pub const WARMUP_LAPS: u64 = 2;
 /// assert_eq!(warmup_round_trips(2_000, 1 << 26, 4), 8_388_608); // two laps of 16-byte records
 /// ```
 pub fn warmup_round_trips(timed: u64, capacity: usize, size: usize) -> u64 {
-    let record = (size as u64 + 8).next_multiple_of(8);
+    let record = (size + RECORD_HEADER_LENGTH).next_multiple_of(RECORD_ALIGNMENT) as u64;
     (timed / 10)
         .max(MIN_WARMUP)
         .max(WARMUP_LAPS * capacity as u64 / record)

@@ -1,5 +1,6 @@
 package dev.sympathy.app;
 
+import dev.sympathy.ring.RingDescriptor;
 import dev.sympathy.ring.RingFile;
 
 /**
@@ -32,10 +33,6 @@ final class EchoLoop {
     static final long MIN_WARMUP = 100_000;
     /** Laps of each ring in the warm-up at the least: every page mapped, the wrap-around taken. */
     static final long WARMUP_LAPS = 2;
-    /** Bytes of ring a record takes besides its payload (the record header). */
-    private static final int RECORD_HEADER = 8;
-    /** Records start at multiples of this. */
-    private static final int RECORD_ALIGNMENT = 8;
     /** Empty polls between two looks at whether the echo process is still there. */
     private static final long LOOK_EVERY_MASK = 0xFFFFF;
 
@@ -53,7 +50,7 @@ final class EchoLoop {
      * }</pre>
      */
     static long warmup(long timed, long capacity, int size) {
-        long recordBytes = (size + RECORD_HEADER + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+        long recordBytes = RingDescriptor.align(size + RingDescriptor.RECORD_HEADER_LENGTH, RingDescriptor.RECORD_ALIGNMENT);
         return Math.max(Math.max(timed / 10, MIN_WARMUP), WARMUP_LAPS * capacity / recordBytes);
     }
 
