@@ -31,12 +31,12 @@ public final class P1C1BoxedQueue extends P1C1Counters implements IntQueue {
     @Override
     public boolean offer(int value) {
         final long tail = this.tail;
-        final boolean room = hasRoom(tail); // false: really full, back pressure
-        if (room) {
-            buffer[slot(tail)] = boxes[value]; // a reference to the box travels
-            publishTail(tail + 1);
+        if (!hasRoom(tail)) {
+            return false; // really full: back pressure
         }
-        return room;
+        buffer[slot(tail)] = boxes[value]; // a reference to the box travels
+        publishTail(tail + 1);
+        return true;
     }
 
     @Override

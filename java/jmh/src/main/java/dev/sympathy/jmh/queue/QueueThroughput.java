@@ -84,6 +84,27 @@ public class QueueThroughput {
      */
     static final int SPINS_WHEN_WAITING = 16;
 
+    /** Warmup iterations at the least, when a preset warms up at all. */
+    public static final int MIN_WARMUP_ITERATIONS = 2;
+
+    /**
+     * Warmup iterations before the measured ones for a preset that asks for
+     * {@code presetWarmups}: none when it asks for none (smoke checks the plumbing), else at
+     * least {@value #MIN_WARMUP_ITERATIONS}. With one warmup of 200 ms (quick), C2's OSR
+     * compilation of the producer's and the consumer's loops hit an uncommon trap when the
+     * warmup's loop exited, and the recompilation (and the first C2 compilation of the whole
+     * stub) fell some 60 ms into the 200 ms measured iteration, which ran that long in the
+     * interpreter and C1's code. A second warmup iteration takes that.
+     *
+     * <pre>{@code
+     * QueueThroughput.warmupIterations(1)  // 2
+     * QueueThroughput.warmupIterations(0)  // 0
+     * }</pre>
+     */
+    public static int warmupIterations(int presetWarmups) {
+        return presetWarmups == 0 ? 0 : Math.max(presetWarmups, MIN_WARMUP_ITERATIONS);
+    }
+
     /** Waits for the other thread: spins cross-core, gives the core up same-core. */
     void waitForPeer() {
         if (sameCore) {

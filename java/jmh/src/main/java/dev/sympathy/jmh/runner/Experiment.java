@@ -80,7 +80,9 @@ public enum Experiment {
     QUEUE("queue", QueueThroughput.class) {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
-            return List.of(new Run(QueueThroughput.class, base(preset, spec, QueueThroughput.class),
+            // warmup iterations until C2's code of the loops is the one measured (QueueThroughput.warmupIterations)
+            final int warmups = QueueThroughput.warmupIterations(JmhIterations.at(preset).warmupIterations());
+            return List.of(new Run(QueueThroughput.class, base(preset, spec, QueueThroughput.class).warmupIterations(warmups),
                     List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")));
         }
     },
@@ -153,7 +155,7 @@ public enum Experiment {
      * preset of {@code variant} and of each param the class declares.
      */
     static ChainedOptionsBuilder base(Preset preset, ExperimentSpec spec, Class<?> benchmarkClass) {
-        final JmhIterations iterations = JmhIterations.at(spec.name(), preset);
+        final JmhIterations iterations = JmhIterations.at(preset);
         final TimeValue time = TimeValue.milliseconds(iterations.iterationMillis());
         final ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
