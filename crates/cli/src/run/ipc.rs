@@ -145,7 +145,7 @@ impl PeerLauncher for CliPeers {
     ) -> Result<std::process::Command, IpcError> {
         match language {
             Language::Java => match &self.java {
-                Some(java) => java.command(task),
+                Some(java) => Ok(java.command(task)),
                 None => Err(IpcError::JavaUnavailable(
                     "java/sidecar was not probed".into(),
                 )),

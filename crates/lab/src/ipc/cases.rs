@@ -272,12 +272,12 @@ pub fn cases(
                 writes,
                 ..base.clone()
             })),
-            // The Java producer writes one message per call: only per-message pairs with it.
-            Variant::RingCross => out.push(Case {
+            Variant::RingCross => out.extend(writes.iter().map(|&writes| Case {
                 variant,
                 producer: Language::Java,
+                writes,
                 ..base.clone()
-            }),
+            })),
             Variant::EchoCrossFfm | Variant::EchoCrossJni => out.push(Case {
                 variant,
                 consumer: Language::Java,
@@ -412,6 +412,19 @@ mod tests {
         let all = cases(&[Variant::Ring], Preset::Smoke, &overrides).unwrap();
         assert_eq!(all.len(), 2);
         assert_eq!(all[1].measurement().params["batch"], 64);
+        // The Java producer of ring-cross writes either way too (its runs filled in place).
+        let cross = cases(&[Variant::RingCross], Preset::Smoke, &overrides).unwrap();
+        assert_eq!(
+            cross
+                .iter()
+                .map(|c| (c.producer, c.writes))
+                .collect::<Vec<_>>(),
+            [
+                (Language::Java, WriteMode::PerMessage),
+                (Language::Java, WriteMode::Batch)
+            ]
+        );
+        assert_eq!(cross[1].measurement().params["batch"], 64);
         let twice = Overrides {
             writes: vec![WriteMode::Batch, WriteMode::Batch],
             ..Overrides::default()

@@ -81,14 +81,12 @@ impl JavaSidecar {
         )))
     }
 
-    /// The command running `task` in a Java process, pinned: `produce` with the FFM ring, or
-    /// `echo` (the echo of the sidecar's own `latency`) with the task's ring implementation.
-    ///
-    /// # Errors
-    /// [`IpcError::BadCase`] for what the sidecar has no peer for: batch writes.
-    pub fn command(&self, task: &PeerTask) -> Result<Command, IpcError> {
+    /// The command running `task` in a Java process, pinned: `produce` with the FFM ring (one
+    /// call per message, or with [`WriteMode::Batch`] runs filled in place by its `writeBatch`),
+    /// or `echo` (the echo of the sidecar's own `latency`) with the task's ring implementation.
+    pub fn command(&self, task: &PeerTask) -> Command {
         match task {
-            PeerTask::Produce(p) if p.writes == WriteMode::PerMessage => {
+            PeerTask::Produce(p) => {
                 let mut command = Command::new(&self.path);
                 command
                     .arg("produce")
@@ -98,11 +96,11 @@ impl JavaSidecar {
                     .args(["--impl", "ffm", "--timeout-ms", "30000"])
                     .args(["--core", &p.core.to_string()])
                     .stdout(Stdio::null());
-                Ok(command)
+                if p.writes == WriteMode::Batch {
+                    command.args(["--writes", "batch", "--batch", &p.batch.to_string()]);
+                }
+                command
             }
-            PeerTask::Produce(_) => Err(IpcError::BadCase(
-                "the Java producer writes one message per call: use --writes per-message".into(),
-            )),
             PeerTask::Echo(e) => {
                 let mut command = Command::new(&self.path);
                 command
@@ -113,7 +111,7 @@ impl JavaSidecar {
                     .args(["--impl", e.java_ring.name(), "--timeout-ms", "30000"])
                     .args(["--core", &e.core.to_string()])
                     .stdout(Stdio::null());
-                Ok(command)
+                command
             }
         }
     }

@@ -40,6 +40,23 @@ final class AgronaImpl implements RingImpl {
                 return rb.write(typeId, source, 0, length);
             }
 
+            /** Agrona has no batch write: its zero-copy path, a claim filled in place, once per message. */
+            @Override
+            public int writeRun(int typeId, int size, int max, long first) {
+                MutableDirectBuffer buffer = rb.buffer();
+                int n = 0;
+                while (n < max) {
+                    int index = rb.tryClaim(typeId, size);
+                    if (index < 0) {
+                        break;
+                    }
+                    fill(buffer, index, first + n, size);
+                    rb.commit(index);
+                    n++;
+                }
+                return n;
+            }
+
             @Override
             public boolean claim(int typeId, byte[] src, int length, boolean commit) {
                 int index = rb.tryClaim(typeId, length);
@@ -108,6 +125,21 @@ final class AgronaImpl implements RingImpl {
                 ring.releaseConsumer();
             }
         };
+    }
+
+    /** Writes test message {@code message} of {@code size} bytes at {@code index}, as {@link TestPattern#fill}. */
+    static void fill(MutableDirectBuffer buffer, int index, long message, int size) {
+        if (size >= 8) {
+            buffer.putLong(index, message, ByteOrder.LITTLE_ENDIAN);
+        } else {
+            buffer.putInt(index, (int) message, ByteOrder.LITTLE_ENDIAN);
+            for (int k = 4; k < size; k++) {
+                buffer.putByte(index + k, (byte) (message >>> (8 * k)));
+            }
+        }
+        for (int k = 8; k < size; k++) {
+            buffer.putByte(index + k, TestPattern.tailByte(message, k));
+        }
     }
 
     static void verify(MessageCheck check, int typeId, MutableDirectBuffer buffer, int index, int length) {

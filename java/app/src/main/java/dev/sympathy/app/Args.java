@@ -73,6 +73,11 @@ final class Args {
         }
     }
 
+    /** The command these options belong to (it prefixes every usage error). */
+    String command() {
+        return command;
+    }
+
     boolean flag(String name) {
         return options.containsKey(name);
     }

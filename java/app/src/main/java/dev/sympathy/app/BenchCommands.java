@@ -33,7 +33,8 @@ final class BenchCommands {
      */
     static void bench(String[] argv) throws IOException, InterruptedException {
         Args args = new Args("bench", argv, 1,
-                Set.of("size", "count", "runs", "impl", "producer", "consumer", "capacity", "dir", "cores"),
+                Set.of("size", "count", "runs", "impl", "producer", "consumer", "capacity", "dir", "cores", "writes",
+                        "batch"),
                 Set.of("json"));
         args.expectPositional(0);
         int size = (int) args.requiredLong("size", TestPattern.MIN_SIZE, 1 << 27);
@@ -42,6 +43,8 @@ final class BenchCommands {
         long capacity = args.longOption("capacity", 64, 1L << 30, 1 << 20);
         List<RingImpl[]> pairs = pairs(args);
         Cores cores = Cores.parse("bench", args.string("cores", "")).checked("bench");
+        WriteMode writes = WriteMode.of(args);
+        int batch = WriteMode.batchOf(args, writes);
         Path dir = benchDir(args);
         Output out = new Output(args.flag("json"));
         double[][] msgsPerSec = new double[pairs.size()][runs];
@@ -51,9 +54,11 @@ final class BenchCommands {
                 RingImpl producerImpl = pairs.get(pair)[0];
                 RingImpl consumerImpl = pairs.get(pair)[1];
                 Path file = dir.resolve("sympathy-bench-" + ProcessHandle.current().pid() + "-" + run + "-" + pair + ".ring");
-                msgsPerSec[pair][run] = oneBench(file, producerImpl, consumerImpl, size, count, capacity, cores);
-                out.line(String.format("run %d: %s -> %s, %d B x %d: %s msgs/s, %s B/s", run + 1,
+                msgsPerSec[pair][run] = oneBench(file, producerImpl, consumerImpl, size, count, capacity, cores, writes,
+                        batch);
+                out.line(String.format("run %d: %s -> %s, %d B x %d%s: %s msgs/s, %s B/s", run + 1,
                         producerImpl.label(), consumerImpl.label(), size, count,
+                        writes == WriteMode.BATCH ? " (runs of " + batch + ")" : "",
                         Output.human(msgsPerSec[pair][run]), Output.human(msgsPerSec[pair][run] * size)));
             }
         }
@@ -61,7 +66,10 @@ final class BenchCommands {
             RingImpl producerImpl = pairs.get(pair)[0];
             RingImpl consumerImpl = pairs.get(pair)[1];
             String variant = producerImpl.label() + "-to-" + consumerImpl.label();
-            Map<String, Object> params = params(producerImpl, consumerImpl, size, capacity);
+            Map<String, Object> params = params(producerImpl, consumerImpl, size, capacity, writes);
+            if (writes == WriteMode.BATCH) {
+                params.put("batch", batch);
+            }
             params.put("count", count);
             params.put("cores", cores.label());
             params.put("pinning", "pinned");
@@ -107,7 +115,7 @@ final class BenchCommands {
 
     /** One run on a fresh ring file: returns messages per second, first message to last. */
     static double oneBench(Path file, RingImpl producerImpl, RingImpl consumerImpl, int size, long count,
-            long capacity, Cores cores) throws IOException, InterruptedException {
+            long capacity, Cores cores, WriteMode writes, int batch) throws IOException, InterruptedException {
         try (RingFile ring = RingFile.create(file, capacity)) {
             SizeSpec sizes = SizeSpec.parse("bench", Integer.toString(size), 1);
             sizes.checkFits("bench", ring.maxMessageLength());
@@ -117,10 +125,12 @@ final class BenchCommands {
             ProduceLoop loop = new ProduceLoop();
             loop.count = count;
             loop.timeoutMs = 30_000;
+            loop.writes = writes;
+            loop.batch = batch;
             try {
                 Cores.onPinnedThread("bench", "producer", cores.producer(), () -> {
                     // The consumer JVM warms up too (its --core): both ends are timed compiled.
-                    Warmup.run(producerImpl, Integer.toString(size), Warmup.DEFAULT_MESSAGES);
+                    Warmup.run(producerImpl, Integer.toString(size), Warmup.DEFAULT_MESSAGES, writes);
                     return loop.run(ring, producerImpl, sizes);
                 });
             } catch (RuntimeException | Error e) {
@@ -167,7 +177,7 @@ final class BenchCommands {
             out.line(String.format("run %d: %s echo, %d B x %d: p50 %d ns, p99 %d ns, p99.9 %d ns, max %d ns",
                     run + 1, impl.label(), size, recorded, values[0], values[1], values[2], values[3]));
         }
-        Map<String, Object> params = params(impl, impl, size, capacity);
+        Map<String, Object> params = params(impl, impl, size, capacity, WriteMode.PER_MESSAGE);
         params.put("round_trips", recorded);
         params.put("cores", cores.label());
         params.put("pinning", "pinned");
@@ -242,13 +252,14 @@ final class BenchCommands {
         }
     }
 
-    private static Map<String, Object> params(RingImpl producer, RingImpl consumer, int size, long capacity) {
+    private static Map<String, Object> params(RingImpl producer, RingImpl consumer, int size, long capacity,
+            WriteMode writes) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("producer", producer.label());
         params.put("consumer", consumer.label());
         params.put("size_bytes", size);
         params.put("capacity", capacity);
-        params.put("writes", "per-message");
+        params.put("writes", writes.label());
         return params;
     }
 

@@ -2,6 +2,7 @@ package dev.sympathy.app;
 
 import dev.sympathy.ring.ControlledMessageHandler;
 import dev.sympathy.ring.ControlledMessageHandler.Action;
+import dev.sympathy.ring.MessageFiller;
 import dev.sympathy.ring.MessageHandler;
 import dev.sympathy.ring.RingConsumer;
 import dev.sympathy.ring.RingFile;
@@ -47,6 +48,15 @@ final class FfmImpl implements RingImpl {
             @Override
             public void flush() {
                 batch.finish();
+            }
+
+            private final PatternFiller filler = new PatternFiller();
+
+            @Override
+            public int writeRun(int typeId, int size, int max, long first) {
+                batch.finish();
+                filler.first = first;
+                return producer.writeBatch(typeId, size, max, filler);
             }
 
             @Override
@@ -124,6 +134,16 @@ final class FfmImpl implements RingImpl {
                 consumer.close();
             }
         };
+    }
+
+    /** Fills record {@code k} of a {@link RingProducer#writeBatch} run with test message {@code first + k}. */
+    private static final class PatternFiller implements MessageFiller {
+        long first;
+
+        @Override
+        public void fill(int k, MemorySegment buffer, long offset, int length) {
+            TestPattern.fill(buffer, offset, first + k, length);
+        }
     }
 
     static void verify(MessageCheck check, int typeId, MemorySegment buffer, long offset, int length) {

@@ -75,6 +75,9 @@ final class IpcExperiment {
             params.put("size_bytes", sizeBytes);
             params.put("capacity", capacity);
             params.put("writes", writes);
+            if (writes.equals(WriteMode.BATCH.label())) {
+                params.put("batch", RingImpl.ProducerEnd.BATCH); // as the Rust side's (its default --batch)
+            }
             params.put(throughput() ? "count" : "round_trips", messages);
             params.put("placement", "cross-core");
             return params;
@@ -99,11 +102,7 @@ final class IpcExperiment {
         long capacity = param(ipc, "capacity").longAt(at);
         long count = param(ipc, "count").longAt(at);
         long roundTrips = param(ipc, "round_trips").longAt(at);
-        String writes = String.valueOf(param(ipc, "writes").at(at));
-        if (!writes.equals("per-message")) {
-            throw new IllegalStateException("experiments/ipc.toml: writes = " + writes + "; the Java producer writes"
-                    + " per-message only");
-        }
+        String writes = WriteMode.parse("experiments/ipc.toml writes", String.valueOf(param(ipc, "writes").at(at))).label();
         List<Case> cases = new ArrayList<>();
         for (String variant : variants) {
             switch (variant) {
@@ -197,7 +196,8 @@ final class IpcExperiment {
             for (int run = 0; run < runs; run++) {
                 Path file = dir.resolve("sympathy-run-ipc-" + ProcessHandle.current().pid() + "-" + run + ".ring");
                 msgs[run] = c.producer().equals("java")
-                        ? BenchCommands.oneBench(file, ffm, ffm, c.sizeBytes(), c.messages(), c.capacity(), cores)
+                        ? BenchCommands.oneBench(file, ffm, ffm, c.sizeBytes(), c.messages(), c.capacity(), cores,
+                                WriteMode.parse("run ipc", c.writes()), RingImpl.ProducerEnd.BATCH)
                         : fromRust(sympathy, file, c, cores);
                 out.line(String.format("%d - %s: msgs/s=%s", run, c.variant(), Output.human(msgs[run])));
             }
@@ -244,7 +244,8 @@ final class IpcExperiment {
             SizeSpec.parse("run ipc", Integer.toString(c.sizeBytes()), 1).checkFits("run ipc", ring.maxMessageLength());
             // This JVM's consume loop compiled before the Rust producer (compiled ahead of time) starts.
             Cores.onPinnedThread("run ipc", "consumer", cores.consumer(), () -> {
-                Warmup.run(Impls.byName("run ipc", "ffm"), Integer.toString(c.sizeBytes()), Warmup.DEFAULT_MESSAGES);
+                Warmup.run(Impls.byName("run ipc", "ffm"), Integer.toString(c.sizeBytes()), Warmup.DEFAULT_MESSAGES,
+                        WriteMode.PER_MESSAGE);
                 return null;
             });
             // The producer process of Rust's own ring row (`sympathy run ipc`), so that the two rows

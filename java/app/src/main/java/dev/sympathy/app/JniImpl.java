@@ -36,7 +36,18 @@ final class JniImpl implements RingImpl {
             throw e;
         }
         ByteBuffer buffer = producer.buffer();
+        MemorySegment messages = MemorySegment.ofBuffer(buffer);
         return new ProducerEnd() {
+            @Override
+            public int writeRun(int typeId, int size, int max, long first) {
+                // The native batch takes its messages end to end from the start of the buffer.
+                int n = Math.min(max, buffer.capacity() / size);
+                for (int k = 0; k < n; k++) {
+                    TestPattern.fill(messages, (long) k * size, first + k, size);
+                }
+                return producer.writeBatch(typeId, n, size);
+            }
+
             @Override
             public boolean offer(int typeId, byte[] src, int length) {
                 buffer.put(0, src, 0, length);

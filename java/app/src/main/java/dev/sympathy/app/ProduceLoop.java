@@ -31,43 +31,116 @@ final class ProduceLoop {
     long durationMs;
     /** Sleep in the futex wait ({@code --wait futex}) while the ring is full; the consumer wakes it. */
     boolean futexWait;
+    /**
+     * How messages are written: one call per message (each copied from a message built here), or
+     * runs of up to {@link #batch} messages filled in place ({@link WriteMode}).
+     */
+    WriteMode writes = WriteMode.PER_MESSAGE;
+    /** Messages per run with {@link WriteMode#BATCH}. */
+    int batch = RingImpl.ProducerEnd.BATCH;
     /** Messages written by {@link #run}. */
     long written;
 
-    /** Produces and returns the number of payload bytes written. */
+    /**
+     * Produces and returns the number of payload bytes written.
+     *
+     * @throws IllegalArgumentException for {@link WriteMode#BATCH} with several sizes, claims or
+     *     {@link #haltInClaimAfter} (a run's messages have one size and are filled in place)
+     */
     long run(RingFile ring, RingImpl impl, SizeSpec sizes) {
-        byte[] message = new byte[sizes.max];
-        long bytes = 0;
+        if (writes == WriteMode.BATCH && (sizes.min != sizes.max || claim || haltInClaimAfter != 0 || batch < 1)) {
+            throw new IllegalArgumentException("batch writes take one message size, a run of 1 or more, and no claims ("
+                    + sizes + ", batch " + batch + (claim ? ", claims" : "") + ")");
+        }
         try (RingImpl.ProducerEnd producer = impl.producer(ring)) {
             Heartbeat beat = new Heartbeat(producer::heartbeat);
-            PeerWatch consumer = ring.watchConsumer();
-            long deadline = System.nanoTime() + durationMs * 1_000_000;
-            for (long i = 0; i < count; i++) {
-                // Reading the clock costs ~20 ns: look every 256 messages.
-                if (durationMs != 0 && (i & 0xFF) == 0 && System.nanoTime() - deadline >= 0) {
-                    break;
-                }
-                int size = sizes.next();
-                TestPattern.fill(message, first + i, size);
-                if (haltInClaimAfter != 0 && i == haltInClaimAfter) {
-                    producer.flush();
-                    haltInClaim(ring, producer, beat, message, size, i);
-                }
-                if (!send(producer, message, size)) {
-                    waitForRoom(consumer, producer, beat, message, size, i);
-                }
-                bytes += size;
-                written = i + 1;
-                beat.tick();
-                if (haltAfter != 0 && i + 1 == haltAfter) {
-                    producer.flush();
-                    System.err.println("produce: halting after " + haltAfter + " messages (--halt-after)");
-                    Runtime.getRuntime().halt(137);
-                }
-            }
-            producer.flush();
+            RoomWait wait = new RoomWait(ring.watchConsumer(), beat);
+            return writes == WriteMode.BATCH
+                    ? runs(producer, beat, wait, sizes.min)
+                    : perMessage(ring, producer, beat, wait, sizes);
         }
+    }
+
+    /** {@link WriteMode#BATCH}: runs filled in place, one call each; returns the payload bytes. */
+    private long runs(RingImpl.ProducerEnd producer, Heartbeat beat, RoomWait wait, int size) {
+        long deadline = System.nanoTime() + durationMs * 1_000_000;
+        long i = 0;
+        while (i < count) {
+            if (durationMs != 0 && System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            long left = haltAfter > i ? Math.min(count, haltAfter) - i : count - i;
+            int max = (int) Math.min(batch, left);
+            int n = producer.writeRun(typeId, size, max, first + i);
+            if (n == 0) {
+                n = waitForRun(producer, wait, size, max, i);
+            }
+            i += n;
+            written = i;
+            beat.tick();
+            if (haltAfter != 0 && i == haltAfter) {
+                halt();
+            }
+        }
+        return i * size;
+    }
+
+    /** {@link WriteMode#PER_MESSAGE}: one call per message; returns the payload bytes. */
+    private long perMessage(RingFile ring, RingImpl.ProducerEnd producer, Heartbeat beat, RoomWait wait,
+            SizeSpec sizes) {
+        byte[] message = new byte[sizes.max];
+        long bytes = 0;
+        long deadline = System.nanoTime() + durationMs * 1_000_000;
+        for (long i = 0; i < count; i++) {
+            // Reading the clock costs ~20 ns: look every 256 messages.
+            if (durationMs != 0 && (i & 0xFF) == 0 && System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            int size = sizes.next();
+            TestPattern.fill(message, first + i, size);
+            if (haltInClaimAfter != 0 && i == haltInClaimAfter) {
+                producer.flush();
+                haltInClaim(ring, producer, beat, message, size, i);
+            }
+            if (!send(producer, message, size)) {
+                waitForRoom(producer, wait, message, size, i);
+            }
+            bytes += size;
+            written = i + 1;
+            beat.tick();
+            if (haltAfter != 0 && i + 1 == haltAfter) {
+                producer.flush();
+                halt();
+            }
+        }
+        producer.flush();
         return bytes;
+    }
+
+    /**
+     * Waits until the ring takes the message (out of line: the hot loop stays small enough for
+     * C2 to keep the write inlined and its values in registers).
+     */
+    private void waitForRoom(RingImpl.ProducerEnd producer, RoomWait wait, byte[] message, int size, long index) {
+        wait.begin();
+        do {
+            wait.step(producer, index);
+        } while (!send(producer, message, size));
+    }
+
+    /** Waits until the ring takes a run starting at message {@code index}; returns its length. */
+    private int waitForRun(RingImpl.ProducerEnd producer, RoomWait wait, int size, int max, long index) {
+        wait.begin();
+        int n;
+        do {
+            wait.step(producer, index);
+        } while ((n = producer.writeRun(typeId, size, max, first + index)) == 0);
+        return n;
+    }
+
+    private void halt() {
+        System.err.println("produce: halting after " + haltAfter + " messages (--halt-after)");
+        Runtime.getRuntime().halt(137);
     }
 
     private boolean send(RingImpl.ProducerEnd producer, byte[] message, int size) {
@@ -89,12 +162,38 @@ final class ProduceLoop {
         Runtime.getRuntime().halt(137);
     }
 
-    private void waitForRoom(PeerWatch consumer, RingImpl.ProducerEnd producer, Heartbeat beat, byte[] message,
-            int size, long index) {
-        long start = System.currentTimeMillis();
-        long lookedMs = 0;
-        long spins = 0;
-        while (!send(producer, message, size)) {
+    /**
+     * Waiting out a full ring, whatever the consumer does (a stale one may resume; one that died
+     * or detached may be restarted, resuming at the ring's head), up to {@link #timeoutMs}: spinning
+     * (or asleep in the futex wait with {@link #futexWait}) with the heartbeat kept fresh, looking
+     * at the consumer now and then. One per run, reused by every wait (no allocation per wait).
+     */
+    private final class RoomWait {
+        private final PeerWatch consumer;
+        private final Heartbeat beat;
+        private long start;
+        private long lookedMs;
+        private long spins;
+
+        RoomWait(PeerWatch consumer, Heartbeat beat) {
+            this.consumer = consumer;
+            this.beat = beat;
+        }
+
+        /** A new wait begins: its timeout counts from now. */
+        void begin() {
+            start = System.currentTimeMillis();
+            lookedMs = 0;
+            spins = 0;
+        }
+
+        /**
+         * Waits a little for room, before the write is tried again.
+         *
+         * @throws RingTimeoutException after {@link #timeoutMs} of waiting; its text says what the
+         *     consumer was doing and what to do
+         */
+        void step(RingImpl.ProducerEnd producer, long index) {
             if (futexWait) {
                 producer.awaitRoom(ConsumeLoop.SLEEP_SLICE_NANOS);
                 beat.tickAfterSleep();

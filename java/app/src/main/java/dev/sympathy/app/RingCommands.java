@@ -27,7 +27,8 @@ final class RingCommands {
 
     static void produce(String[] argv) throws IOException {
         Args args = new Args("produce", argv, 1, Set.of("count", "size", "type", "seed", "impl", "timeout-ms",
-                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds", "wait", "core", "warmup"),
+                "stale-ms", "halt-after", "halt-in-claim-after", "first", "seconds", "wait", "core", "warmup", "writes",
+                "batch"),
                 Set.of("claim"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
@@ -46,15 +47,22 @@ final class RingCommands {
         loop.haltInClaimAfter = args.longOption("halt-in-claim-after", 0, Long.MAX_VALUE, 0);
         loop.first = args.longOption("first", 0, Long.MAX_VALUE, 0);
         loop.claim = args.flag("claim");
+        loop.writes = WriteMode.of(args);
+        loop.batch = WriteMode.batchOf(args, loop.writes);
+        if (loop.writes == WriteMode.BATCH && (sizes.min != sizes.max || loop.claim || loop.haltInClaimAfter != 0)) {
+            throw new UsageException("produce: --writes batch fills runs of one message size in place: give one --size"
+                    + " and no --claim or --halt-in-claim-after");
+        }
         RingImpl impl = Impls.byName("produce", args.string("impl", "ffm"));
         loop.futexWait = futexWait(args, "produce", impl);
         pinIfAsked(args, "produce");
-        Warmup.run(impl, args.string("size", ""), warmupMessages(args));
+        Warmup.run(impl, args.string("size", ""), warmupMessages(args), loop.writes);
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             sizes.checkFits("produce", ring.maxMessageLength());
             long bytes = loop.run(ring, impl, sizes);
             System.out.println("produced " + loop.written + " messages (" + bytes + " bytes, sizes " + sizes
-                    + ") with " + impl.label() + (loop.claim ? " (claims)" : ""));
+                    + ") with " + impl.label() + (loop.claim ? " (claims)" : "")
+                    + (loop.writes == WriteMode.BATCH ? " (runs of " + loop.batch + ")" : ""));
         }
     }
 
@@ -91,7 +99,7 @@ final class RingCommands {
             throw new UsageException("consume: --json times the first message to the last: use --count 2 or more");
         }
         pinIfAsked(args, "consume");
-        Warmup.run(impl, WARMUP_CONSUME_SIZES, warmupMessages(args));
+        Warmup.run(impl, WARMUP_CONSUME_SIZES, warmupMessages(args), WriteMode.PER_MESSAGE);
         try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
             MessageCheck check = loop.run(ring, impl);
             if (json) {

@@ -43,6 +43,14 @@ interface RingImpl {
             return offer(typeId, src, length);
         }
 
+        /**
+         * Writes test messages {@code first, first + 1, ..} ({@link TestPattern}) of {@code size}
+         * bytes, at most {@code max}, filled in place and published together where the ring has
+         * a batch write ({@link WriteMode#BATCH}); returns how many were written, 0 when the ring
+         * is full. Publishes anything {@link #offerBatched} held first.
+         */
+        int writeRun(int typeId, int size, int max, long first);
+
         /** Publishes what {@link #offerBatched} holds back (call before waiting, sleeping or leaving). */
         default void flush() {}
 

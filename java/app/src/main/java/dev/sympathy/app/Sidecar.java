@@ -45,6 +45,8 @@ public final class Sidecar {
                           [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
                           [--seconds S]     stop after S seconds (then --count is optional: a soak)
                           [--claim]         write each message through tryClaim/commit, filled in place
+                          [--writes per-message|batch [--batch B]]  one call per message (default), or
+                                            runs of B (256) messages of one size filled in place
                           [--core C]        pin the writing thread to core C
                           [--warmup N]      first run the loops on N messages of a scratch ring (JIT
                                             warm-up; default 1000000 with --core, else 0)
@@ -68,9 +70,12 @@ public final class Sidecar {
         c.put("bench", """
                   bench --size S --count N                 throughput, producer and consumer in separate JVMs
                           [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--capacity B] [--dir D]
-                          [--cores P,C] [--json]
+                          [--cores P,C] [--writes per-message|batch [--batch B]] [--json]
                           --impl ffm,agrona alternates the implementations run by run and prints
-                          each one's per-round ratio to the first; ends pinned to cores P,C (0,1)""");
+                          each one's per-round ratio to the first; ends pinned to cores P,C (0,1);
+                          --writes batch: the producer writes runs of B (256) messages filled in
+                          place (ffm: writeBatch, jni: one native batch; Agrona, which has no
+                          batch write, claims and commits each message in place)""");
         c.put("latency", """
                   latency --size S --count N               round trip over two rings (echo in a separate JVM)
                           [--impl X] [--runs R] [--capacity B] [--dir D] [--cores P,C] [--json]""");

@@ -1,5 +1,7 @@
 package dev.sympathy.app;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -40,6 +42,27 @@ final class TestPattern {
         }
         for (int k = 8; k < size; k++) {
             dst[k] = (byte) (index + k);
+        }
+    }
+
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Writes message {@code index} of {@code size} bytes into {@code dst} at {@code offset}: the
+     * same bytes as {@link #fill(byte[], long, int)}, in place (a claim, a batch's record).
+     */
+    static void fill(MemorySegment dst, long offset, long index, int size) {
+        if (size >= 8) {
+            dst.set(LONG_LE, offset, index);
+        } else {
+            dst.set(INT_LE, offset, (int) index); // size >= MIN_SIZE = 4
+            for (int k = 4; k < size; k++) {
+                dst.set(ValueLayout.JAVA_BYTE, offset + k, (byte) (index >>> (8 * k)));
+            }
+        }
+        for (int k = 8; k < size; k++) {
+            dst.set(ValueLayout.JAVA_BYTE, offset + k, (byte) (index + k));
         }
     }
 

@@ -26,7 +26,7 @@ import java.nio.file.Path;
  * afterwards.
  *
  * <pre>{@code
- * Warmup.run(impl, "4", Warmup.DEFAULT_MESSAGES); // then attach to the measured ring
+ * Warmup.run(impl, "4", Warmup.DEFAULT_MESSAGES, WriteMode.PER_MESSAGE); // then attach to the measured ring
  * }</pre>
  */
 final class Warmup {
@@ -52,10 +52,11 @@ final class Warmup {
      * {@code impl}'s producing end on the calling thread while a second thread reads and verifies
      * them through its consuming end, in rounds, and goes on (at most 5 s) until a round ends
      * with the JIT's total compile time unchanged: on a loaded machine the C2 compilations the
-     * loops asked for land well after the messages that asked for them. Nothing when
-     * {@code messages} is 0.
+     * loops asked for land well after the messages that asked for them. The producer writes as
+     * the measured one will ({@code writes}), so that the code it runs is the code compiled. Nothing
+     * when {@code messages} is 0.
      */
-    static void run(RingImpl impl, String sizes, long messages) {
+    static void run(RingImpl impl, String sizes, long messages, WriteMode writes) {
         if (messages <= 0) {
             return;
         }
@@ -71,7 +72,7 @@ final class Warmup {
             long done = 0;
             while (true) {
                 long round = done < messages ? Math.min(ROUND, messages - done) : ROUND;
-                round(ring, impl, spec, done, round);
+                round(ring, impl, spec, writes, done, round);
                 done += round;
                 long now = compileMs(jit);
                 boolean settled = now == compiling;
@@ -100,7 +101,7 @@ final class Warmup {
     }
 
     /** Messages {@code first, first + 1, ..} through both loops at once, the consumer on a second thread. */
-    private static void round(RingFile ring, RingImpl impl, SizeSpec spec, long first, long count)
+    private static void round(RingFile ring, RingImpl impl, SizeSpec spec, WriteMode writes, long first, long count)
             throws InterruptedException {
         // The previous round's producer detached in the millisecond it finished. A consumer that
         // attaches in that same millisecond cannot tell the departure from one after its attach
@@ -128,6 +129,7 @@ final class Warmup {
         produce.count = count;
         produce.first = first;
         produce.timeoutMs = TIMEOUT_MS;
+        produce.writes = writes;
         try {
             produce.run(ring, impl, spec);
         } catch (RuntimeException e) {

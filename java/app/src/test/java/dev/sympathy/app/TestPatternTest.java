@@ -47,6 +47,24 @@ class TestPatternTest {
     }
 
     @Test
+    void shouldFillInPlaceTheBytesOfTheArrayFill() {
+        long index = 0x1122_3344_5566_7788L;
+        for (int size = TestPattern.MIN_SIZE; size <= 40; size++) {
+            byte[] expected = new byte[size + 6];
+            TestPattern.fill(expected, index, size);
+            System.arraycopy(expected, 0, expected, 3, size);
+            java.util.Arrays.fill(expected, 0, 3, (byte) 0);
+            java.util.Arrays.fill(expected, size + 3, size + 6, (byte) 0);
+            byte[] segment = new byte[size + 6];
+            TestPattern.fill(MemorySegment.ofArray(segment), 3, index, size);
+            assertArrayEquals(expected, segment, size + " bytes filled at offset 3 of a segment");
+            byte[] agrona = new byte[size + 6];
+            AgronaImpl.fill(new org.agrona.concurrent.UnsafeBuffer(agrona), 3, index, size);
+            assertArrayEquals(expected, agrona, size + " bytes filled at offset 3 of an Agrona buffer");
+        }
+    }
+
+    @Test
     void shouldFillEverySizeAsTheBytewiseDefinition() {
         long index = 0x1122_3344_5566_7788L;
         for (int size = TestPattern.MIN_SIZE; size <= 24; size++) {
