@@ -60,17 +60,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_probe_measures_a_positive_hop_in_a_few_milliseconds() {
+    fn the_probe_measures_a_positive_hop() {
         let Some(cores) = probe_cores() else {
             eprintln!("skipped: the hop probe needs two cores");
             return;
         };
         assert_ne!(cores.0, cores.1);
-        let started = std::time::Instant::now();
         let hop = probe_hop_ns(cores).unwrap();
         assert!(hop.is_finite() && hop > 0.0, "{hop}");
-        // A few ms on a quiet machine; generous for a loaded one.
-        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
