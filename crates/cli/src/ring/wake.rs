@@ -472,19 +472,39 @@ fn idle(
         finish(child)?;
         samples.push(share?);
     }
-    let stats = Stats::from_samples(&samples).context("no runs")?;
-    let m = Measurement::new(
-        EXPERIMENT,
-        &format!("idle-{}-{}", side_name(side), wait.name()),
+    let variant = format!("idle-{}-{}", side_name(side), wait.name());
+    report_idle(
+        reporter,
+        &variant,
+        "rust",
+        side,
+        wait.name(),
+        seconds,
+        &samples,
     )
-    .param("producer", "rust")
-    .param("consumer", "rust")
-    .param("side", side_name(side))
-    .param("wait", wait.name())
-    .param("seconds", seconds)
-    .param("placement", "processes")
-    .check(Check::Ok)
-    .stats(Metric::CpuPercent, stats);
+}
+
+/// The idle-CPU result of a `side` ending in `consumer`'s language (the producer is this Rust
+/// process), one shape for both languages' rows.
+fn report_idle(
+    reporter: &mut Reporter,
+    variant: &str,
+    consumer: &str,
+    side: Role,
+    wait: &str,
+    seconds: f64,
+    samples: &[f64],
+) -> Result<()> {
+    let stats = Stats::from_samples(samples).context("no runs")?;
+    let m = Measurement::new(EXPERIMENT, variant)
+        .param("producer", "rust")
+        .param("consumer", consumer)
+        .param("side", side_name(side))
+        .param("wait", wait)
+        .param("seconds", seconds)
+        .param("placement", "processes")
+        .check(Check::Ok)
+        .stats(Metric::CpuPercent, stats);
     reporter.result(m)?;
     Ok(())
 }
@@ -527,18 +547,16 @@ fn idle_java(
         let _ = child.wait();
         samples.push(share?);
     }
-    let stats = Stats::from_samples(&samples).context("no runs")?;
-    let m = Measurement::new(EXPERIMENT, &format!("idle-consumer-java-{wait}"))
-        .param("producer", "rust")
-        .param("consumer", "java-ffm")
-        .param("side", "consumer")
-        .param("wait", wait)
-        .param("seconds", seconds)
-        .param("placement", "processes")
-        .check(Check::Ok)
-        .stats(Metric::CpuPercent, stats);
-    reporter.result(m)?;
-    Ok(())
+    let variant = format!("idle-consumer-java-{wait}");
+    report_idle(
+        reporter,
+        &variant,
+        "java-ffm",
+        Role::Consumer,
+        wait,
+        seconds,
+        &samples,
+    )
 }
 
 #[cfg(test)]
