@@ -76,6 +76,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_user_is_the_text_the_java_service_writes() {
+        use crate::user::{FlyweightCodec, UserCodec, UserView, generate};
+        let user = generate(1, 1_000_000);
+        let mut bytes = vec![0; FlyweightCodec.encoded_len(&user)];
+        FlyweightCodec.encode(&user, &mut bytes);
+        let mut out = String::new();
+        write_user(&UserView::new(&bytes).unwrap(), &mut out).unwrap();
+        // The same text as the Java UsersTest pins.
+        assert_eq!(
+            out,
+            "{\"id\":1,\"name\":\"user1\",\"email\":\"user1@example.com\",\"country\":\"NL\",\
+             \"status\":\"active\",\"registered_ms\":1532160822465,\"last_login_ms\":1542570246623,\
+             \"friends\":[790915,381227,39575,94435,471666,80818,254924,91801]}"
+        );
+    }
+
+    #[test]
     fn strings_escape_quotes_backslashes_and_controls() {
         let mut out = String::new();
         write_string("a\"b\\c\nd\u{1}é", &mut out);
