@@ -252,6 +252,7 @@ pub const CONSTANTS: &[(&str, i128)] = &named![
     EMPTY,
     TOMBSTONE,
     OFFSET_BITS,
+    OFFSET_MASK,
     TAG_BITS,
     MIN_SLOTS,
     MAX_SLOTS,
