@@ -89,23 +89,12 @@ pub struct LoadUsersArgs {
     pub flush: bool,
 }
 
-/// The size of a map that holds users `0..users` as flyweights (slots at load <= 1/2, their
-/// exact records plus a quarter spare).
-pub fn users_config(users: u64) -> MapConfig {
-    let bytes: u64 = (0..users)
-        .map(|id| layout::record_length(FlyweightCodec.encoded_len(&generate(id, users)) as u64))
-        .sum();
-    let mean = if users == 0 { 0 } else { bytes / users };
-    MapConfig::for_entries(users, mean.saturating_sub(16) + 8)
-        .with_value_format(VALUE_FORMAT_USER_FLYWEIGHT)
-}
-
 /// Runs `map load-users`.
 pub fn load_users(args: LoadUsersArgs) -> Result<()> {
     let map = if args.path.exists() {
         MapFile::open(&args.path)?
     } else {
-        MapFile::create(&args.path, &users_config(args.users))?
+        MapFile::create(&args.path, &sympathy_map::user::map_config(args.users))?
     };
     expect_users(&map)?;
     let mut writer = map.writer()?;

@@ -71,6 +71,26 @@ pub trait UserCodec {
     /// [`CodecError`] when `bytes` are not a well-formed value.
     fn decode(&self, bytes: &[u8]) -> Result<User, CodecError>;
 
+    /// The id and the number of friends of an encoded user: in place where the encoding allows
+    /// (the default decodes the whole user).
+    ///
+    /// # Errors
+    /// [`CodecError`] when `bytes` are not a well-formed value.
+    fn id_and_friend_count(&self, bytes: &[u8]) -> Result<(u64, usize), CodecError> {
+        let user = self.decode(bytes)?;
+        Ok((user.id, user.friends.len()))
+    }
+
+    /// Calls `each` with every friend's id: in place where the encoding allows (the default
+    /// decodes the whole user).
+    ///
+    /// # Errors
+    /// [`CodecError`] when `bytes` are not a well-formed value.
+    fn for_each_friend(&self, bytes: &[u8], mut each: impl FnMut(u64)) -> Result<(), CodecError> {
+        self.decode(bytes)?.friends.into_iter().for_each(&mut each);
+        Ok(())
+    }
+
     /// Whether `user` can be encoded.
     ///
     /// # Errors
@@ -144,6 +164,18 @@ impl UserCodec for FlyweightCodec {
         out[at..at + user.name.len()].copy_from_slice(user.name.as_bytes());
         at += user.name.len();
         out[at..].copy_from_slice(user.email.as_bytes());
+    }
+
+    #[inline]
+    fn id_and_friend_count(&self, bytes: &[u8]) -> Result<(u64, usize), CodecError> {
+        let view = UserView::new(bytes)?;
+        Ok((view.id(), view.friend_count()))
+    }
+
+    #[inline]
+    fn for_each_friend(&self, bytes: &[u8], each: impl FnMut(u64)) -> Result<(), CodecError> {
+        UserView::new(bytes)?.friends().for_each(each);
+        Ok(())
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<User, CodecError> {

@@ -130,13 +130,13 @@ pub const fn mix(x: u64) -> u64 {
 /// ```
 pub fn generate(id: u64, population: u64) -> User {
     let r = mix(id);
+    let friends = friends_of(id, population).collect();
     let registered_ms = FIRST_REGISTRATION_MS + (r % 315_360_000_000) as i64;
     let status = match r % 100 {
         0..95 => Status::Active,
         95..99 => Status::Suspended,
         _ => Status::Closed,
     };
-    let friend_count = if population == 0 { 0 } else { (r >> 16) % 9 };
     User {
         id,
         name: format!("user{id}"),
@@ -145,10 +145,53 @@ pub fn generate(id: u64, population: u64) -> User {
         status,
         registered_ms,
         last_login_ms: registered_ms + (mix(r) % 31_536_000_000) as i64,
-        friends: (0..friend_count)
-            .map(|k| mix(r.wrapping_add(k + 1)) % population)
-            .collect(),
+        friends,
     }
+}
+
+/// The friends of user `id` of a population, as [`generate`] gives them, without building the
+/// user (for checksums).
+///
+/// ```
+/// use sympathy_map::user::{friends_of, generate};
+/// assert!(friends_of(9, 50).eq(generate(9, 50).friends));
+/// ```
+pub fn friends_of(id: u64, population: u64) -> impl ExactSizeIterator<Item = u64> {
+    let r = mix(id);
+    let count = if population == 0 {
+        0
+    } else {
+        ((r >> 16) % 9) as u32
+    };
+    (0..count).map(move |k| mix(r.wrapping_add(u64::from(k) + 1)) % population)
+}
+
+/// Bytes the flyweight encoding of user `id` takes ([`FlyweightCodec`]), without building it.
+///
+/// ```
+/// use sympathy_map::user::{FlyweightCodec, UserCodec, flyweight_len_of, generate};
+/// assert_eq!(flyweight_len_of(123, 1000), FlyweightCodec.encoded_len(&generate(123, 1000)));
+/// ```
+pub fn flyweight_len_of(id: u64, population: u64) -> usize {
+    let digits = id.checked_ilog10().unwrap_or(0) as usize + 1;
+    // "user<id>" and "user<id>@example.com"
+    USER_FIXED_LENGTH + 8 * friends_of(id, population).len() + (4 + digits) + (4 + digits + 12)
+}
+
+/// The size of a map for users `0..users` in the flyweight layout: slots at load <= 1/2, a data
+/// area with room for their exact records plus a quarter (the Java `Users.mapConfig`).
+///
+/// ```
+/// let config = sympathy_map::user::map_config(1000);
+/// assert_eq!(config.slots, 2048);
+/// ```
+pub fn map_config(users: u64) -> crate::MapConfig {
+    let bytes: u64 = (0..users)
+        .map(|id| crate::layout::record_length(flyweight_len_of(id, users) as u64))
+        .sum();
+    let mean = bytes.checked_div(users).unwrap_or(0);
+    crate::MapConfig::for_entries(users, mean.saturating_sub(16) + 8)
+        .with_value_format(crate::layout::VALUE_FORMAT_USER_FLYWEIGHT)
 }
 
 #[cfg(test)]

@@ -51,17 +51,6 @@ final class MapCommands {
         }
     }
 
-    /** The size of a map for users 0..users as flyweights (the Rust {@code users_config}). */
-    static MapConfig usersConfig(long users) {
-        long bytes = 0;
-        for (long id = 0; id < users; id++) {
-            bytes += MapDescriptor.recordLength(FlyweightCodec.INSTANCE.encodedLength(Users.generate(id, users)));
-        }
-        long mean = users == 0 ? 0 : bytes / users;
-        return MapConfig.forEntries(users, Math.max(0, mean - 16) + 8)
-                .withValueFormat(MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT);
-    }
-
     static void expectUsers(MapFile map) {
         if (map.valueFormat() != MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT) {
             throw new ValueFormatException(map.valueFormat(), MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT);
@@ -74,7 +63,7 @@ final class MapCommands {
         args.expectPositional(1);
         long users = args.requiredLong("users", 0, Long.MAX_VALUE);
         long start = System.nanoTime();
-        try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, usersConfig(users))) {
+        try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, Users.mapConfig(users))) {
             expectUsers(map);
             try (MapWriter writer = map.writer()) {
                 FlyweightCodec codec = FlyweightCodec.INSTANCE;

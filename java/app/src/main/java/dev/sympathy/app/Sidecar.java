@@ -144,7 +144,12 @@ public final class Sidecar {
                 case "bench" -> BenchCommands.bench(argv);
                 case "latency" -> BenchCommands.latency(argv);
                 case "jni-cost" -> JniCost.run(argv);
-                case "run" -> IpcExperiment.run(argv);
+                case "run" -> {
+                    if (argv.length > 1 && argv[1].equals("map-service")) {
+                        return MapServiceExperiment.run(argv);
+                    }
+                    IpcExperiment.run(argv);
+                }
                 case "map" -> MapCommands.run(argv);
                 case "serve-map" -> MapService.run(argv);
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);

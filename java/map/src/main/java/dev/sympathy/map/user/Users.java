@@ -38,13 +38,42 @@ public final class Users {
         long registered = FIRST_REGISTRATION_MS + Long.remainderUnsigned(r, 315_360_000_000L);
         long percent = Long.remainderUnsigned(r, 100);
         Status status = percent < 95 ? Status.ACTIVE : percent < 99 ? Status.SUSPENDED : Status.CLOSED;
-        int friendCount = population == 0 ? 0 : (int) ((r >>> 16) % 9);
-        long[] friends = new long[friendCount];
-        for (int k = 0; k < friendCount; k++) {
-            friends[k] = Long.remainderUnsigned(mix(r + k + 1), population);
+        long[] friends = new long[friendCount(id, population)];
+        for (int k = 0; k < friends.length; k++) {
+            friends[k] = friend(id, population, k);
         }
         return new User(id, "user" + Long.toUnsignedString(id), "user" + Long.toUnsignedString(id) + "@example.com",
                 COUNTRIES[(int) ((r >>> 8) & 15)], status, registered,
                 registered + Long.remainderUnsigned(mix(r), 31_536_000_000L), friends);
+    }
+
+    /** How many friends user {@code id} has (the Rust {@code friends_of(id, population).len()}). */
+    public static int friendCount(long id, long population) {
+        return population == 0 ? 0 : (int) ((mix(id) >>> 16) % 9);
+    }
+
+    /** Friend {@code k} of user {@code id}, without building the user (for checksums). */
+    public static long friend(long id, long population, int k) {
+        return Long.remainderUnsigned(mix(mix(id) + k + 1), population);
+    }
+
+    /** Bytes the flyweight encoding of user {@code id} takes, without building it. */
+    public static int flyweightLength(long id, long population) {
+        int digits = Long.toUnsignedString(id).length();
+        return FlyweightCodec.FIXED_LENGTH + 8 * friendCount(id, population) + (4 + digits) + (4 + digits + 12);
+    }
+
+    /**
+     * The size of a map for users 0..users in the flyweight layout: slots at load at most 1/2, a
+     * data area with room for their exact records plus a quarter (the Rust {@code map_config}).
+     */
+    public static dev.sympathy.map.MapConfig mapConfig(long users) {
+        long bytes = 0;
+        for (long id = 0; id < users; id++) {
+            bytes += dev.sympathy.map.MapDescriptor.recordLength(flyweightLength(id, users));
+        }
+        long mean = users == 0 ? 0 : bytes / users;
+        return dev.sympathy.map.MapConfig.forEntries(users, Math.max(0, mean - 16) + 8)
+                .withValueFormat(dev.sympathy.map.MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT);
     }
 }
