@@ -219,6 +219,68 @@ pub fn run_once(variant: Variant, sizes: &Sizes, dir: &Path) -> Result<RunResult
     }
 }
 
+/// A built map, for the criterion bench: lookups timed over a map built once.
+pub struct Loaded {
+    variant: Variant,
+    users: u64,
+    heap: Option<HashMap<u64, User>>,
+    offheap: Option<(MapFile, Writer, RunFile)>,
+}
+
+impl Loaded {
+    /// Builds the variant's map of `users` users (the off-heap one's file in `dir`, removed
+    /// when this is dropped); the puts' time too.
+    ///
+    /// # Errors
+    /// The map failed.
+    pub fn build(
+        variant: Variant,
+        users: u64,
+        dir: &Path,
+    ) -> Result<(Loaded, Duration), OffheapMapError> {
+        let mut put_time = Duration::ZERO;
+        let mut loaded = Loaded {
+            variant,
+            users,
+            heap: None,
+            offheap: None,
+        };
+        match variant {
+            Variant::HeapHashMap => loaded.heap = Some(build_heap(users, &mut put_time)),
+            Variant::OffheapFlyweight => {
+                let file = RunFile(dir.join(format!(
+                    "sympathy-offheap-map-bench-{}.map",
+                    std::process::id()
+                )));
+                let _ = std::fs::remove_file(&file.0);
+                let map = MapFile::create(&file.0, &map_config(users))?;
+                let writer = build_offheap(&map, FlyweightCodec, users, &mut put_time)?;
+                loaded.offheap = Some((map, writer, file));
+            }
+        }
+        Ok((loaded, put_time))
+    }
+
+    /// `count` lookups of random users of `stream` (each checked), timed together.
+    ///
+    /// # Errors
+    /// A lookup read something the generator did not make.
+    pub fn get_time(&self, stream: u64, count: u64) -> Result<Duration, OffheapMapError> {
+        let elapsed = match (&self.heap, &self.offheap) {
+            (Some(map), _) => lookups(self.variant, map, stream, count, self.users)?.0,
+            (None, Some((map, _, _))) => {
+                let store = Offheap {
+                    map,
+                    codec: FlyweightCodec,
+                };
+                lookups(self.variant, &store, stream, count, self.users)?.0
+            }
+            (None, None) => unreachable!("a Loaded holds one map"),
+        };
+        Ok(elapsed)
+    }
+}
+
 fn build_heap(users: u64, put_time: &mut Duration) -> HashMap<u64, User> {
     let mut map = HashMap::new();
     let mut first = 0;

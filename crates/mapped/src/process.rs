@@ -112,13 +112,19 @@ impl ProcessStamp {
     /// Nobody: packs to 0.
     pub const NOBODY: ProcessStamp = ProcessStamp { pid: 0, start: 0 };
 
-    /// This process.
+    /// This process (read from `/proc` once; a forked child reads its own).
     pub fn current() -> ProcessStamp {
+        static CURRENT: std::sync::Mutex<ProcessStamp> =
+            std::sync::Mutex::new(ProcessStamp::NOBODY);
         let pid = own_pid();
-        ProcessStamp {
-            pid,
-            start: start_of(pid).unwrap_or(0),
+        let mut cached = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
+        if cached.pid != pid {
+            *cached = ProcessStamp {
+                pid,
+                start: start_of(pid).unwrap_or(0),
+            };
         }
+        *cached
     }
 
     /// The pid in the low 32 bits, the start in the high 32: the word a file stores.

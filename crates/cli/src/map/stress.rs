@@ -26,6 +26,9 @@ pub struct WriteArgs {
     /// The first operation's index (a writer that resumes a schedule).
     #[arg(long, default_value_t = 0)]
     first: u64,
+    /// Stop after this many seconds, even if operations are left.
+    #[arg(long)]
+    seconds: Option<f64>,
 }
 
 /// Runs `map stress-write`.
@@ -47,7 +50,13 @@ pub fn write(args: WriteArgs) -> Result<()> {
     let schedule = Schedule::new(args.keys);
     let mut writer = map.writer()?;
     let start = Instant::now();
+    let limit = args.seconds.map(Duration::from_secs_f64);
+    let mut done = 0;
     for j in args.first..args.first + args.ops {
+        if done % 4096 == 0 && limit.is_some_and(|l| start.elapsed() >= l) {
+            break;
+        }
+        done += 1;
         match schedule.op(j) {
             Op::Put { key, version } => {
                 writer.put(key, &value_of(key, version))?;
@@ -58,8 +67,7 @@ pub fn write(args: WriteArgs) -> Result<()> {
         }
     }
     println!(
-        "stress-write: {} operations on {} keys in {:.2} s; {} keys left",
-        args.ops,
+        "stress-write: {done} operations on {} keys in {:.2} s; {} keys left",
         args.keys,
         start.elapsed().as_secs_f64(),
         writer.len()

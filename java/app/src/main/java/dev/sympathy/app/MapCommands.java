@@ -32,7 +32,7 @@ final class MapCommands {
               map get PATH KEY                           a user as JSON, other values in hex
               map inspect PATH                           header, counters, writer
               map layout                                 the descriptor as NAME=value lines
-              map stress-write PATH --ops N [--keys K] [--first J]   the stress schedule, as the writer
+              map stress-write PATH --ops N [--keys K] [--first J] [--seconds S]   the stress schedule, as the writer
               map stress-read PATH [--keys K] [--seconds S] [--min-hits H]   check every value read""";
 
     static void run(String[] argv) throws InterruptedException {
@@ -161,18 +161,25 @@ final class MapCommands {
     }
 
     private static void stressWrite(String[] argv) {
-        Args args = new Args("map stress-write", argv, 2, Set.of("keys", "ops", "first"), Set.of());
+        Args args = new Args("map stress-write", argv, 2, Set.of("keys", "ops", "first", "seconds"), Set.of());
         Path path = Path.of(args.positional(0, "PATH (the map file)"));
         args.expectPositional(1);
         long keys = args.longOption("keys", 1, Long.MAX_VALUE, 1024);
         long ops = args.requiredLong("ops", 0, Long.MAX_VALUE);
         long first = args.longOption("first", 0, Long.MAX_VALUE, 0);
+        double seconds = Double.parseDouble(args.string("seconds", "1e9"));
         MapConfig config = new MapConfig(Math.max(8, Long.highestOneBit(keys * 2 - 1) << 1),
                 Math.max(4096, (ops + 1) * 96), 128, MapDescriptor.VALUE_FORMAT_BYTES);
         long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        long done = 0;
         try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, config);
                 MapWriter writer = map.writer()) {
             for (long j = first; j < first + ops; j++) {
+                if ((done & 4095) == 0 && System.nanoTime() - end >= 0) {
+                    break;
+                }
+                done++;
                 long key = Stress.key(keys, j);
                 if (Stress.isRemove(j)) {
                     writer.remove(key);
@@ -180,7 +187,7 @@ final class MapCommands {
                     writer.put(key, Stress.valueOf(key, j));
                 }
             }
-            System.out.printf("stress-write: %d operations on %d keys in %.2f s; %d keys left%n", ops, keys,
+            System.out.printf("stress-write: %d operations on %d keys in %.2f s; %d keys left%n", done, keys,
                     (System.nanoTime() - start) / 1e9, writer.size());
         }
     }

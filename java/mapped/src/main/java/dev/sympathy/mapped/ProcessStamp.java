@@ -20,10 +20,19 @@ public record ProcessStamp(int pid, int start) {
     /** Nobody: packs to 0. */
     public static final ProcessStamp NOBODY = new ProcessStamp(0, 0);
 
-    /** This process. */
+    /** This process (read from /proc once). */
     public static ProcessStamp current() {
-        int pid = (int) ProcessHandle.current().pid();
-        return new ProcessStamp(pid, startOf(pid));
+        return Current.STAMP;
+    }
+
+    /** This process's stamp, made on first use. */
+    private static final class Current {
+        static final ProcessStamp STAMP = make();
+
+        private static ProcessStamp make() {
+            int pid = (int) ProcessHandle.current().pid();
+            return new ProcessStamp(pid, startOf(pid));
+        }
     }
 
     /** The pid in the low 32 bits, the start in the high 32: the word a file stores. */
