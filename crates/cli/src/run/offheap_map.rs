@@ -96,7 +96,7 @@ impl Experiment for OffheapMapArgs {
                     .with_context(|| format!("{variant}, {} users", sizes.users))?;
                 reporter.line(&format!(
                     "{run} - {variant:<17} users={} put={:.0}/s get={:.0}/s p50={:.0}ns \
-                     p99={:.0}ns fof={:.0}/s heap={} native={} reopen={}",
+                     p99={:.0}ns fof={:.0}/s heap={} native={:.1}MB reopen={}",
                     sizes.users,
                     r.put_ops_per_sec,
                     r.get_ops_per_sec,
@@ -105,7 +105,7 @@ impl Experiment for OffheapMapArgs {
                     r.traversals_per_sec,
                     r.heap_bytes
                         .map_or("?".into(), |b| format!("{:.1}MB", b as f64 / 1e6)),
-                    format!("{:.1}MB", r.native_bytes as f64 / 1e6),
+                    r.native_bytes as f64 / 1e6,
                     r.reopen_ms.map_or("-".into(), |ms| format!("{ms:.2}ms")),
                 ))?;
                 all.push(r);
