@@ -8,7 +8,8 @@
 //! release hop between the two cores is probed before and after (printed beside the figures).
 //!
 //! `java/sidecar run map-service` is this command with `--server java`: one harness for both
-//! servers, so the two languages' rows differ only in the server.
+//! servers, so the two languages' rows differ only in the server. `--server rust,java` measures
+//! both in one command, over one map, alternating run by run (the way to compare them).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -97,10 +98,11 @@ pub struct MapServiceArgs {
     #[arg(long, value_delimiter = ',',
           value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
     pub variants: Option<Vec<Variant>>,
-    /// The server: rust (`sympathy serve-map`) or java (`java/sidecar serve-map`); results
-    /// carry its language.
-    #[arg(long, value_enum, default_value_t = Server::Rust)]
-    pub server: Server,
+    /// The servers, comma-separated: rust (`sympathy serve-map`), java (`java/sidecar
+    /// serve-map`); results carry each one's language. With both, one command measures both,
+    /// alternating run by run over one map [default: rust].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub server: Vec<Server>,
     /// Serve this map of users (ids 0..--users) instead of building one for the run.
     #[arg(long)]
     pub map: Option<PathBuf>,
@@ -110,9 +112,10 @@ pub struct MapServiceArgs {
     pub cores: Option<String>,
 }
 
-/// One measured case: the lookups and the run's sizes.
+/// One measured case: the server, the lookups and the run's sizes.
 #[derive(Debug, Clone, Copy)]
 pub struct Load {
+    server: Server,
     variant: Variant,
     users: u64,
     connections: u64,
@@ -134,24 +137,27 @@ impl Experiment for MapServiceArgs {
             bail!("--users, --connections, --requests and --max-seconds must be at least 1");
         }
         let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
-        let language = self.server.language();
-        Ok(variants
-            .into_iter()
-            .map(|variant| {
+        let mut cases = Vec::new();
+        for server in self.servers() {
+            for &variant in &variants {
                 let load = Load {
+                    server,
                     variant,
                     users,
                     connections,
                     requests,
                     max_seconds,
                 };
-                Case::new(load, variant.name(), language)
-                    .param("users", users)
-                    .param("connections", connections)
-                    .param("requests", requests)
-                    .param("max_seconds", max_seconds)
-            })
-            .collect())
+                cases.push(
+                    Case::new(load, variant.name(), server.language())
+                        .param("users", users)
+                        .param("connections", connections)
+                        .param("requests", requests)
+                        .param("max_seconds", max_seconds),
+                );
+            }
+        }
+        Ok(cases)
     }
 
     fn measure(
@@ -197,42 +203,55 @@ impl Experiment for MapServiceArgs {
                 path
             }
         };
-        let mut server = ServerProcess::start(self.server, &map_path, server_core)?;
+        let mut servers = Vec::new();
+        for server in self.servers() {
+            let process = ServerProcess::start(server, &map_path, server_core)?;
+            reporter.line(&format!(
+                "# map-service: {} server at {} on core {server_core}",
+                server.language(),
+                process.url
+            ))?;
+            servers.push(process);
+        }
         reporter.line(&format!(
-            "# map-service: {} server at {} on core {server_core}; wrk (1 thread, {} connections) \
-             on core {load_core}; {runs} run(s) of up to {} answers or {} s per lookup kind",
-            self.server.language(),
-            server.url,
-            first.work.connections,
-            first.work.requests,
-            first.work.max_seconds
+            "# map-service: wrk (1 thread, {} connections) on core {load_core}; {runs} run(s) of \
+             up to {} answers or {} s per server and lookup kind, alternating run by run",
+            first.work.connections, first.work.requests, first.work.max_seconds
         ))?;
         let hop_before = probe_hop((load_core, server_core));
-        // Warm-up: the JIT (Java) and the caches, untimed; both kinds of lookup.
+        // Warm-up: the JIT (Java) and the caches, untimed; both kinds of lookup, every server.
         let warm_seconds = match common.preset() {
             sympathy_harness::Preset::Smoke => 1,
             sympathy_harness::Preset::Quick => 3,
             _ => 10,
         };
-        for variant in Variant::ALL {
-            let warm = Load {
-                variant,
-                requests: u64::MAX / 4,
-                max_seconds: warm_seconds,
-                ..first.work
-            };
-            run_wrk(&wrk, &script, &server.url, &warm, load_core, 99)?;
+        for server in &servers {
+            for variant in Variant::ALL {
+                let warm = Load {
+                    variant,
+                    requests: u64::MAX / 4,
+                    max_seconds: warm_seconds,
+                    ..first.work
+                };
+                run_wrk(&wrk, &script, &server.url, &warm, load_core, 99)?;
+            }
         }
-        for case in cases {
-            let load = case.work;
-            let (mut rates, mut p50s, mut p99s) = (Vec::new(), Vec::new(), Vec::new());
-            for run in 0..runs {
+        // Run 0 of every case, then run 1 of every case, ...: each server and kind of lookup
+        // meets the same machine.
+        let mut samples: Vec<[Vec<f64>; 3]> = vec![Default::default(); cases.len()];
+        for run in 0..runs {
+            for (case, [rates, p50s, p99s]) in cases.iter().zip(samples.iter_mut()) {
+                let load = case.work;
+                let server = servers
+                    .iter_mut()
+                    .find(|s| s.server == load.server)
+                    .expect("a process per server");
                 server.check_alive()?;
                 let outcome = run_wrk(&wrk, &script, &server.url, &load, load_core, run as u64)?;
                 reporter.line(&format!(
                     "{run} - {} {:<9} {:.0} lookups/s p50={:.1}us p99={:.1}us max={:.1}us \
                      ({} answers in {:.2} s)",
-                    self.server.language(),
+                    load.server.language(),
                     load.variant.name(),
                     outcome.rate,
                     outcome.p50_us,
@@ -245,10 +264,12 @@ impl Experiment for MapServiceArgs {
                 p50s.push(outcome.p50_us * 1e3);
                 p99s.push(outcome.p99_us * 1e3);
             }
+        }
+        for (case, [rates, p50s, p99s]) in cases.iter().zip(&samples) {
             for (metric, samples) in [
-                (Metric::LookupsPerSec, &rates),
-                (Metric::LatencyP50Ns, &p50s),
-                (Metric::LatencyP99Ns, &p99s),
+                (Metric::LookupsPerSec, rates),
+                (Metric::LatencyP50Ns, p50s),
+                (Metric::LatencyP99Ns, p99s),
             ] {
                 let stats = Stats::from_samples(samples).context("no valid samples")?;
                 reporter.result(case.result(EXPERIMENT, metric, stats).check(Check::Ok))?;
@@ -259,12 +280,28 @@ impl Experiment for MapServiceArgs {
             "# map-service: store-release hop between cores {load_core} and {server_core}: \
              {hop_before} before, {hop_after} after"
         ))?;
-        server.stop()?;
+        for server in servers {
+            server.stop()?;
+        }
         Ok(())
     }
 }
 
 impl MapServiceArgs {
+    /// The servers asked for, each once, in order (rust when none).
+    fn servers(&self) -> Vec<Server> {
+        let mut servers = Vec::new();
+        for &s in &self.server {
+            if !servers.contains(&s) {
+                servers.push(s);
+            }
+        }
+        if servers.is_empty() {
+            servers.push(Server::Rust);
+        }
+        servers
+    }
+
     /// The server's core and the load generator's.
     fn cores(&self) -> Result<(usize, usize)> {
         if let Some(text) = &self.cores {

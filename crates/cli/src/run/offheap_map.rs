@@ -85,13 +85,15 @@ impl Experiment for OffheapMapArgs {
         let core = first_core()?;
         let dir = self.dir.clone().unwrap_or_else(std::env::temp_dir);
         reporter.line(&format!(
-            "# offheap-map: {runs} run(s) per map, pinned to core {core}; map files in {}",
+            "# offheap-map: {runs} run(s) per map, the maps alternating run by run, pinned to \
+             core {core}; map files in {}",
             dir.display()
         ))?;
-        for case in cases {
-            let (variant, sizes) = case.work;
-            let mut all: Vec<RunResult> = Vec::new();
-            for run in 0..runs {
+        // Run 0 of every map, then run 1 of every map, ...: each map meets the same machine.
+        let mut results: Vec<Vec<RunResult>> = vec![Vec::new(); cases.len()];
+        for run in 0..runs {
+            for (case, all) in cases.iter().zip(results.iter_mut()) {
+                let (variant, sizes) = case.work;
                 let r = run_pinned(core, || offheap_map::run_once(variant, &sizes, &dir))?
                     .with_context(|| format!("{variant}, {} users", sizes.users))?;
                 reporter.line(&format!(
@@ -110,6 +112,9 @@ impl Experiment for OffheapMapArgs {
                 ))?;
                 all.push(r);
             }
+        }
+        for (case, all) in cases.iter().zip(&results) {
+            let (variant, sizes) = case.work;
             let report = |reporter: &mut Reporter,
                           metric: Metric,
                           value: &dyn Fn(&RunResult) -> Option<f64>,
