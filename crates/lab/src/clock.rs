@@ -3,6 +3,11 @@
 //! nanoseconds with a rate measured against `Instant`. This relies on an invariant TSC (every
 //! x86_64 CPU of the last decade; the VM exposes one).
 //!
+//!
+//! `rdtsc` alone may run before the loads of the operation it closes have completed: time one
+//! operation between [`ticks_fenced`] and [`ticks_after`], which wait for the instructions
+//! before them.
+//!
 //! ```
 //! use sympathy_lab::clock::{ns_per_tick, ticks};
 //! let rate = ns_per_tick();
@@ -26,6 +31,47 @@ pub fn ticks() -> u64 {
     {
         static BASE: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
         BASE.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    }
+}
+
+/// A timestamp taken after every earlier instruction has completed and before any later one
+/// starts (`rdtscp`, then `lfence`): the end of a timed operation, whose loads `rdtsc` alone
+/// could run ahead of. Pair it with [`ticks_fenced`] at the start. Ticks of [`ns_per_tick`].
+#[inline(always)]
+pub fn ticks_after() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut aux = 0u32;
+        // SAFETY: `rdtscp` and `lfence` exist on every x86_64 CPU of the last decade (the
+        // invariant TSC this module assumes implies rdtscp); they only read the counter and
+        // order instructions.
+        unsafe {
+            let t = core::arch::x86_64::__rdtscp(&mut aux);
+            core::arch::x86_64::_mm_lfence();
+            t
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        ticks()
+    }
+}
+
+/// A timestamp taken once every earlier instruction has completed (`lfence`, then `rdtsc`): the
+/// start of a timed operation. Ticks of [`ns_per_tick`].
+#[inline(always)]
+pub fn ticks_fenced() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: as in ticks_after.
+        unsafe {
+            core::arch::x86_64::_mm_lfence();
+            core::arch::x86_64::_rdtsc()
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        ticks()
     }
 }
 

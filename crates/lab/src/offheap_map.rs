@@ -39,7 +39,7 @@ use sympathy_harness::counting_alloc;
 use sympathy_map::user::{FlyweightCodec, User, UserCodec, friends_of, generate, map_config, mix};
 use sympathy_map::{MapError, MapFile, Writer};
 
-use crate::clock::{ns_per_tick, ticks};
+use crate::clock::{ns_per_tick, ticks_after, ticks_fenced};
 
 /// Users made (untimed) before each timed run of puts.
 pub const BATCH: u64 = 65_536;
@@ -95,7 +95,7 @@ pub struct RunResult {
     pub put_ops_per_sec: f64,
     /// Lookups per second.
     pub get_ops_per_sec: f64,
-    /// Lookup latency, median, ns (the clock's own cost, ~13 ns, included).
+    /// Lookup latency, median, ns (the fenced clock's own cost included).
     pub get_p50_ns: f64,
     /// Lookup latency, 99th percentile, ns.
     pub get_p99_ns: f64,
@@ -460,9 +460,9 @@ fn latencies(
     let mut samples = Vec::with_capacity(count as usize);
     for i in 0..count {
         let key = random_id(5, i, users);
-        let start = ticks();
+        let start = ticks_fenced();
         let found = store.id_and_friend_count(black_box(key))?;
-        let took = ticks().wrapping_sub(start);
+        let took = ticks_after().wrapping_sub(start);
         if found.map(|(id, _)| id) != Some(key) {
             return Err(mismatch(
                 variant,
