@@ -10,7 +10,7 @@ mod peers;
 use std::time::{Duration, Instant};
 
 use common::TempPath;
-use peers::{Ack, kill9, spawn_writer, wait_for};
+use peers::{Ack, kill9, spawn_paced_writer, wait_for};
 use sympathy_map::stress::Verifier;
 use sympathy_map::user::mix;
 use sympathy_map::{MapConfig, MapFile};
@@ -32,8 +32,8 @@ fn a_reader_in_another_process_never_sees_a_torn_or_older_value() {
     const KEYS: u64 = 1024;
     let path = TempPath::new("stress");
     let ack_path = TempPath::new("stress-ack");
-    // Room for ~16M operations of ~60 bytes: more than the writer makes in the test's time on
-    // the 2-core machine (a full map would stop the writer, and the test says so).
+    // Room for ~16M operations of ~64 bytes; the writer is paced to spread them over the test's
+    // time (a full map would stop it, and the test would say so).
     let config = MapConfig {
         slots: 4096,
         data_capacity: 1 << 30,
@@ -42,7 +42,8 @@ fn a_reader_in_another_process_never_sees_a_torn_or_older_value() {
     };
     MapFile::create(&path.0, &config).unwrap();
     let ack = Ack::open(&ack_path.0);
-    let mut child = spawn_writer(&path.0, &ack_path.0, KEYS, 0);
+    let per_second = (config.data_capacity / 96) / seconds.max(1);
+    let mut child = spawn_paced_writer(&path.0, &ack_path.0, KEYS, 0, per_second);
     wait_for(&ack, 1, Duration::from_secs(20));
     let map = MapFile::open_read_only(&path.0).unwrap();
     let mut verifier = Verifier::default();

@@ -26,7 +26,8 @@ pub struct WriteArgs {
     /// The first operation's index (a writer that resumes a schedule).
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// Stop after this many seconds, even if operations are left.
+    /// Spread the operations over this many seconds (paced), and stop then even if some are
+    /// left.
     #[arg(long)]
     seconds: Option<f64>,
 }
@@ -53,8 +54,18 @@ pub fn write(args: WriteArgs) -> Result<()> {
     let limit = args.seconds.map(Duration::from_secs_f64);
     let mut done = 0;
     for j in args.first..args.first + args.ops {
-        if done % 4096 == 0 && limit.is_some_and(|l| start.elapsed() >= l) {
-            break;
+        if done % 4096 == 0
+            && let Some(limit) = limit
+        {
+            let elapsed = start.elapsed();
+            if elapsed >= limit {
+                break;
+            }
+            // Paced: operation `done` is due at done / ops of the time.
+            let due = limit.mul_f64(done as f64 / args.ops.max(1) as f64);
+            if let Some(ahead) = due.checked_sub(elapsed) {
+                std::thread::sleep(ahead);
+            }
         }
         done += 1;
         match schedule.op(j) {

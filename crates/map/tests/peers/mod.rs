@@ -12,7 +12,7 @@ use memmap2::MmapMut;
 use sympathy_map::stress::{Op, Schedule, check_value, value_of};
 use sympathy_map::{MapFile, Writer};
 
-/// Set in a child: `writer <map> <ack> <keys> <first-op>`.
+/// Set in a child: `writer <map> <ack> <keys> <first-op> [<ops-per-second>]`.
 pub const PEER_ENV: &str = "SYMPATHY_MAP_TEST_PEER";
 
 /// The acknowledgement file: one u64, the number of operations that returned.
@@ -64,11 +64,21 @@ pub fn apply(writer: &mut Writer, schedule: &Schedule, j: u64) {
 /// Starts a writer child that applies `schedule` (of `keys` keys) from operation `first` on,
 /// for ever, acknowledging each operation in the file at `ack`.
 pub fn spawn_writer(map: &Path, ack: &Path, keys: u64, first: u64) -> Child {
+    spawn_paced_writer(map, ack, keys, first, 0)
+}
+
+/// [`spawn_writer`], at most `per_second` operations a second (0: as fast as it can), so that
+/// a long run does not fill the map's data area.
+pub fn spawn_paced_writer(map: &Path, ack: &Path, keys: u64, first: u64, per_second: u64) -> Child {
     Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "peer_child", "--nocapture", "--test-threads=1"])
         .env(
             PEER_ENV,
-            format!("writer {} {} {keys} {first}", map.display(), ack.display()),
+            format!(
+                "writer {} {} {keys} {first} {per_second}",
+                map.display(),
+                ack.display()
+            ),
         )
         .spawn()
         .unwrap()
@@ -84,12 +94,21 @@ pub fn child_main() {
     let map = MapFile::open(parts[1]).unwrap();
     let ack = Ack::open(Path::new(parts[2]));
     let schedule = Schedule::new(parts[3].parse().unwrap());
-    let mut j: u64 = parts[4].parse().unwrap();
+    let first: u64 = parts[4].parse().unwrap();
+    let per_second: u64 = parts.get(5).map_or(0, |p| p.parse().unwrap());
+    let mut j = first;
     let mut writer = map.writer().unwrap();
+    let start = Instant::now();
     loop {
         apply(&mut writer, &schedule, j);
         j += 1;
         ack.store(j);
+        if per_second > 0 && (j - first).is_multiple_of(1024) {
+            let due = Duration::from_secs_f64((j - first) as f64 / per_second as f64);
+            if let Some(ahead) = due.checked_sub(start.elapsed()) {
+                std::thread::sleep(ahead);
+            }
+        }
     }
 }
 

@@ -13,6 +13,7 @@ import dev.sympathy.map.user.UserJson;
 import dev.sympathy.map.user.UserView;
 import dev.sympathy.map.user.Users;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Map;
@@ -33,6 +34,7 @@ final class MapCommands {
               map inspect PATH                           header, counters, writer
               map layout                                 the descriptor as NAME=value lines
               map stress-write PATH --ops N [--keys K] [--first J] [--seconds S]   the stress schedule, as the writer
+                                                         (--seconds: the ops spread over S seconds)
               map stress-read PATH [--keys K] [--seconds S] [--min-hits H]   check every value read""";
 
     static void run(String[] argv) throws InterruptedException {
@@ -160,7 +162,7 @@ final class MapCommands {
         }
     }
 
-    private static void stressWrite(String[] argv) {
+    private static void stressWrite(String[] argv) throws InterruptedException {
         Args args = new Args("map stress-write", argv, 2, Set.of("keys", "ops", "first", "seconds"), Set.of());
         Path path = Path.of(args.positional(0, "PATH (the map file)"));
         args.expectPositional(1);
@@ -176,8 +178,16 @@ final class MapCommands {
         try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, config);
                 MapWriter writer = map.writer()) {
             for (long j = first; j < first + ops; j++) {
-                if ((done & 4095) == 0 && System.nanoTime() - end >= 0) {
-                    break;
+                if ((done & 4095) == 0) {
+                    long now = System.nanoTime();
+                    if (now - end >= 0) {
+                        break;
+                    }
+                    // Paced: operation `done` is due at done / ops of the time.
+                    long due = start + (long) ((end - start) * ((double) done / Math.max(1, ops)));
+                    if (due - now > 0) {
+                        Thread.sleep(Duration.ofNanos(due - now));
+                    }
                 }
                 done++;
                 long key = Stress.key(keys, j);
