@@ -6,7 +6,7 @@
 //! - [`space`]: reserving a file's blocks up front ([`space::allocate_new`],
 //!   [`space::allocate_holes`]), so that a full filesystem is a [`space::SpaceError::NoSpace`]
 //!   naming it instead of a `SIGBUS` at the first write to the mapping.
-//! - [`file`]: refusing what is not a regular file before opening it (a FIFO would block the
+//! - [`mod@file`]: refusing what is not a regular file before opening it (a FIFO would block the
 //!   open, a device such as `/dev/zero` would map as endless zeros).
 //!
 //! `sympathy-ring` (the IPC ring) and `sympathy-map` (the off-heap map) build on it; the Java
