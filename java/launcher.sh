@@ -90,12 +90,12 @@ launcher_build_jar() {
 
 # launcher_build_jni_library FOR: builds target/release/libsympathy_jni.so (the Rust ring through
 # JNI: --impl jni, thread pinning) with `cargo build --release -p sympathy-jni` when it is missing
-# or older than the sources of bindings/jni, crates/ring or crates/harness. FOR says what needs
+# or older than the sources of bindings/jni, crates/ring, crates/mapped or crates/harness. FOR says what needs
 # it. Fails (status 1, with a message) when cargo is missing or the build fails; the caller
 # decides whether that is fatal.
 launcher_build_jni_library() {
     local lib=$launcher_jni_library
-    launcher_stale "$lib" "$root/bindings/jni" "$root/crates/ring/src" "$root/crates/harness/src" \
+    launcher_stale "$lib" "$root/bindings/jni" "$root/crates/ring/src" "$root/crates/mapped/src" "$root/crates/harness/src" \
         -- -name '*.rs' -o -name Cargo.toml || return 0
     command -v cargo >/dev/null 2>&1 || {
         echo "$launcher_name: cargo is needed to build $lib ($1)" >&2

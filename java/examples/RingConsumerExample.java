@@ -9,8 +9,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The consumer half of the README's "Use the ring from your program": reads COUNT messages from
  * a ring file (waiting for its producer to create it) and prints the first three and the last.
- * Run with the JDK's source launcher against the sympathy-ring jar:
- * {@code java --enable-native-access=ALL-UNNAMED -cp java/ring/target/sympathy-ring-0.1.0.jar
+ * Run with the JDK's source launcher against the sympathy-ring jar and its one dependency:
+ * {@code java --enable-native-access=ALL-UNNAMED
+ * -cp java/ring/target/sympathy-ring-0.1.0.jar:java/mapped/target/sympathy-mapped-0.1.0.jar
  * java/examples/RingConsumerExample.java /tmp/demo.ring 1000}
  */
 public class RingConsumerExample {

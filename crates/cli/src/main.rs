@@ -5,12 +5,15 @@
 //! sympathy run all --quick
 //! sympathy compare [--smoke|--quick|--full] [--only queue,ping-pong] [--out DIR] [--baseline FILE]
 //! sympathy ring <create|produce|consume|inspect|layout|wake> ...
+//! sympathy map <create|load-users|verify-users|get|inspect|copy|layout|stress-write|stress-read> ...
+//! sympathy serve-map FILE --port P
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod compare;
 mod experiment;
+mod map;
 mod ring;
 mod run;
 
@@ -42,6 +45,11 @@ enum Command {
     Compare(compare::CompareArgs),
     /// The shared-memory ring file: create, produce, consume, inspect, layout, wake.
     Ring(ring::RingArgs),
+    /// The off-heap map file: create, load-users, verify-users, get, inspect, copy, layout,
+    /// stress-write, stress-read.
+    Map(map::MapArgs),
+    /// Serve a map of users over HTTP: GET /users/{id} as JSON (the seed's lookup service).
+    ServeMap(map::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +58,8 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Ring(args) => ring::run(args),
+        Command::Map(args) => map::run(args),
+        Command::ServeMap(args) => map::serve::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -84,11 +84,33 @@ pub enum Metric {
     CpuPercent,
     /// Milliseconds a garbage collector spent during the run (Rust, without one: 0).
     GcPauseMs,
+    /// Lookups of a map per second, one thread.
+    GetOpsPerSec,
+    /// Puts into a map per second, one thread.
+    PutOpsPerSec,
+    /// One lookup's latency, 50th percentile, ns.
+    GetP50Ns,
+    /// One lookup's latency, 99th percentile, ns.
+    GetP99Ns,
+    /// Bytes on the heap with the map loaded.
+    HeapBytes,
+    /// Bytes outside the heap (the map file's mapped length).
+    NativeBytes,
+    /// Milliseconds to reopen a map file and read one value.
+    ReopenMs,
+    /// Milliseconds a System.gc() took with the map loaded (Rust: 0).
+    FullGcMs,
+    /// That pause as the JVM's GC log reports it.
+    GcLogPauseMs,
+    /// Friend-of-friend walks per second.
+    TraversalsPerSec,
+    /// HTTP lookups answered per second by a service.
+    LookupsPerSec,
 }
 
 impl Metric {
     /// Every metric, in declaration order.
-    pub const ALL: [Metric; 30] = [
+    pub const ALL: [Metric; 41] = [
         Metric::NsPerOp,
         Metric::NsPerHop,
         Metric::HopsPerSec,
@@ -119,6 +141,17 @@ impl Metric {
         Metric::WakeMaxNs,
         Metric::CpuPercent,
         Metric::GcPauseMs,
+        Metric::GetOpsPerSec,
+        Metric::PutOpsPerSec,
+        Metric::GetP50Ns,
+        Metric::GetP99Ns,
+        Metric::HeapBytes,
+        Metric::NativeBytes,
+        Metric::ReopenMs,
+        Metric::FullGcMs,
+        Metric::GcLogPauseMs,
+        Metric::TraversalsPerSec,
+        Metric::LookupsPerSec,
     ];
 
     /// The metric's name in the schema.
@@ -154,6 +187,17 @@ impl Metric {
             Metric::WakeMaxNs => "wake_max_ns",
             Metric::CpuPercent => "cpu_percent",
             Metric::GcPauseMs => "gc_pause_ms",
+            Metric::GetOpsPerSec => "get_ops_per_sec",
+            Metric::PutOpsPerSec => "put_ops_per_sec",
+            Metric::GetP50Ns => "get_p50_ns",
+            Metric::GetP99Ns => "get_p99_ns",
+            Metric::HeapBytes => "heap_bytes",
+            Metric::NativeBytes => "native_bytes",
+            Metric::ReopenMs => "reopen_ms",
+            Metric::FullGcMs => "full_gc_ms",
+            Metric::GcLogPauseMs => "gc_log_pause_ms",
+            Metric::TraversalsPerSec => "traversals_per_sec",
+            Metric::LookupsPerSec => "lookups_per_sec",
         }
     }
 

@@ -9,10 +9,13 @@
 //! - [`hop_probe`]: a few milliseconds of store-release ping-pong, the machine's state
 //!   measured before and after each run of `compare`.
 //! - [`c_reference`]: the C reference kernels of those two, called through FFI.
+//! - [`clock`]: the time-stamp counter, for timing single operations.
 //! - [`ipc`]: the memory-mapped ring between two processes (throughput within and across
 //!   languages, echo round trip), with the seam that starts the peer process.
 //! - [`memory_walk`]: the seed's linear / in-page / whole-heap walks and dependent chases.
 //! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
+//! - [`offheap_map`]: the seed's users in a heap `HashMap` and in the off-heap map file:
+//!   puts, gets, latency, memory, reopen, friend-of-friend traversals.
 //! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
 //!   std) in messages per second.
 //! - [`serialization`]: the seed's order object written and read back (serde/postcard, a
@@ -30,10 +33,12 @@
 pub mod atomic_increment;
 pub mod back_pressure;
 pub mod c_reference;
+pub mod clock;
 pub mod dispatch;
 pub mod hop_probe;
 pub mod ipc;
 pub mod memory_walk;
+pub mod offheap_map;
 pub mod ping_pong;
 pub mod queue;
 pub mod scratch;

@@ -5,8 +5,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering as Local};
-#[cfg(not(all(loom, test)))]
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::error::{RingError, Role};
 use crate::region::Region;
@@ -26,13 +24,10 @@ pub(crate) fn duration_ms(d: std::time::Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// Milliseconds since the Unix epoch.
+/// Milliseconds since the Unix epoch ([`sympathy_mapped::now_ms`]).
 #[cfg(not(all(loom, test)))]
 pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    sympathy_mapped::now_ms()
 }
 
 /// Under loom a whole execution runs within one millisecond, so every heartbeat and detach
@@ -45,51 +40,8 @@ pub fn now_ms() -> i64 {
     CLOCK.fetch_add(1, Local::SeqCst)
 }
 
-/// This process's pid.
-pub(crate) fn own_pid() -> i32 {
-    std::process::id() as i32
-}
-
-/// Whether a process with this pid exists and has not exited: `kill(pid, 0)` succeeds (`EPERM`
-/// means it exists but belongs to another user) and `/proc/<pid>/stat` does not show it as a
-/// zombie (`Z`) or dead (`X`). A zombie has exited; only its exit status waits for its parent,
-/// so a peer killed and not yet reaped is dead. Without a readable `/proc` the `kill` answer
-/// stands.
-///
-/// # Examples
-/// ```
-/// assert!(sympathy_ring::pid_alive(std::process::id() as i32));
-/// assert!(!sympathy_ring::pid_alive(0));
-/// ```
-pub fn pid_alive(pid: i32) -> bool {
-    if pid <= 0 {
-        return false;
-    }
-    // Miri cannot call kill(); under it every ring is anonymous memory in this one process.
-    if cfg!(miri) {
-        return pid == own_pid();
-    }
-    // SAFETY: kill with signal 0 sends nothing; it only checks that the pid exists.
-    let rc = unsafe { libc::kill(pid, 0) };
-    let exists = rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
-    exists && !matches!(proc_state(pid), Some(b'Z' | b'X' | b'x'))
-}
-
-/// The state letter of `/proc/<pid>/stat` (`R`, `S`, `T`, `Z`, ...), if it can be read. The
-/// command name before it is in parentheses and may itself hold `)` and spaces: the state is
-/// the first field after the last `)`.
-fn proc_state(pid: i32) -> Option<u8> {
-    state_letter(&std::fs::read(format!("/proc/{pid}/stat")).ok()?)
-}
-
-/// The state letter of the text of a `/proc/<pid>/stat` file (see [`proc_state`]).
-fn state_letter(stat: &[u8]) -> Option<u8> {
-    let close = stat.iter().rposition(|&b| b == b')')?;
-    stat.get(close + 1..)?
-        .iter()
-        .copied()
-        .find(|b| !b.is_ascii_whitespace())
-}
+pub(crate) use sympathy_mapped::own_pid;
+pub use sympathy_mapped::pid_alive;
 
 /// What a side can tell about its peer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -572,14 +524,5 @@ mod tests {
             assert!(!s.is_gone());
             assert!(s.to_error(Role::Producer).is_none());
         }
-    }
-
-    #[test]
-    fn the_state_letter_follows_the_last_parenthesis() {
-        assert_eq!(state_letter(b"4242 (sleep) S 1 4242"), Some(b'S'));
-        assert_eq!(state_letter(b"4242 (a) S (b)) Z 1 4242"), Some(b'Z'));
-        assert_eq!(state_letter(b"4242 (odd name) X 1"), Some(b'X'));
-        assert_eq!(state_letter(b"garbage"), None);
-        assert_eq!(state_letter(b"1 (x)"), None);
     }
 }

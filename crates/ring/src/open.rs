@@ -305,29 +305,11 @@ fn map(file: &File, len: Option<usize>, access: Access) -> std::io::Result<MmapM
 
 /// Refuses anything but a regular file, naming what it is (and the link it was reached by).
 fn check_regular_file(path: &Path, metadata: &std::fs::Metadata) -> Result<(), RingError> {
-    use std::os::unix::fs::FileTypeExt;
-    let t = metadata.file_type();
-    let what = if t.is_file() {
-        return Ok(());
-    } else if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
-        "a FIFO (named pipe)"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    };
-    let via = match std::fs::read_link(path) {
-        Ok(target) => format!(", through a symbolic link to {}", target.display()),
-        Err(_) => String::new(),
-    };
-    Err(RingError::NotARegularFile {
-        path: path.to_path_buf(),
-        what: format!("{what}{via}"),
-    })
+    match sympathy_mapped::file::not_a_regular_file(path, metadata) {
+        None => Ok(()),
+        Some(what) => Err(RingError::NotARegularFile {
+            path: path.to_path_buf(),
+            what,
+        }),
+    }
 }

@@ -1,189 +1,43 @@
 //! Reserving a ring file's blocks, so that a filesystem too small for it fails at create with
-//! [`RingError::NoSpace`] instead of killing the first writer with `SIGBUS`.
-//!
-//! A file sized with `set_len` is sparse: its blocks are allocated only when a page of the
-//! mapping is first written, and when the filesystem (a small tmpfs, Docker's 64 MiB
-//! `/dev/shm`) is full by then, the kernel has no way to report it but `SIGBUS`.
+//! [`RingError::NoSpace`] instead of killing the first writer with `SIGBUS`: the shared
+//! [`sympathy_mapped::space`] calls, their errors in the ring's words.
 
 use std::fs::File;
-use std::os::fd::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use sympathy_mapped::space::{self, SpaceError};
 
 use crate::error::RingError;
 
-/// Allocates every block of `file`'s first `length` bytes (and extends it to `length`), with
-/// `posix_fallocate`: for a file nobody else uses yet (glibc writes zeros on filesystems
-/// without `fallocate`). Where the platform has no such call, only sets the length.
+/// Allocates every block of a new ring file (see [`space::allocate_new`]).
 ///
 /// # Errors
 /// [`RingError::NoSpace`] naming the filesystem and its free space; [`RingError::Io`].
 pub(crate) fn allocate_new(file: &File, path: &Path, length: u64) -> Result<(), RingError> {
-    #[cfg(target_os = "linux")]
-    {
-        let len = libc::off_t::try_from(length).unwrap_or(libc::off_t::MAX);
-        loop {
-            // SAFETY: a plain call on a descriptor we own; it touches no memory of ours.
-            let rc = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len) };
-            match rc {
-                0 => return Ok(()),
-                libc::EINTR => continue,
-                // No allocation on this filesystem: the file stays sparse, as before.
-                libc::EOPNOTSUPP | libc::EINVAL => break,
-                errno => {
-                    return Err(error(
-                        path,
-                        length,
-                        std::io::Error::from_raw_os_error(errno),
-                    ));
-                }
-            }
-        }
-    }
-    file.set_len(length).map_err(|e| error(path, length, e))
+    space::allocate_new(file, path, length).map_err(|e| error(path, length, e))
 }
 
-/// Allocates the blocks of the holes in an existing, fully sized ring file that peers may have
-/// mapped (a sparse file left by a `create` that did not reserve): the `fallocate` system call
-/// (mode 0) allocates holes only and never touches written data. Where the filesystem has no
-/// `fallocate` nothing is done: unlike `posix_fallocate`, this never falls back to writing
-/// zeros, which could overwrite a live peer's bytes.
+/// Allocates the holes of an existing ring file that peers may have mapped (see
+/// [`space::allocate_holes`]: never a write of zeros).
 ///
 /// # Errors
 /// [`RingError::NoSpace`] naming the filesystem and its free space; [`RingError::Io`].
 pub(crate) fn allocate_holes(path: &Path, length: u64) -> Result<(), RingError> {
-    #[cfg(target_os = "linux")]
-    {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| RingError::io(path, "open the ring file to reserve its space", e))?;
-        let len = libc::off_t::try_from(length).unwrap_or(libc::off_t::MAX);
-        loop {
-            // SAFETY: a plain call on a descriptor we own; it touches no memory of ours.
-            let rc = unsafe { libc::fallocate(file.as_raw_fd(), 0, 0, len) };
-            if rc == 0 {
-                return Ok(());
-            }
-            let e = std::io::Error::last_os_error();
-            match e.raw_os_error() {
-                Some(libc::EINTR) => continue,
-                // Not a file that can allocate ahead (a filesystem without fallocate, a device).
-                Some(
-                    libc::EOPNOTSUPP | libc::ENOSYS | libc::EINVAL | libc::ENODEV | libc::ESPIPE,
-                ) => return Ok(()),
-                _ => return Err(error(path, length, e)),
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = (path, length);
-        Ok(())
-    }
+    space::allocate_holes(path, length).map_err(|e| error(path, length, e))
 }
 
-/// `ENOSPC` (and `EFBIG`, `EDQUOT`) become [`RingError::NoSpace`]; the rest [`RingError::Io`].
-fn error(path: &Path, length: u64, e: std::io::Error) -> RingError {
-    let no_space = matches!(e.kind(), std::io::ErrorKind::StorageFull)
-        || matches!(e.raw_os_error(), Some(libc::EFBIG | libc::EDQUOT));
-    if !no_space {
-        return RingError::io(path, "reserve the ring file's space", e);
-    }
-    let (filesystem, available) = filesystem_of(path);
-    RingError::NoSpace {
-        path: path.to_path_buf(),
-        filesystem,
-        available,
-        needed: length,
-    }
-}
-
-/// The filesystem holding `path`, `df`-style: its mount point and type (from
-/// `/proc/self/mounts`, else the directory), and the bytes free to unprivileged users
-/// (`statvfs`'s `f_bavail * f_frsize`; 0 if unknown).
-pub(crate) fn filesystem_of(path: &Path) -> (String, u64) {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let dir = dir.canonicalize().unwrap_or(dir);
-    let available = free_bytes(&dir).unwrap_or(0);
-    let name = mount_of(&dir).map_or_else(
-        || format!("the filesystem of {}", dir.display()),
-        |(mount, kind)| format!("{mount} ({kind})"),
-    );
-    (name, available)
-}
-
-fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let c_path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: statvfs is plain old data; all zeros is a valid value for it to overwrite.
-    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: a NUL-terminated path and a valid out-pointer, both live for the call.
-    let rc = unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) };
-    // The fields are u64 on 64-bit Linux but narrower elsewhere.
-    #[allow(clippy::useless_conversion)]
-    let (blocks, size) = (u64::from(stat.f_bavail), u64::from(stat.f_frsize));
-    (rc == 0).then(|| blocks.saturating_mul(size))
-}
-
-/// The mount point and filesystem type holding `dir` (canonical): the longest mount point in
-/// `/proc/self/mounts` that contains it.
-fn mount_of(dir: &Path) -> Option<(String, String)> {
-    let mounts = std::fs::read_to_string("/proc/self/mounts").ok()?;
-    mounts
-        .lines()
-        .filter_map(|line| {
-            let mut fields = line.split(' ');
-            let (_device, mount, kind) = (fields.next()?, fields.next()?, fields.next()?);
-            Some((unescape(mount), kind.to_string()))
-        })
-        .filter(|(mount, _)| dir.starts_with(mount))
-        .max_by_key(|(mount, _)| mount.len())
-}
-
-/// `/proc/self/mounts` writes a space, tab, newline and backslash in a path as `\040` etc.
-fn unescape(field: &str) -> String {
-    let bytes = field.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let octal = bytes.get(i + 1..i + 4).and_then(|d| {
-            std::str::from_utf8(d)
-                .ok()
-                .and_then(|d| u8::from_str_radix(d, 8).ok())
-        });
-        match (bytes[i], octal) {
-            (b'\\', Some(byte)) => {
-                out.push(byte);
-                i += 4;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mount_escapes_are_undone() {
-        assert_eq!(unescape(r"/mnt/my\040disk"), "/mnt/my disk");
-        assert_eq!(unescape(r"/plain"), "/plain");
-        assert_eq!(unescape(r"/odd\"), r"/odd\");
-    }
-
-    #[test]
-    #[cfg_attr(miri, ignore = "Miri cannot call statvfs")]
-    fn the_root_filesystem_is_named_with_its_free_space() {
-        let (name, free) = filesystem_of(&std::env::temp_dir().join("x"));
-        assert!(!name.is_empty());
-        assert!(free > 0, "{name}");
+fn error(path: &Path, length: u64, e: SpaceError) -> RingError {
+    match e {
+        SpaceError::NoSpace {
+            filesystem,
+            available,
+        } => RingError::NoSpace {
+            path: path.to_path_buf(),
+            filesystem,
+            available,
+            needed: length,
+        },
+        SpaceError::Open(e) => RingError::io(path, "open the ring file to reserve its space", e),
+        SpaceError::Reserve(e) => RingError::io(path, "reserve the ring file's space", e),
     }
 }

@@ -156,10 +156,7 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
             );
         }
     }
-    let jobs: Vec<_> = all_jobs(preset)
-        .into_iter()
-        .filter(|j| args.only.is_empty() || args.only.contains(&j.experiment))
-        .collect();
+    let jobs = all_jobs(preset, &args.only);
     let rounds = catalog().compare_rounds(preset);
     let slots = schedule(&jobs, rounds);
     let expected: std::time::Duration = slots.iter().map(|s| s.job.estimate).sum();

@@ -119,11 +119,19 @@ pub fn jobs_of(experiment: &ExperimentSpec, preset: Preset) -> Vec<Job> {
     jobs
 }
 
-/// Every job at `preset`, in the order `compare` runs them (the catalog's).
-pub fn all_jobs(preset: Preset) -> Vec<Job> {
+/// Every job at `preset`, in the order `compare` runs them (the catalog's): of every
+/// experiment, or of the `compare_default` ones when `only` is empty.
+pub fn all_jobs(preset: Preset, only: &[String]) -> Vec<Job> {
     catalog()
         .experiments
         .iter()
+        .filter(|e| {
+            if only.is_empty() {
+                e.compare_default
+            } else {
+                only.contains(&e.name)
+            }
+        })
         .flat_map(|e| jobs_of(e, preset))
         .collect()
 }
@@ -139,7 +147,7 @@ mod tests {
         // minutes on the 2-core machine; keep 30 s for starting processes, the hop probes and
         // the Java build check.
         let rounds = catalog().compare_rounds(Preset::Quick);
-        let jobs = all_jobs(Preset::Quick);
+        let jobs = all_jobs(Preset::Quick, &[]);
         let total: Duration = crate::compare::schedule::schedule(&jobs, rounds)
             .iter()
             .map(|s| s.job.estimate)
@@ -198,8 +206,19 @@ mod tests {
     }
 
     #[test]
+    fn an_experiment_off_the_default_run_runs_only_when_named() {
+        let named = |jobs: &[Job], name: &str| jobs.iter().any(|j| j.experiment == name);
+        assert!(!catalog().experiment("offheap-map").unwrap().compare_default);
+        let default = all_jobs(Preset::Quick, &[]);
+        assert!(named(&default, "queue") && !named(&default, "offheap-map"));
+        let only = all_jobs(Preset::Quick, &["offheap-map".to_string()]);
+        assert!(named(&only, "offheap-map") && !named(&only, "queue"));
+        assert_eq!(only.len(), 2, "Rust and Java");
+    }
+
+    #[test]
     fn each_job_has_its_own_logs() {
-        let jobs = all_jobs(Preset::Full);
+        let jobs = all_jobs(Preset::Full, &[]);
         let mut stems: Vec<_> = jobs.iter().map(Job::log_stem).collect();
         stems.sort();
         stems.dedup();

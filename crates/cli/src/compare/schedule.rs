@@ -71,7 +71,7 @@ mod tests {
 
     #[test]
     fn rounds_alternate_and_finish_one_experiment_before_the_next() {
-        let jobs: Vec<Job> = all_jobs(Preset::Quick)
+        let jobs: Vec<Job> = all_jobs(Preset::Quick, &[])
             .into_iter()
             .filter(|j| j.experiment == "ping-pong" || j.experiment == "queue")
             .collect();
@@ -107,7 +107,7 @@ mod tests {
 
     #[test]
     fn one_language_or_one_round_runs_in_order() {
-        let jobs = all_jobs(Preset::Smoke);
+        let jobs = all_jobs(Preset::Smoke, &[]);
         let rust_only: Vec<Job> = jobs
             .iter()
             .filter(|j| j.label() == "rust")

@@ -1,4 +1,4 @@
-//! What a `SIGBUS` means to a process with a ring mapped, said before it exits.
+//! What a `SIGBUS` means to a process with a ring (or a map) mapped, said before it exits.
 //!
 //! Touching a page of a mapped file that no longer exists (the file was truncated under the
 //! mapping) or that the filesystem cannot allocate (it ran out of space for a hole of a sparse
@@ -27,6 +27,23 @@ pub fn report_on_sigbus(path: Option<&Path>) {
          for it (`df`; a container's /dev/shm: `docker run --shm-size`), and never truncate or \
          resize a ring file in use\n"
     );
+    install(message);
+}
+
+/// Installs the handler for a process with a map file mapped (`sympathy map`, `serve-map`),
+/// naming `path` if there is one.
+pub fn report_on_sigbus_in_map(path: Option<&Path>) {
+    let map = path.map_or_else(|| "a map file".to_string(), |p| p.display().to_string());
+    install(format!(
+        "error: {map}: the map's memory became inaccessible (SIGBUS): the file was truncated or \
+         resized while mapped, or its filesystem ran out of space for a page being written. Stop \
+         the processes using it, restore the map from a copy or rebuild it on a filesystem with \
+         room for it (`df`), and never truncate or resize a map file in use\n"
+    ));
+}
+
+/// Installs the handler with `message`.
+fn install(message: String) {
     let bytes: &'static mut [u8] = Box::leak(message.into_bytes().into_boxed_slice());
     MESSAGE_LEN.store(0, Ordering::SeqCst);
     MESSAGE.store(bytes.as_mut_ptr(), Ordering::SeqCst);

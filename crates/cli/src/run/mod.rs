@@ -7,7 +7,9 @@ mod back_pressure;
 mod dispatch;
 pub mod ipc;
 mod ipc_peer;
+mod map_service;
 mod memory_walk;
+mod offheap_map;
 mod ping_pong;
 mod queue;
 mod serialization;
@@ -56,6 +58,11 @@ enum Command {
     /// The memory-mapped ring between two pinned processes: throughput within a language and
     /// from the other one, echo round trip.
     Ipc(Flags<ipc::IpcArgs>),
+    /// The seed's users in a heap HashMap and in the off-heap map file: puts, gets, latency,
+    /// memory, reopen, friend-of-friend walks.
+    OffheapMap(Flags<offheap_map::OffheapMapArgs>),
+    /// The lookup service (serve-map, Rust or Java) under wrk on loopback: hits and misses.
+    MapService(Flags<map_service::MapServiceArgs>),
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
@@ -78,6 +85,8 @@ pub fn run(args: RunArgs) -> Result<()> {
         Command::Dispatch(a) => run_one(&a, plan),
         Command::BackPressure(a) => run_one(&a, plan),
         Command::Ipc(a) => run_one(&a, plan),
+        Command::OffheapMap(a) => run_one(&a, plan),
+        Command::MapService(a) => run_one(&a, plan),
         Command::QueuePeer(a) => queue::run_peer(&a),
         Command::IpcPeer(a) => ipc_peer::run_peer(a),
     }
@@ -99,6 +108,8 @@ pub fn experiment(name: &str, common: &Common) -> Option<Box<dyn Runnable>> {
         "dispatch" => make::<dispatch::DispatchArgs>(common),
         "back-pressure" => make::<back_pressure::BackPressureArgs>(common),
         "ipc" => make::<ipc::IpcArgs>(common),
+        "offheap-map" => make::<offheap_map::OffheapMapArgs>(common),
+        "map-service" => make::<map_service::MapServiceArgs>(common),
         _ => return None,
     })
 }

@@ -12,7 +12,7 @@
 //! TSC, which the kernel's `tsc` clocksource implies). Elsewhere `Instant` is used.
 
 use std::process::Child;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hdrhistogram::Histogram;
 use sympathy_harness::pin::pin_current_thread;
@@ -22,6 +22,7 @@ use sympathy_ring::{Consumer, Producer, Ring, Role};
 
 use super::peer::{self, EchoTask, PeerLauncher, PeerTask};
 use super::{Case, IpcError, Progress, scratch_ring};
+use crate::clock::{ns_per_tick, ticks};
 
 /// Round trips of warm-up at the least: a Java echo's loop is compiled by C2 well before.
 pub const MIN_WARMUP: u64 = 100_000;
@@ -148,32 +149,6 @@ fn ping_loop(
         return Err(IpcError::Mismatch(m));
     }
     Ok(h)
-}
-
-/// A timestamp in ticks of [`ns_per_tick`]: the time-stamp counter on x86_64, else nanoseconds
-/// since the first call.
-#[inline(always)]
-fn ticks() -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `rdtsc` exists on every x86_64 CPU and only reads the counter.
-        unsafe { core::arch::x86_64::_rdtsc() }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        static BASE: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-        BASE.get_or_init(Instant::now).elapsed().as_nanos() as u64
-    }
-}
-
-/// Nanoseconds per [`ticks`] tick, measured against `Instant` over 2 ms.
-fn ns_per_tick() -> f64 {
-    let (i0, t0) = (Instant::now(), ticks());
-    while i0.elapsed() < Duration::from_millis(2) {
-        std::hint::spin_loop();
-    }
-    let (i1, t1) = (Instant::now(), ticks());
-    (i1 - i0).as_nanos() as f64 / t1.wrapping_sub(t0).max(1) as f64
 }
 
 /// The Rust echo process: pins itself and sends every ping back on the pong ring.

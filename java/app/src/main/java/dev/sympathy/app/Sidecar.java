@@ -1,5 +1,7 @@
 package dev.sympathy.app;
 
+import dev.sympathy.map.MapException;
+import dev.sympathy.map.user.UserCodecException;
 import dev.sympathy.ring.RingException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -20,6 +22,8 @@ import java.util.Map;
  * java/sidecar bench --size S --count N [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--cores P,C] [--json]
  * java/sidecar latency --size S --count N [--impl X] [--runs R] [--cores P,C] [--json]
  * java/sidecar run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]
+ * java/sidecar map load-users|verify-users|get|inspect|layout|stress-write|stress-read ...
+ * java/sidecar serve-map PATH --port P
  * java/sidecar COMMAND --help
  * </pre>
  *
@@ -84,6 +88,8 @@ public final class Sidecar {
                           [--json] [--plan]                ring, echo, ring-cross (a Rust producer),
                           [--variants V,..] [--runs R]     echo-cross-ffm, echo-cross-jni (a Rust echo);
                           [--cores P,C]                    --plan prints what it would report""");
+        c.put("map", MapCommands.USAGE);
+        c.put("serve-map", MapService.USAGE);
         c.put("jni-cost", """
                   jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
                           [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");
@@ -143,14 +149,22 @@ public final class Sidecar {
                 case "bench" -> BenchCommands.bench(argv);
                 case "latency" -> BenchCommands.latency(argv);
                 case "jni-cost" -> JniCost.run(argv);
-                case "run" -> IpcExperiment.run(argv);
+                case "run" -> {
+                    if (argv.length > 1 && argv[1].equals("map-service")) {
+                        return MapServiceExperiment.run(argv);
+                    }
+                    IpcExperiment.run(argv);
+                }
+                case "map" -> MapCommands.run(argv);
+                case "serve-map" -> MapService.run(argv);
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);
             }
             return 0;
         } catch (UsageException e) {
             System.err.println("sidecar: " + e.getMessage());
             return 2;
-        } catch (RingException | PatternMismatchException | ConsumeLoop.Incomplete | IllegalStateException e) {
+        } catch (RingException | MapException | UserCodecException | PatternMismatchException | ConsumeLoop.Incomplete
+                | IllegalStateException e) {
             System.err.println("sidecar " + command + ": " + e.getMessage());
             return 1;
         } catch (InternalError e) {

@@ -121,6 +121,24 @@ public final class Catalog {
         }
     }
 
+    /**
+     * This catalog as a Java run that asks for some variants sees it (the JMH runner's
+     * {@code --variants}): each experiment keeps the variants Java calls by a name in
+     * {@code javaNames}, and those Java does not run; the other Java variants are dropped.
+     */
+    public Catalog onlyJavaVariants(List<String> javaNames) {
+        final Map<String, ExperimentSpec> narrowed = new java.util.LinkedHashMap<>();
+        for (var e : experiments.entrySet()) {
+            final ExperimentSpec spec = e.getValue();
+            final List<VariantSpec> kept = spec.variants().stream()
+                    .filter(v -> !v.languages().contains(Language.JAVA) || javaNames.contains(v.nameIn(Language.JAVA)))
+                    .toList();
+            narrowed.put(e.getKey(), new ExperimentSpec(spec.name(), spec.purpose(), spec.seeds(), kept, spec.params(),
+                    spec.metrics(), spec.headline(), spec.seedFigures(), spec.estimateS(), spec.compareDefault()));
+        }
+        return new Catalog(common, narrowed);
+    }
+
     /** {@code common.toml}. */
     public CommonSpec common() {
         return common;

@@ -24,6 +24,7 @@ import java.util.Optional;
  * @param headline the rule of its line in the report's findings, or {@code null}
  * @param seedFigures figures the seed articles published, shown beside ours
  * @param estimateS seconds each language's run is expected to take at each preset
+ * @param compareDefault whether {@code compare} without {@code --only} runs it (true when absent)
  */
 public record ExperimentSpec(
         @JsonProperty(required = true) String name,
@@ -34,8 +35,10 @@ public record ExperimentSpec(
         @JsonProperty(required = true) List<String> metrics,
         HeadlineSpec headline,
         List<SeedFigureSpec> seedFigures,
-        Map<Language, PresetSeconds> estimateS) {
+        Map<Language, PresetSeconds> estimateS,
+        Boolean compareDefault) {
     public ExperimentSpec {
+        compareDefault = compareDefault == null || compareDefault;
         seeds = seeds == null ? List.of() : List.copyOf(seeds);
         variants = List.copyOf(variants);
         params = params == null ? List.of() : List.copyOf(params);

@@ -78,6 +78,17 @@ class CatalogTest {
     }
 
     @Test
+    void shouldNarrowJavaVariantsAndKeepTheOthers() {
+        final Catalog catalog = Catalog.fromProperty();
+        final ExperimentSpec map = catalog.onlyJavaVariants(java.util.List.of("chronicle-map")).experiment("offheap-map");
+        assertEquals(java.util.List.of("chronicle-map"), map.variantsIn(Language.JAVA));
+        assertEquals(java.util.List.of("offheap-map", "queue"),
+                java.util.List.of(map.name(), catalog.onlyJavaVariants(java.util.List.of("p1c1")).experiment("queue").name()));
+        assertEquals(false, map.compareDefault());
+        assertEquals(true, catalog.experiment("queue").compareDefault());
+    }
+
+    @Test
     void shouldReadScalarsListsAndJavaNames(@TempDir Path dir) throws IOException {
         final ExperimentSpec walk = Catalog.load(folder(dir, WALK)).experiment("walk");
         final ParamSpec size = walk.param("size_bytes").orElseThrow();

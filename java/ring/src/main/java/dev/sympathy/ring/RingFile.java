@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 
 /**
@@ -248,28 +247,8 @@ public final class RingFile implements AutoCloseable {
 
     /** Refuses anything but a regular file (symbolic links followed), naming what it is. */
     private static void checkRegularFile(Path path) throws IOException {
-        String what;
-        try {
-            int mode = (int) Files.getAttribute(path, "unix:mode");
-            what = switch (mode & 0170000) {
-                case 0100000 -> null;
-                case 0040000 -> "a directory";
-                case 0010000 -> "a FIFO (named pipe)";
-                case 0020000 -> "a character device";
-                case 0060000 -> "a block device";
-                case 0140000 -> "a socket";
-                default -> "not a file";
-            };
-        } catch (UnsupportedOperationException | IllegalArgumentException e) {
-            // No "unix" attribute view on this platform: the basic attributes tell less.
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            what = attributes.isRegularFile() ? null
-                    : attributes.isDirectory() ? "a directory" : "a device, FIFO or socket";
-        }
+        String what = dev.sympathy.mapped.RegularFiles.problem(path);
         if (what != null) {
-            if (Files.isSymbolicLink(path)) {
-                what += ", through a symbolic link to " + Files.readSymbolicLink(path);
-            }
             throw new NotARegularFileException(path.toString(), what);
         }
     }

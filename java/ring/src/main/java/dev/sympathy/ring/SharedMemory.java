@@ -1,12 +1,8 @@
 package dev.sympathy.ring;
 
-import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 
 /**
  * The var handles every access to the mapped file goes through: little-endian, naturally
@@ -38,50 +34,8 @@ final class SharedMemory {
     static final VarHandle LONG_UNALIGNED =
             ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle().withInvokeExactBehavior();
 
-    /**
-     * True when a process with this pid exists and has not exited (the Rust ring's
-     * {@code pid_alive}): {@link ProcessHandle} finds it and {@code /proc/<pid>/stat} does not
-     * show it as a zombie ({@code Z}) or dead ({@code X}). A zombie has exited, only its exit
-     * status waits for its parent; {@code ProcessHandle.isAlive} reports it alive. Without a
-     * readable {@code /proc} the {@code ProcessHandle} answer stands.
-     */
+    /** True when a process with this pid exists and has not exited ({@link dev.sympathy.mapped.Processes#alive}). */
     static boolean processAlive(long pid) {
-        if (pid <= 0 || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return false;
-        }
-        byte[] stat;
-        try {
-            stat = Files.readAllBytes(Path.of("/proc/" + pid + "/stat"));
-        } catch (NoSuchFileException e) {
-            return !Files.isDirectory(Path.of("/proc/self")); // gone since, unless there is no /proc
-        } catch (IOException | SecurityException e) {
-            return true;
-        }
-        int state = stateLetter(stat);
-        return state != 'Z' && state != 'X' && state != 'x';
-    }
-
-    /**
-     * The state letter of the text of a {@code /proc/<pid>/stat} file, or -1: the first
-     * non-blank byte after the last {@code ')'} (the command name before it, in parentheses,
-     * may itself hold {@code ')'} and blanks).
-     */
-    static int stateLetter(byte[] stat) {
-        int close = -1;
-        for (int i = stat.length - 1; i >= 0; i--) {
-            if (stat[i] == ')') {
-                close = i;
-                break;
-            }
-        }
-        if (close < 0) {
-            return -1;
-        }
-        for (int i = close + 1; i < stat.length; i++) {
-            if (!Character.isWhitespace(stat[i])) {
-                return stat[i] & 0xFF;
-            }
-        }
-        return -1;
+        return dev.sympathy.mapped.Processes.alive(pid);
     }
 }

@@ -47,7 +47,7 @@ class LivenessTest {
 
     /** The state letter of {@code /proc/<pid>/stat}. */
     private static int procState(long pid) throws IOException {
-        return SharedMemory.stateLetter(Files.readAllBytes(Path.of("/proc/" + pid + "/stat")));
+        return dev.sympathy.mapped.Processes.stateLetter(Files.readAllBytes(Path.of("/proc/" + pid + "/stat")));
     }
 
     /** Sends a signal with kill(1) and waits until the process's state letter says it took effect. */
@@ -285,9 +285,9 @@ class LivenessTest {
 
     @Test
     void shouldReadTheStateLetterAfterTheLastParenthesis() {
-        assertEquals('S', SharedMemory.stateLetter("4242 (sleep) S 1 4242".getBytes(StandardCharsets.US_ASCII)));
-        assertEquals('Z', SharedMemory.stateLetter("4242 (a) S (b)) Z 1 4242".getBytes(StandardCharsets.US_ASCII)));
-        assertEquals(-1, SharedMemory.stateLetter("garbage".getBytes(StandardCharsets.US_ASCII)));
-        assertEquals(-1, SharedMemory.stateLetter("1 (x)".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals('S', dev.sympathy.mapped.Processes.stateLetter("4242 (sleep) S 1 4242".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals('Z', dev.sympathy.mapped.Processes.stateLetter("4242 (a) S (b)) Z 1 4242".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(-1, dev.sympathy.mapped.Processes.stateLetter("garbage".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(-1, dev.sympathy.mapped.Processes.stateLetter("1 (x)".getBytes(StandardCharsets.US_ASCII)));
     }
 }

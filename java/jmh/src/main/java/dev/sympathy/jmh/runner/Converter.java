@@ -3,6 +3,7 @@ package dev.sympathy.jmh.runner;
 import dev.sympathy.jmh.atomic.AtomicIncrement;
 import dev.sympathy.jmh.backpressure.BackPressure;
 import dev.sympathy.jmh.dispatch.DispatchStepDown;
+import dev.sympathy.jmh.map.OffheapMap;
 import dev.sympathy.jmh.queue.Queues;
 import dev.sympathy.jmh.serialization.Serialization;
 import dev.sympathy.jmh.support.Pinning;
@@ -34,8 +35,8 @@ import java.util.function.DoubleUnaryOperator;
  *   <li>queue: the consumer's {@code pollsMade} (ops/s) to {@code msgs_per_sec}</li>
  *   <li>dispatch (mono, bi, mega): one invocation (ns) of {@code iterations} calls to
  *       {@code ops_per_sec = iterations / time}</li>
- *   <li>serialization, dispatch step-down, back-pressure: single-shot runs whose score (the whole
- *       run, checks included) is not reported; their metrics come from the extras</li>
+ *   <li>serialization, dispatch step-down, back-pressure, offheap-map: single-shot runs whose score
+ *       (the whole run, checks included) is not reported; their metrics come from the extras</li>
  * </ul>
  * Params carry the catalog's names ({@code size_bytes}, not the {@code @Param} {@code sizeBytes});
  * {@link #groups} says which (variant, params) groups a case emits, for the run and for
@@ -59,7 +60,8 @@ public final class Converter {
             "Serialization", "serialization",
             "Dispatch", "dispatch",
             "DispatchStepDown", "dispatch",
-            "BackPressure", "back-pressure");
+            "BackPressure", "back-pressure",
+            "OffheapMap", "offheap-map");
 
     /** Implementations the call site of each dispatch benchmark sees. */
     private static final Map<String, Integer> DISPATCH_IMPLEMENTATIONS = Map.of("mono", 1, "bi", 2, "mega", 4);
@@ -178,7 +180,7 @@ public final class Converter {
                 params.put("implementations", implementations);
                 params.put("iterations", number(c, "iterations"));
             }
-            case "serialization", "back-pressure" -> {
+            case "serialization", "back-pressure", "offheap-map" -> {
                 return Optional.empty(); // single-shot runs whose metrics are all extras
             }
             default -> throw new IllegalStateException("unreachable: " + experiment);
@@ -202,6 +204,8 @@ public final class Converter {
             }
             case "struct-table" -> params.add(StructTable.resultParams((int) number(c, "records")));
             case "serialization" -> params.add(Serialization.resultParams((int) number(c, "count")));
+            case "offheap-map" -> params.add(OffheapMap.resultParams(number(c, "users"), number(c, "gets"),
+                    number(c, "latencySamples"), number(c, "traversals")));
             case "dispatch" -> {
                 if (c.className().equals("DispatchStepDown")) {
                     for (int phase = 1; phase <= DispatchStepDown.phases(); phase++) {

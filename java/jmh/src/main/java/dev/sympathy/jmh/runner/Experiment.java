@@ -4,6 +4,7 @@ import dev.sympathy.jmh.atomic.AtomicIncrement;
 import dev.sympathy.jmh.backpressure.BackPressure;
 import dev.sympathy.jmh.dispatch.Dispatch;
 import dev.sympathy.jmh.dispatch.DispatchStepDown;
+import dev.sympathy.jmh.map.OffheapMap;
 import dev.sympathy.jmh.pingpong.PingPong;
 import dev.sympathy.jmh.queue.QueueThroughput;
 import dev.sympathy.jmh.serialization.Serialization;
@@ -112,6 +113,30 @@ public enum Experiment {
                     new Run(DispatchStepDown.class, stepDown, List.of()));
         }
     },
+    OFFHEAP_MAP("offheap-map", OffheapMap.class) {
+        @Override
+        List<Run> runs(Preset preset, ExperimentSpec spec) {
+            // One fork per variant: each gets the -Xmx it needs (the heap map ~500 bytes a user
+            // plus 1 GiB, the off-heap ones 512 MiB, as the seed ran its OffheapMap in 500 MB),
+            // and its GC log (-Xlog:gc), from which the run reads its System.gc()'s pause. Every
+            // invocation builds the whole map and measures it (single-shot, no JMH warm-up: the
+            // build warms the put path, and each measured loop runs an untimed warm-up first).
+            final long users = max(spec, "users", preset);
+            final int measured = preset == Preset.DEFAULT || preset == Preset.FULL ? 3 : 1;
+            final String gcDir = System.getProperty("java.io.tmpdir") + "/sympathy-gc";
+            new java.io.File(gcDir).mkdirs();
+            final List<Run> runs = new ArrayList<>();
+            for (String variant : spec.variantsIn(Language.JAVA)) {
+                final String log = gcDir + "/offheap-map-" + variant + "-%p.log";
+                final List<String> jvm = new ArrayList<>(List.of("-Xmx" + OffheapMap.heapMib(variant, users) + "m",
+                        "-Xlog:gc:file=" + log, "-D" + OffheapMap.GC_LOG_PROPERTY + "=" + log));
+                jvm.addAll(OffheapMap.jvmFlags(variant));
+                runs.add(new Run(OffheapMap.class, base(preset, spec, OffheapMap.class, List.of(variant))
+                        .warmupIterations(0).measurementIterations(measured).forks(1), jvm));
+            }
+            return runs;
+        }
+    },
     BACK_PRESSURE("back-pressure", BackPressure.class) {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
@@ -155,6 +180,12 @@ public enum Experiment {
      * preset of {@code variant} and of each param the class declares.
      */
     static ChainedOptionsBuilder base(Preset preset, ExperimentSpec spec, Class<?> benchmarkClass) {
+        return base(preset, spec, benchmarkClass, spec.variantsIn(Language.JAVA));
+    }
+
+    /** {@link #base}, running only {@code variants} (a JMH param's values add up: set them once). */
+    static ChainedOptionsBuilder base(Preset preset, ExperimentSpec spec, Class<?> benchmarkClass,
+            List<String> variants) {
         final JmhIterations iterations = JmhIterations.at(preset);
         final TimeValue time = TimeValue.milliseconds(iterations.iterationMillis());
         final ChainedOptionsBuilder options = new OptionsBuilder()
@@ -167,7 +198,7 @@ public enum Experiment {
                 .shouldFailOnError(true);
         final Set<String> declared = JmhCase.declaredParams(benchmarkClass);
         if (declared.contains("variant")) {
-            options.param("variant", spec.variantsIn(Language.JAVA).toArray(String[]::new));
+            options.param("variant", variants.toArray(String[]::new));
         }
         for (ParamSpec param : spec.params()) {
             final String name = lowerCamel(param.name());

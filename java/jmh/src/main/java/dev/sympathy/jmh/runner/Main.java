@@ -60,8 +60,8 @@ public final class Main {
     }
 
     static int run(String[] args) throws IOException, RunnerException {
-        final String usage = "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan]\n  experiments: "
-                + Experiment.ids();
+        final String usage = "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..]\n"
+                + "  (--variants: Java's variant names, to run only those)\n  experiments: " + Experiment.ids();
         if (args.length < 2 || !args[0].equals("run")) {
             System.err.println(usage);
             return 2;
@@ -69,6 +69,7 @@ public final class Main {
         Preset preset = Preset.DEFAULT;
         boolean json = false;
         boolean plan = false;
+        List<String> only = List.of();
         for (int i = 2; i < args.length; i++) {
             final Optional<Preset> flag = Preset.fromFlag(args[i]);
             if (flag.isPresent()) {
@@ -77,6 +78,8 @@ public final class Main {
                 json = true;
             } else if (args[i].equals("--plan")) {
                 plan = true;
+            } else if (args[i].equals("--variants") && i + 1 < args.length) {
+                only = List.of(args[++i].split(","));
             } else {
                 System.err.println("unknown option '" + args[i] + "'\n" + usage);
                 return 2;
@@ -95,7 +98,7 @@ public final class Main {
         }
         final Catalog catalog;
         try {
-            catalog = Catalog.fromProperty();
+            catalog = only.isEmpty() ? Catalog.fromProperty() : Catalog.fromProperty().onlyJavaVariants(only);
             for (Experiment experiment : experiments) {
                 catalog.experiment(experiment.id);
             }

@@ -1,0 +1,310 @@
+//! `create`, `load-users`, `verify-users`, `get`, `inspect`, `copy`, `layout`: the tools for
+//! the map file, also used by the cross-language tests (a map written by one language, every
+//! user checked by the other).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use sympathy_map::layout::{self, VALUE_FORMAT_USER_FLYWEIGHT};
+use sympathy_map::user::{FlyweightCodec, UserCodec, UserView, generate, json};
+use sympathy_map::{MapConfig, MapFile, format_name};
+
+/// `map create PATH (--entries N [--mean-value-length B] | --slots N --data-capacity B)`
+#[derive(Args, Debug)]
+pub struct CreateArgs {
+    /// The map file to create (must not exist).
+    path: PathBuf,
+    /// Size the map for this many entries (slots at load <= 1/2, data with a quarter spare).
+    #[arg(long, conflicts_with_all = ["slots", "data_capacity"], required_unless_present = "slots")]
+    entries: Option<u64>,
+    /// The mean value length the entries are sized for.
+    #[arg(long, default_value_t = 100)]
+    mean_value_length: u64,
+    /// Slots in the table: a power of two (at most 3/4 of them hold keys).
+    #[arg(long, requires = "data_capacity")]
+    slots: Option<u64>,
+    /// Bytes of the data area (a multiple of 8).
+    #[arg(long)]
+    data_capacity: Option<u64>,
+    /// The largest value a put accepts [default: 64 KiB, or the data area if smaller].
+    #[arg(long)]
+    max_value_length: Option<u32>,
+    /// How the values are encoded: bytes or user-flyweight.
+    #[arg(long, default_value = "bytes", value_parser = ["bytes", "user-flyweight"])]
+    value_format: String,
+}
+
+fn value_format_code(name: &str) -> u32 {
+    match name {
+        "user-flyweight" => VALUE_FORMAT_USER_FLYWEIGHT,
+        _ => layout::VALUE_FORMAT_BYTES,
+    }
+}
+
+/// Runs `map create`.
+pub fn create(args: CreateArgs) -> Result<()> {
+    let mut config = match (args.entries, args.slots, args.data_capacity) {
+        (Some(entries), _, _) => MapConfig::for_entries(entries, args.mean_value_length),
+        (None, Some(slots), Some(data_capacity)) => MapConfig {
+            slots,
+            data_capacity,
+            max_value_length: 64 * 1024,
+            value_format: 0,
+        },
+        _ => bail!("give --entries N, or --slots N with --data-capacity BYTES"),
+    };
+    if let Some(max) = args.max_value_length {
+        config.max_value_length = max;
+    } else if args.entries.is_none() {
+        let room = config.data_capacity.saturating_sub(layout::DATA_START + 16);
+        config.max_value_length = room.min(64 * 1024) as u32;
+    }
+    config.value_format = value_format_code(&args.value_format);
+    let map = MapFile::create(&args.path, &config)?;
+    let s = map.stats();
+    println!(
+        "created {}: {} slots, {} bytes of data, values up to {} bytes ({}), {} bytes in all",
+        args.path.display(),
+        s.slots,
+        s.data_capacity,
+        s.max_value_length,
+        format_name(s.value_format),
+        s.file_length
+    );
+    Ok(())
+}
+
+/// `map load-users PATH --users N`
+#[derive(Args, Debug)]
+pub struct LoadUsersArgs {
+    /// The map file (created, sized for the users, when missing).
+    pub path: PathBuf,
+    /// Users to put: ids 0..N, generated as `sympathy_map::user::generate(id, N)`.
+    #[arg(long)]
+    pub users: u64,
+    /// Call flush (msync) at the end: durable across an OS crash.
+    #[arg(long)]
+    pub flush: bool,
+}
+
+/// Runs `map load-users`.
+pub fn load_users(args: LoadUsersArgs) -> Result<()> {
+    let map = if args.path.exists() {
+        MapFile::open(&args.path)?
+    } else {
+        MapFile::create(&args.path, &sympathy_map::user::map_config(args.users))?
+    };
+    expect_users(&map)?;
+    let mut writer = map.writer()?;
+    let start = Instant::now();
+    for id in 0..args.users {
+        let user = generate(id, args.users);
+        writer.put_with(id, FlyweightCodec.encoded_len(&user), |bytes| {
+            FlyweightCodec.encode(&user, bytes)
+        })?;
+    }
+    if args.flush {
+        writer.flush()?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "loaded {} users into {} in {seconds:.2} s ({:.0} puts/s); {} keys, {} data bytes",
+        args.users,
+        args.path.display(),
+        args.users as f64 / seconds,
+        writer.len(),
+        writer.data_end()
+    );
+    Ok(())
+}
+
+/// Fails unless the map's values are flyweight users.
+fn expect_users(map: &MapFile) -> Result<()> {
+    let format = map.value_format();
+    if format != VALUE_FORMAT_USER_FLYWEIGHT {
+        return Err(sympathy_map::MapError::ValueFormat {
+            found: format,
+            expected: VALUE_FORMAT_USER_FLYWEIGHT,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// `map verify-users PATH --users N`
+#[derive(Args, Debug)]
+pub struct VerifyUsersArgs {
+    /// The map file.
+    path: PathBuf,
+    /// The users it must hold: ids 0..N, each equal to the generator's.
+    #[arg(long)]
+    users: u64,
+}
+
+/// Runs `map verify-users`.
+pub fn verify_users(args: VerifyUsersArgs) -> Result<()> {
+    let map = MapFile::open_read_only(&args.path)?;
+    expect_users(&map)?;
+    if map.len() != args.users {
+        bail!(
+            "{}: holds {} keys, expected {} users",
+            args.path.display(),
+            map.len(),
+            args.users
+        );
+    }
+    for id in 0..args.users {
+        let bytes = map
+            .get(id)?
+            .with_context(|| format!("user {id} is missing from {}", args.path.display()))?;
+        let found = FlyweightCodec
+            .decode(bytes)
+            .with_context(|| format!("user {id}"))?;
+        let expected = generate(id, args.users);
+        if found != expected {
+            bail!("user {id} differs: found {found:?}, expected {expected:?}");
+        }
+    }
+    let mut extra = 0u64;
+    for entry in map.entries() {
+        let (key, _) = entry?;
+        if key >= args.users {
+            extra += 1;
+        }
+    }
+    if extra > 0 {
+        bail!("{extra} keys at or past {} are in the map", args.users);
+    }
+    println!(
+        "verified {} users in {}: every field of every user equals the generator's",
+        args.users,
+        args.path.display()
+    );
+    Ok(())
+}
+
+/// `map get PATH KEY`
+#[derive(Args, Debug)]
+pub struct GetArgs {
+    /// The map file.
+    path: PathBuf,
+    /// The key.
+    key: u64,
+}
+
+/// Runs `map get`: exit status 1 when the key is absent.
+pub fn get(args: GetArgs) -> Result<()> {
+    let map = MapFile::open_read_only(&args.path)?;
+    let Some(bytes) = map.get(args.key)? else {
+        bail!("key {} is not in {}", args.key, args.path.display());
+    };
+    if map.value_format() == VALUE_FORMAT_USER_FLYWEIGHT {
+        let mut out = String::new();
+        json::write_user(&UserView::new(bytes)?, &mut out)?;
+        println!("{out}");
+    } else {
+        println!(
+            "{}",
+            bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        );
+    }
+    Ok(())
+}
+
+/// `map inspect PATH`
+#[derive(Args, Debug)]
+pub struct InspectArgs {
+    /// The map file.
+    path: PathBuf,
+}
+
+/// Runs `map inspect`.
+pub fn inspect(args: InspectArgs) -> Result<()> {
+    let map = MapFile::open_read_only(&args.path)?;
+    let s = map.stats();
+    println!("map {}", args.path.display());
+    println!(
+        "  slots            {} ({} used: keys and tombstones)",
+        s.slots, s.used_slots
+    );
+    println!("  keys             {}", s.count);
+    println!(
+        "  data             {} of {} bytes used",
+        s.data_end, s.data_capacity
+    );
+    println!("  max value length {}", s.max_value_length);
+    println!(
+        "  value format     {} ({})",
+        s.value_format,
+        format_name(s.value_format)
+    );
+    println!("  file length      {}", s.file_length);
+    println!(
+        "  created          {} ms since the epoch",
+        s.creation_time_ms
+    );
+    println!("  recoveries       {}", s.recoveries);
+    println!("  writer           {:?}", map.writer_state());
+    Ok(())
+}
+
+/// `map copy SRC DST [--slots N] [--data-capacity B]`
+#[derive(Args, Debug)]
+pub struct CopyArgs {
+    /// The map to copy (read only).
+    source: PathBuf,
+    /// The new map (must not exist).
+    destination: PathBuf,
+    /// Slots of the new map [default: twice the source's].
+    #[arg(long)]
+    slots: Option<u64>,
+    /// Data bytes of the new map [default: twice the live records' bytes, at least the
+    /// source's].
+    #[arg(long)]
+    data_capacity: Option<u64>,
+}
+
+/// Runs `map copy`: the live entries only, so overwritten and removed values' bytes are left
+/// behind.
+pub fn copy(args: CopyArgs) -> Result<()> {
+    let source = MapFile::open_read_only(&args.source)?;
+    let s = source.stats();
+    let mut live = 0u64;
+    for entry in source.entries() {
+        live += layout::record_length(entry?.1.len() as u64);
+    }
+    let config = MapConfig {
+        slots: args.slots.unwrap_or((s.slots * 2).min(layout::MAX_SLOTS)),
+        data_capacity: args
+            .data_capacity
+            .unwrap_or((live * 2 + layout::DATA_START).max(s.data_capacity)),
+        max_value_length: s.max_value_length,
+        value_format: s.value_format,
+    };
+    let destination = MapFile::create(&args.destination, &config)?;
+    let mut writer = destination.writer()?;
+    for entry in source.entries() {
+        let (key, value) = entry?;
+        writer.put(key, value)?;
+    }
+    writer.flush()?;
+    println!(
+        "copied {} keys from {} into {} ({} slots, {} data bytes)",
+        writer.len(),
+        args.source.display(),
+        args.destination.display(),
+        config.slots,
+        config.data_capacity
+    );
+    Ok(())
+}
+
+/// Runs `map layout`.
+pub fn layout() -> Result<()> {
+    for (name, value) in layout::CONSTANTS {
+        println!("{name}={value}");
+    }
+    Ok(())
+}

@@ -1,0 +1,576 @@
+//! `sympathy run map-service`: the seed's lookup service measured on loopback. A map of `users`
+//! users is built (the Rust writer, untimed), a server is started on it in its own process
+//! (`sympathy serve-map`, or with `--server java` the Java twin `java/sidecar serve-map`), pinned
+//! (with `taskset`) to one core, and wrk, pinned to another, sends `GET /users/{id}` of random
+//! ids: hits (every answer must be 200) and misses (every answer 404), at most `requests`
+//! answers or `max_seconds` per run, after an untimed warm-up. wrk's own counts give
+//! `lookups_per_sec` and its latency percentiles `latency_p50_ns`/`latency_p99_ns`; the store-
+//! release hop between the two cores is probed before and after (printed beside the figures).
+//!
+//! `java/sidecar run map-service` is this command with `--server java`: one harness for both
+//! servers, so the two languages' rows differ only in the server. `--server rust,java` measures
+//! both in one command, over one map, alternating run by run (the way to compare them).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use serde_json::Value;
+use sympathy_harness::{Check, Metric, Reporter, Stats};
+use sympathy_map::MapFile;
+use sympathy_map::user::{FlyweightCodec, UserCodec, generate, map_config};
+
+use crate::experiment::catalog::{u64_or, variant_parser, variants_or};
+use crate::experiment::{Case, Common, Experiment};
+
+const EXPERIMENT: &str = "map-service";
+
+/// The load script (wrk's Lua): random ids, every status checked, a JSON line at the end.
+const WRK_SCRIPT: &str = include_str!("map_service.lua");
+
+/// What is asked of the service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// Users that exist.
+    HttpHit,
+    /// Ids past the last user.
+    HttpMiss,
+}
+
+impl Variant {
+    /// Every variant, in the catalog's order.
+    pub const ALL: [Variant; 2] = [Variant::HttpHit, Variant::HttpMiss];
+
+    /// The catalog's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::HttpHit => "http-hit",
+            Variant::HttpMiss => "http-miss",
+        }
+    }
+
+    fn wrk_mode(self) -> &'static str {
+        match self {
+            Variant::HttpHit => "hit",
+            Variant::HttpMiss => "miss",
+        }
+    }
+}
+
+/// Which server answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Server {
+    /// `sympathy serve-map` (axum), one thread.
+    #[default]
+    Rust,
+    /// `java/sidecar serve-map` (the JDK's HttpServer, virtual threads).
+    Java,
+}
+
+impl Server {
+    fn language(self) -> &'static str {
+        match self {
+            Server::Rust => "rust",
+            Server::Java => "java",
+        }
+    }
+}
+
+/// Flags of `sympathy run map-service`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct MapServiceArgs {
+    /// Users in the served map [default: users of experiments/map-service.toml].
+    #[arg(long)]
+    pub users: Option<u64>,
+    /// Open connections of the load generator [default: the catalog's connections].
+    #[arg(long)]
+    pub connections: Option<u64>,
+    /// Answers per measured run [default: the catalog's requests].
+    #[arg(long)]
+    pub requests: Option<u64>,
+    /// The longest a measured run may last, in seconds [default: the catalog's max_seconds].
+    #[arg(long)]
+    pub max_seconds: Option<u64>,
+    /// Lookups to measure, comma-separated: http-hit, http-miss [default: both].
+    #[arg(long, value_delimiter = ',',
+          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    pub variants: Option<Vec<Variant>>,
+    /// The servers, comma-separated: rust (`sympathy serve-map`), java (`java/sidecar
+    /// serve-map`); results carry each one's language. With both, one command measures both,
+    /// alternating run by run over one map [default: rust].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub server: Vec<Server>,
+    /// Serve this map of users (ids 0..--users) instead of building one for the run.
+    #[arg(long)]
+    pub map: Option<PathBuf>,
+    /// The server's core and the load generator's, `S,L` [default: the last two usable cores,
+    /// the server on the last].
+    #[arg(long)]
+    pub cores: Option<String>,
+}
+
+/// One measured case: the server, the lookups and the run's sizes.
+#[derive(Debug, Clone, Copy)]
+pub struct Load {
+    server: Server,
+    variant: Variant,
+    users: u64,
+    connections: u64,
+    requests: u64,
+    max_seconds: u64,
+}
+
+impl Experiment for MapServiceArgs {
+    type Work = Load;
+    const NAME: &'static str = EXPERIMENT;
+
+    fn cases(&self, common: &Common) -> Result<Vec<Case<Load>>> {
+        let preset = common.preset();
+        let users = u64_or(self.users, EXPERIMENT, "users", preset)?;
+        let connections = u64_or(self.connections, EXPERIMENT, "connections", preset)?;
+        let requests = u64_or(self.requests, EXPERIMENT, "requests", preset)?;
+        let max_seconds = u64_or(self.max_seconds, EXPERIMENT, "max_seconds", preset)?;
+        if users == 0 || connections == 0 || requests == 0 || max_seconds == 0 {
+            bail!("--users, --connections, --requests and --max-seconds must be at least 1");
+        }
+        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let mut cases = Vec::new();
+        for server in self.servers() {
+            for &variant in &variants {
+                let load = Load {
+                    server,
+                    variant,
+                    users,
+                    connections,
+                    requests,
+                    max_seconds,
+                };
+                cases.push(
+                    Case::new(load, variant.name(), server.language())
+                        .param("users", users)
+                        .param("connections", connections)
+                        .param("requests", requests)
+                        .param("max_seconds", max_seconds),
+                );
+            }
+        }
+        Ok(cases)
+    }
+
+    fn measure(
+        &self,
+        common: &Common,
+        cases: &[Case<Load>],
+        reporter: &mut Reporter,
+    ) -> Result<()> {
+        let Some(first) = cases.first() else {
+            return Ok(());
+        };
+        let runs = common.runs_or(2, 3, 3);
+        let (server_core, load_core) = self.cores()?;
+        let wrk = which("wrk").context(
+            "wrk (the load generator) is not installed: `apt-get install wrk` (ci/setup does)",
+        )?;
+        let scratch = Scratch::new()?;
+        let script = scratch.dir.join("map-service.lua");
+        std::fs::write(&script, WRK_SCRIPT).context("write the wrk script")?;
+        let map_path = match &self.map {
+            Some(path) => {
+                let map = MapFile::open_read_only(path)?;
+                if map.len() != first.work.users {
+                    bail!(
+                        "{}: holds {} users, not --users {}",
+                        path.display(),
+                        map.len(),
+                        first.work.users
+                    );
+                }
+                path.clone()
+            }
+            None => {
+                let path = scratch.dir.join("users.map");
+                let start = Instant::now();
+                build_users(&path, first.work.users)?;
+                reporter.line(&format!(
+                    "# map-service: {} users built in {:.1} s into {}",
+                    first.work.users,
+                    start.elapsed().as_secs_f64(),
+                    path.display()
+                ))?;
+                path
+            }
+        };
+        let mut servers = Vec::new();
+        for server in self.servers() {
+            let process = ServerProcess::start(server, &map_path, server_core)?;
+            reporter.line(&format!(
+                "# map-service: {} server at {} on core {server_core}",
+                server.language(),
+                process.url
+            ))?;
+            servers.push(process);
+        }
+        reporter.line(&format!(
+            "# map-service: wrk (1 thread, {} connections) on core {load_core}; {runs} run(s) of \
+             up to {} answers or {} s per server and lookup kind, alternating run by run",
+            first.work.connections, first.work.requests, first.work.max_seconds
+        ))?;
+        let hop_before = probe_hop((load_core, server_core));
+        // Warm-up: the JIT (Java) and the caches, untimed; both kinds of lookup, every server.
+        let warm_seconds = match common.preset() {
+            sympathy_harness::Preset::Smoke => 1,
+            sympathy_harness::Preset::Quick => 3,
+            _ => 10,
+        };
+        for server in &servers {
+            for variant in Variant::ALL {
+                let warm = Load {
+                    variant,
+                    requests: u64::MAX / 4,
+                    max_seconds: warm_seconds,
+                    ..first.work
+                };
+                run_wrk(&wrk, &script, &server.url, &warm, load_core, 99)?;
+            }
+        }
+        // Run 0 of every case, then run 1 of every case, ...: each server and kind of lookup
+        // meets the same machine.
+        let mut samples: Vec<[Vec<f64>; 3]> = vec![Default::default(); cases.len()];
+        for run in 0..runs {
+            for (case, [rates, p50s, p99s]) in cases.iter().zip(samples.iter_mut()) {
+                let load = case.work;
+                let server = servers
+                    .iter_mut()
+                    .find(|s| s.server == load.server)
+                    .expect("a process per server");
+                server.check_alive()?;
+                let outcome = run_wrk(&wrk, &script, &server.url, &load, load_core, run as u64)?;
+                reporter.line(&format!(
+                    "{run} - {} {:<9} {:.0} lookups/s p50={:.1}us p99={:.1}us max={:.1}us \
+                     ({} answers in {:.2} s)",
+                    load.server.language(),
+                    load.variant.name(),
+                    outcome.rate,
+                    outcome.p50_us,
+                    outcome.p99_us,
+                    outcome.max_us,
+                    outcome.answered,
+                    outcome.seconds
+                ))?;
+                rates.push(outcome.rate);
+                p50s.push(outcome.p50_us * 1e3);
+                p99s.push(outcome.p99_us * 1e3);
+            }
+        }
+        for (case, [rates, p50s, p99s]) in cases.iter().zip(&samples) {
+            for (metric, samples) in [
+                (Metric::LookupsPerSec, rates),
+                (Metric::LatencyP50Ns, p50s),
+                (Metric::LatencyP99Ns, p99s),
+            ] {
+                let stats = Stats::from_samples(samples).context("no valid samples")?;
+                reporter.result(case.result(EXPERIMENT, metric, stats).check(Check::Ok))?;
+            }
+        }
+        let hop_after = probe_hop((load_core, server_core));
+        reporter.line(&format!(
+            "# map-service: store-release hop between cores {load_core} and {server_core}: \
+             {hop_before} before, {hop_after} after"
+        ))?;
+        for server in servers {
+            server.stop()?;
+        }
+        Ok(())
+    }
+}
+
+impl MapServiceArgs {
+    /// The servers asked for, each once, in order (rust when none).
+    fn servers(&self) -> Vec<Server> {
+        let mut servers = Vec::new();
+        for &s in &self.server {
+            if !servers.contains(&s) {
+                servers.push(s);
+            }
+        }
+        if servers.is_empty() {
+            servers.push(Server::Rust);
+        }
+        servers
+    }
+
+    /// The server's core and the load generator's.
+    fn cores(&self) -> Result<(usize, usize)> {
+        if let Some(text) = &self.cores {
+            let cores = sympathy_harness::pin::parse_core_list(text)
+                .map_err(|e| anyhow::anyhow!("--cores {text}: {e}"))?;
+            match cores[..] {
+                [server, load] if server != load => return Ok((server, load)),
+                _ => bail!("--cores {text}: give two different cores, the server's then wrk's"),
+            }
+        }
+        let cores = sympathy_harness::pin::available_cores();
+        match cores[..] {
+            [.., load, server] => Ok((server, load)),
+            _ => bail!(
+                "map-service needs two cores (the server's and the load generator's); this \
+                 process may use {cores:?}"
+            ),
+        }
+    }
+}
+
+/// Puts users `0..users` into a new map at `path`.
+fn build_users(path: &Path, users: u64) -> Result<()> {
+    let map = MapFile::create(path, &map_config(users))?;
+    let mut writer = map.writer()?;
+    for id in 0..users {
+        let user = generate(id, users);
+        writer.put_with(id, FlyweightCodec.encoded_len(&user), |b| {
+            FlyweightCodec.encode(&user, b)
+        })?;
+    }
+    Ok(())
+}
+
+/// A folder for the run's map and script, removed when dropped.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new() -> Result<Scratch> {
+        let dir = std::env::temp_dir().join(format!("sympathy-map-service-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
+        Ok(Scratch { dir })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A running server process.
+struct ServerProcess {
+    child: Child,
+    url: String,
+    server: Server,
+}
+
+impl ServerProcess {
+    /// Starts the server on a free port, confined to `core` with `taskset`, and waits for its
+    /// "listening on" line (a JVM takes a while).
+    fn start(server: Server, map: &Path, core: usize) -> Result<ServerProcess> {
+        let taskset =
+            which("taskset").context("taskset (util-linux) is needed to pin the server")?;
+        let mut command = Command::new(taskset);
+        command.arg("-c").arg(core.to_string());
+        match server {
+            Server::Rust => {
+                command
+                    .arg(std::env::current_exe().context("find the sympathy executable")?)
+                    .args(["serve-map", "--port", "0", "--threads", "1"])
+                    .arg(map);
+            }
+            Server::Java => {
+                let java = sympathy_lab::ipc::JavaSidecar::locate()?;
+                java.probe()?;
+                command
+                    .arg(java.path())
+                    .args(["serve-map", "--port", "0"])
+                    .arg(map);
+            }
+        }
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("start the {} server", server.language()))?;
+        let stderr = child.stderr.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut sent = false;
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if !sent && let Some(at) = line.find("listening on http://") {
+                    let url: String = line[at + "listening on ".len()..]
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
+                    let _ = tx.send(Ok(url));
+                    sent = true;
+                } else if !sent {
+                    let _ = tx.send(Err(line));
+                } else {
+                    eprintln!("server: {line}");
+                }
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(180);
+        let mut said = Vec::new();
+        loop {
+            match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(Ok(url)) => {
+                    return Ok(ServerProcess { child, url, server });
+                }
+                Ok(Err(line)) => said.push(line),
+                Err(_) => {
+                    if let Some(status) = child.try_wait()? {
+                        bail!(
+                            "the {} server exited ({status}) before listening: {}",
+                            server.language(),
+                            said.join("; ")
+                        );
+                    }
+                    if Instant::now() > deadline {
+                        let _ = child.kill();
+                        bail!(
+                            "the {} server did not listen within 180 s: {}",
+                            server.language(),
+                            said.join("; ")
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_alive(&mut self) -> Result<()> {
+        if let Some(status) = self.child.try_wait()? {
+            bail!(
+                "the {} server exited ({status}) during the run",
+                self.server.language()
+            );
+        }
+        Ok(())
+    }
+
+    /// SIGTERM, then waits (SIGKILL after 10 s).
+    fn stop(mut self) -> Result<()> {
+        // SAFETY: a plain syscall on our own child's pid.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.child.try_wait()?.is_none() {
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.wait();
+        Ok(())
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// What one wrk run counted.
+struct Outcome {
+    rate: f64,
+    answered: u64,
+    seconds: f64,
+    p50_us: f64,
+    p99_us: f64,
+    max_us: f64,
+}
+
+/// One wrk run of `load`, pinned to `core`, checked: no socket error, every status the one
+/// expected.
+fn run_wrk(
+    wrk: &Path,
+    script: &Path,
+    url: &str,
+    load: &Load,
+    core: usize,
+    seed: u64,
+) -> Result<Outcome> {
+    let out = Command::new("taskset")
+        .arg("-c")
+        .arg(core.to_string())
+        .arg(wrk)
+        .args(["-t1", "--latency", "--timeout", "10s"])
+        .arg(format!("-c{}", load.connections))
+        .arg(format!("-d{}s", load.max_seconds))
+        .arg("-s")
+        .arg(script)
+        .arg(url)
+        .env("WRK_MODE", load.variant.wrk_mode())
+        .env("WRK_USERS", load.users.to_string())
+        .env("WRK_REQUESTS", load.requests.to_string())
+        .env("WRK_SEED", (seed + 1).to_string())
+        .stdin(Stdio::null())
+        .output()
+        .context("run wrk")?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        bail!(
+            "wrk failed ({}): {}{}",
+            out.status,
+            stdout,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .with_context(|| format!("wrk printed no result line: {stdout}"))?;
+    let v: Value = serde_json::from_str(line).with_context(|| format!("wrk's line: {line}"))?;
+    let number = |key: &str| {
+        v[key]
+            .as_f64()
+            .with_context(|| format!("wrk's line has no {key}: {line}"))
+    };
+    let answered = number("answered")? as u64;
+    let seconds = number("duration_us")? / 1e6;
+    let (bad, errors) = (number("bad_status")?, number("socket_errors")?);
+    if bad > 0.0 || errors > 0.0 {
+        bail!(
+            "{}: {bad} answers had the wrong status and {errors} requests failed on the socket \
+             (of {answered}); every hit must answer 200 and every miss 404",
+            load.variant.name()
+        );
+    }
+    if answered == 0 || seconds <= 0.0 {
+        bail!("{}: wrk got no answers: {line}", load.variant.name());
+    }
+    Ok(Outcome {
+        rate: answered as f64 / seconds,
+        answered,
+        seconds,
+        p50_us: number("p50_us")?,
+        p99_us: number("p99_us")?,
+        max_us: number("max_us")?,
+    })
+}
+
+/// The store-release hop between two cores, for the human lines.
+fn probe_hop(cores: (usize, usize)) -> String {
+    match sympathy_lab::hop_probe::probe_hop_ns(cores) {
+        Ok(ns) => format!("{ns:.0} ns"),
+        Err(e) => format!("not measured ({e})"),
+    }
+}
+
+/// The first `name` on `PATH`.
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}

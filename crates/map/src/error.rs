@@ -1,0 +1,313 @@
+//! Every way a map operation can fail. Each message says what was wrong and what to do; each
+//! kind has a stable lower-kebab name ([`MapError::kind`]) that the Java `MapException.kind`
+//! gives for the same failure.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// Which limit of a map a put ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FullOf {
+    /// The slot table: three quarters of its slots are used by keys and tombstones.
+    Slots,
+    /// The data area: no room left after `data_end` for the record.
+    Data,
+}
+
+impl std::fmt::Display for FullOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FullOf::Slots => "slots",
+            FullOf::Data => "data",
+        })
+    }
+}
+
+/// An error from creating, opening, reading or writing a map.
+#[derive(Debug, Error)]
+pub enum MapError {
+    /// The file does not start with the map magic.
+    #[error(
+        "{path}: not a sympathy map file (magic {found:#018x}, expected \"SYMPHMAP\"); check \
+         the path, or create the map with `sympathy map create`"
+    )]
+    NotAMapFile {
+        /// The file.
+        path: PathBuf,
+        /// The first 8 bytes as a little-endian u64.
+        found: u64,
+    },
+    /// The layout version is not one this build reads.
+    #[error(
+        "{path}: map layout version {found} is not supported (this build reads version \
+         {supported}); use a matching sympathy build or rebuild the map"
+    )]
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The file's length is not the one its header implies.
+    #[error(
+        "{path}: the file is {actual} bytes but its header implies {expected} \
+         (4096 + 8 x slots + data capacity); the file was cut or extended: restore it from a \
+         copy or rebuild the map"
+    )]
+    FileLength {
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        actual: u64,
+        /// The length its header implies (4096 while the header itself is missing).
+        expected: u64,
+    },
+    /// A header field disagrees with the layout.
+    #[error("{path}: corrupt header: {what}; rebuild the map")]
+    CorruptHeader {
+        /// The file.
+        path: PathBuf,
+        /// Which field and what it held.
+        what: String,
+    },
+    /// A create or an open was asked for a size the layout cannot have.
+    #[error("{what}")]
+    BadConfig {
+        /// What is wrong and what would do.
+        what: String,
+    },
+    /// A slot or record of the map is impossible.
+    #[error(
+        "corrupt map{}: {what}; the file was modified by something other than a map writer: \
+         rebuild the map",
+        path.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default()
+    )]
+    Corrupt {
+        /// The file, if any.
+        path: Option<PathBuf>,
+        /// Which slot or record and what it held.
+        what: String,
+    },
+    /// The value is longer than the map accepts.
+    #[error(
+        "value of {length} bytes exceeds this map's maximum of {max} bytes (max_value_length, \
+         set at create); create a map with a larger --max-value-length"
+    )]
+    ValueTooLong {
+        /// The value's length.
+        length: usize,
+        /// The maximum.
+        max: u32,
+    },
+    /// The map has no room for the put (nothing was written).
+    #[error(
+        "map full ({of}): {}; nothing was written: copy the map into a larger one \
+         (`sympathy map copy`)",
+        full_detail(*of, *used, *limit)
+    )]
+    Full {
+        /// Which limit.
+        of: FullOf,
+        /// Slots used, or data bytes used.
+        used: u64,
+        /// The most there may be.
+        limit: u64,
+    },
+    /// Another live process is the writer.
+    #[error(
+        "a writer is already attached (pid {pid}); a map takes one writer at a time: stop that \
+         process, or open the map to read only"
+    )]
+    AlreadyAttached {
+        /// The pid of the writer.
+        pid: i32,
+    },
+    /// A write was asked of a map opened to read only.
+    #[error("{path}: opened read-only; open it with MapFile::open to write")]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The values are not in the format the caller decodes.
+    #[error(
+        "the map's values are in format {found} ({}), not {expected} ({}); open a map built \
+         for this use",
+        format_name(*found),
+        format_name(*expected)
+    )]
+    ValueFormat {
+        /// The map's `value_format`.
+        found: u32,
+        /// The one the caller decodes.
+        expected: u32,
+    },
+    /// The operating system refused access to the file.
+    #[error(
+        "{path}: permission denied while trying to {operation}; check the file's owner and \
+         mode (a reader needs read access, a writer read and write)"
+    )]
+    PermissionDenied {
+        /// The file.
+        path: PathBuf,
+        /// What was attempted.
+        operation: &'static str,
+    },
+    /// The path names something other than a regular file.
+    #[error(
+        "{path}: not a regular file ({what}); a map is a regular file made by \
+         `sympathy map create`: check the path"
+    )]
+    NotARegularFile {
+        /// The path as given.
+        path: PathBuf,
+        /// What it is.
+        what: String,
+    },
+    /// The filesystem cannot hold the map file (found when its blocks are reserved).
+    #[error(
+        "{path}: not enough space for the map file: it needs {needed} bytes and {filesystem} \
+         has {available} bytes free; create the map on a filesystem with room for it (`df` \
+         lists them) or with fewer slots or a smaller data area"
+    )]
+    NoSpace {
+        /// The file.
+        path: PathBuf,
+        /// The filesystem: its mount point and type, or the directory.
+        filesystem: String,
+        /// Bytes free on it.
+        available: u64,
+        /// Bytes the file needs.
+        needed: u64,
+    },
+    /// Another I/O error.
+    #[error("{path}: could not {operation}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was attempted.
+        operation: &'static str,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file's creator never set `ready`.
+    #[error(
+        "timed out after {waited:?} waiting for the map's creator to set the ready word (an \
+         all-zero header means its creator died or is still writing; recreate the map)"
+    )]
+    Timeout {
+        /// How long.
+        waited: Duration,
+    },
+}
+
+fn full_detail(of: FullOf, used: u64, limit: u64) -> String {
+    match of {
+        FullOf::Slots => {
+            format!("{used} of {limit} usable slots hold keys or tombstones (3/4 of the table)")
+        }
+        FullOf::Data => format!("the record needs room past {used} of {limit} data bytes"),
+    }
+}
+
+/// A value format's name, for messages.
+pub fn format_name(format: u32) -> &'static str {
+    use crate::layout::*;
+    match format {
+        VALUE_FORMAT_BYTES => "bytes",
+        VALUE_FORMAT_USER_FLYWEIGHT => "user-flyweight",
+        VALUE_FORMAT_USER_SBE => "user-sbe",
+        VALUE_FORMAT_USER_JAVA_SERIALIZATION => "user-java-serialization",
+        _ => "unknown",
+    }
+}
+
+impl MapError {
+    /// The kind of error as a stable lower-kebab name, the same one the Java map's
+    /// `MapException.kind()` gives for the same failure (the conformance suite,
+    /// `crates/map/tests/conformance/manifest.json`, checks both).
+    ///
+    /// ```
+    /// let e = sympathy_map::MapError::ValueTooLong { length: 9, max: 8 };
+    /// assert_eq!(e.kind(), "value-too-long");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            MapError::NotAMapFile { .. } => "not-a-map-file",
+            MapError::UnsupportedVersion { .. } => "unsupported-version",
+            MapError::FileLength { .. } => "file-length",
+            MapError::CorruptHeader { .. } => "corrupt-header",
+            MapError::BadConfig { .. } => "bad-config",
+            MapError::Corrupt { .. } => "corrupt-map",
+            MapError::ValueTooLong { .. } => "value-too-long",
+            MapError::Full { .. } => "full",
+            MapError::AlreadyAttached { .. } => "already-attached",
+            MapError::ReadOnly { .. } => "read-only",
+            MapError::ValueFormat { .. } => "value-format",
+            MapError::PermissionDenied { .. } => "permission-denied",
+            MapError::NotARegularFile { .. } => "not-a-regular-file",
+            MapError::NoSpace { .. } => "no-space",
+            MapError::Io { .. } => "io",
+            MapError::Timeout { .. } => "timeout",
+        }
+    }
+
+    /// Whether this is [`MapError::Full`]: the put was refused, nothing was written.
+    pub fn is_full(&self) -> bool {
+        matches!(self, MapError::Full { .. })
+    }
+
+    /// An I/O error, as [`MapError::PermissionDenied`] when that is what it is.
+    pub(crate) fn io(path: &std::path::Path, operation: &'static str, e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::PermissionDenied {
+            MapError::PermissionDenied {
+                path: path.to_path_buf(),
+                operation,
+            }
+        } else {
+            MapError::Io {
+                path: path.to_path_buf(),
+                operation,
+                source: e,
+            }
+        }
+    }
+
+    /// A corrupt slot or record.
+    pub(crate) fn corrupt(path: Option<&std::path::Path>, what: String) -> Self {
+        MapError::Corrupt {
+            path: path.map(|p| p.to_path_buf()),
+            what,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permission_errors_map_to_permission_denied() {
+        let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let err = MapError::io(std::path::Path::new("/x"), "open the map file", e);
+        assert_eq!(err.kind(), "permission-denied");
+    }
+
+    #[test]
+    fn full_says_which_limit_and_what_to_do() {
+        let e = MapError::Full {
+            of: FullOf::Slots,
+            used: 6,
+            limit: 6,
+        };
+        let text = e.to_string();
+        assert!(
+            text.contains("map full (slots)") && text.contains("sympathy map copy"),
+            "{text}"
+        );
+        assert!(e.is_full());
+    }
+}

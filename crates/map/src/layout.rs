@@ -1,0 +1,345 @@
+//! The one descriptor of the map file: every offset, size and encoding, mirrored by the Java
+//! `MapDescriptor` and written down in `docs/map-layout.md` (the canonical description).
+//!
+//! ```text
+//!  0             4096                        4096 + 8 x slots                  + data_capacity
+//!  +-------------+---------------------------+--------------------------------------------+
+//!  | header page | slot table: slots x u64   | data area: records, appended, never moved  |
+//!  +-------------+---------------------------+--------------------------------------------+
+//!
+//!  header page       0 magic "SYMPHMAP"  8 version  12 ready  16 slots  24 data_capacity
+//!                   32 max_value_length  36 header_length  40 creation_time_ms  48 value_format
+//!                   64 data_end  72 count  80 used_slots            (the writer's counters)
+//!                  128 writer  136 writer_heartbeat_ms  144 writer_detached_ms  152 recoveries
+//!
+//!  slot (u64)        0 empty | u64::MAX tombstone | tag (24 bits) << 40 | record offset / 8
+//!
+//!  record            +0 key (u64)  +8 value_length (u32)  +12 reserved (u32, 0)
+//!  (8-aligned)      +16 value bytes, zero padding to a multiple of 8
+//! ```
+//!
+//! A key's slot is found by linear probing from `hash(key) & (slots - 1)`; the slot's tag is
+//! `hash(key) >> 40`, so a probe passes most other keys' slots without reading their records.
+//! Records are appended at `data_end` and never written again: a put of a new value appends a
+//! record and points the slot at it (one release store, the publication), a remove stores the
+//! tombstone. All integers are little-endian.
+
+// ---- Whole file --------------------------------------------------------------------------------
+
+/// Bytes of the header page; the slot table starts here.
+pub const HEADER_LENGTH: usize = 4096;
+/// The ASCII bytes `SYMPHMAP` read as a little-endian u64.
+pub const MAGIC: u64 = u64::from_le_bytes(*b"SYMPHMAP");
+/// The layout version this crate reads and writes.
+pub const LAYOUT_VERSION: u32 = 1;
+
+// ---- Header page: fixed at creation -------------------------------------------------------------
+
+/// u64 [`MAGIC`].
+pub const MAGIC_OFFSET: usize = 0;
+/// u32 [`LAYOUT_VERSION`].
+pub const LAYOUT_VERSION_OFFSET: usize = 8;
+/// u32 `ready`: 0 while the creator writes the header, [`READY`] once the file is complete
+/// (stored last, with release).
+pub const READY_OFFSET: usize = 12;
+/// u64 slots in the slot table (a power of two in [`MIN_SLOTS`]..=[`MAX_SLOTS`]).
+pub const SLOTS_OFFSET: usize = 16;
+/// u64 bytes in the data area (a multiple of [`RECORD_ALIGNMENT`] in
+/// [`MIN_DATA_CAPACITY`]..=[`MAX_DATA_CAPACITY`]).
+pub const DATA_CAPACITY_OFFSET: usize = 24;
+/// u32 the largest value a put accepts, in bytes (1..=[`MAX_VALUE_LENGTH_LIMIT`], and a record
+/// of it fits the data area).
+pub const MAX_VALUE_LENGTH_OFFSET: usize = 32;
+/// u32 [`HEADER_LENGTH`], where the slot table starts.
+pub const HEADER_LENGTH_OFFSET: usize = 36;
+/// i64 creation time, ms since the Unix epoch.
+pub const CREATION_TIME_OFFSET: usize = 40;
+/// u32 how the values are encoded: one of the `VALUE_FORMAT_*` codes (the map itself stores
+/// bytes; readers that decode values check it).
+pub const VALUE_FORMAT_OFFSET: usize = 48;
+
+// ---- Header page: the writer's counters (one cache line of their own) --------------------------
+
+/// u64 bytes of the data area in use: the next record goes here. Starts at [`DATA_START`];
+/// stored (release) after a record is written and before its slot points at it.
+pub const DATA_END_OFFSET: usize = 64;
+/// u64 keys in the map.
+pub const COUNT_OFFSET: usize = 72;
+/// u64 slots not empty (keys and tombstones): a put into an empty slot needs this below
+/// [`max_used_slots`].
+pub const USED_SLOTS_OFFSET: usize = 80;
+
+// ---- Header page: the writer's attachment (one cache line of its own) ---------------------------
+
+/// u64 the attached writer: `pid | start << 32` (a `sympathy_mapped::ProcessStamp`), 0 when
+/// none. Claimed by compare-and-swap from 0, or from a writer that no longer runs.
+pub const WRITER_OFFSET: usize = 128;
+/// i64 the writer's last heartbeat, ms since the Unix epoch.
+pub const WRITER_HEARTBEAT_OFFSET: usize = 136;
+/// i64 the writer's heartbeat at its last clean detach, ms since the Unix epoch (0: never).
+pub const WRITER_DETACHED_OFFSET: usize = 144;
+/// u64 how many writers took over from a writer that died attached, and recounted.
+pub const RECOVERIES_OFFSET: usize = 152;
+
+/// The `ready` value once the file is complete.
+pub const READY: u32 = 1;
+
+// ---- Value formats ------------------------------------------------------------------------------
+
+/// Values are opaque bytes.
+pub const VALUE_FORMAT_BYTES: u32 = 0;
+/// Values are users in the flyweight layout of `docs/map-layout.md` (`sympathy_map::user`).
+pub const VALUE_FORMAT_USER_FLYWEIGHT: u32 = 1;
+/// Reserved: users encoded with the project's SBE schema, once it exists.
+pub const VALUE_FORMAT_USER_SBE: u32 = 2;
+/// Users as Java serialization writes them (the Java side's slow baseline; Rust cannot decode
+/// them).
+pub const VALUE_FORMAT_USER_JAVA_SERIALIZATION: u32 = 3;
+
+// ---- Slots --------------------------------------------------------------------------------------
+
+/// Bytes of one slot.
+pub const SLOT_LENGTH: usize = 8;
+/// The slot word of a slot never used.
+pub const EMPTY: u64 = 0;
+/// The slot word of a removed key: probes pass it, puts may reuse it.
+pub const TOMBSTONE: u64 = u64::MAX;
+/// Bits of a slot word that hold the record's offset in 8-byte units.
+pub const OFFSET_BITS: u32 = 40;
+/// Mask of those bits.
+pub const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+/// Bits of the tag above them.
+pub const TAG_BITS: u32 = 24;
+/// The smallest slot table.
+pub const MIN_SLOTS: u64 = 8;
+/// The largest slot table: 2^32 slots (32 GiB), so that the bucket bits of the hash (its low
+/// 32 at most) never overlap its tag bits (its high 24).
+pub const MAX_SLOTS: u64 = 1 << 32;
+/// A put into an empty slot is refused once this many percent of the slots are used (keys and
+/// tombstones): probes stay short, and a probe always meets an empty slot.
+pub const MAX_LOAD_PERCENT: u64 = 75;
+
+// ---- Records ------------------------------------------------------------------------------------
+
+/// Every record starts at a multiple of this many bytes.
+pub const RECORD_ALIGNMENT: usize = 8;
+/// Bytes before a record's value.
+pub const RECORD_HEADER_LENGTH: usize = 16;
+/// u64 key within a record.
+pub const RECORD_KEY_OFFSET: usize = 0;
+/// u32 value length within a record.
+pub const RECORD_VALUE_LENGTH_OFFSET: usize = 8;
+/// u32 reserved within a record (written 0).
+pub const RECORD_RESERVED_OFFSET: usize = 12;
+/// The first record's offset in the data area: offset 0 is never a record, so that no record's
+/// slot word is 0 ([`EMPTY`]).
+pub const DATA_START: u64 = 8;
+/// The smallest data area.
+pub const MIN_DATA_CAPACITY: u64 = 64;
+/// The largest data area: 4 TiB, well inside the 40-bit offsets of the slot words.
+pub const MAX_DATA_CAPACITY: u64 = 1 << 42;
+/// The largest `max_value_length` a map may have: 1 GiB.
+pub const MAX_VALUE_LENGTH_LIMIT: u32 = 1 << 30;
+
+/// The exact file length of a map.
+pub const fn file_length(slots: u64, data_capacity: u64) -> u64 {
+    HEADER_LENGTH as u64 + slots * SLOT_LENGTH as u64 + data_capacity
+}
+
+/// Where the data area starts in the file.
+pub const fn data_area_offset(slots: u64) -> u64 {
+    HEADER_LENGTH as u64 + slots * SLOT_LENGTH as u64
+}
+
+/// Bytes a record of a value of `value_length` bytes takes: header, value, padding to 8.
+///
+/// ```
+/// use sympathy_map::layout::record_length;
+/// assert_eq!(record_length(0), 16);
+/// assert_eq!(record_length(1), 24);
+/// assert_eq!(record_length(8), 24);
+/// ```
+pub const fn record_length(value_length: u64) -> u64 {
+    (RECORD_HEADER_LENGTH as u64 + value_length).next_multiple_of(RECORD_ALIGNMENT as u64)
+}
+
+/// How many slots may be used (keys and tombstones) before a put into an empty slot is
+/// [`MapError::Full`](crate::MapError::Full).
+pub const fn max_used_slots(slots: u64) -> u64 {
+    slots / 100 * MAX_LOAD_PERCENT + slots % 100 * MAX_LOAD_PERCENT / 100
+}
+
+/// The key's 64-bit hash: MurmurHash3's `fmix64` finalizer (every input bit affects every
+/// output bit). Its low bits pick the first slot, its high [`TAG_BITS`] are the tag.
+///
+/// ```
+/// use sympathy_map::layout::hash;
+/// assert_eq!(hash(0), 0);
+/// assert_eq!(hash(1), 0xb456_bcfc_34c2_cb2c);
+/// ```
+#[inline(always)]
+pub const fn hash(key: u64) -> u64 {
+    let mut k = key;
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^= k >> 33;
+    k
+}
+
+/// The tag of a hash: its high [`TAG_BITS`] bits.
+#[inline(always)]
+pub const fn tag_of(hash: u64) -> u64 {
+    hash >> OFFSET_BITS
+}
+
+/// The slot word of a record at `offset` (a multiple of 8 in `DATA_START..MAX_DATA_CAPACITY`)
+/// for a key of hash `hash`.
+///
+/// ```
+/// use sympathy_map::layout::{slot_word, hash, record_offset, tag_of, OFFSET_BITS};
+/// let w = slot_word(hash(42), 4096);
+/// assert_eq!(record_offset(w), 4096);
+/// assert_eq!(w >> OFFSET_BITS, tag_of(hash(42)));
+/// ```
+#[inline(always)]
+pub const fn slot_word(hash: u64, offset: u64) -> u64 {
+    (tag_of(hash) << OFFSET_BITS) | (offset / RECORD_ALIGNMENT as u64)
+}
+
+/// The record offset (in the data area) a live slot word points at.
+#[inline(always)]
+pub const fn record_offset(word: u64) -> u64 {
+    (word & OFFSET_MASK) * RECORD_ALIGNMENT as u64
+}
+
+/// `(NAME, NAME as i128)` for each constant named.
+macro_rules! named {
+    ($($name:ident),* $(,)?) => {
+        [$((stringify!($name), $name as i128)),*]
+    };
+}
+
+/// Every constant as `(NAME, value)`, in the order `sympathy map layout` prints them (the Java
+/// parity test compares these lines with `MapDescriptor`).
+pub const CONSTANTS: &[(&str, i128)] = &named![
+    HEADER_LENGTH,
+    MAGIC,
+    LAYOUT_VERSION,
+    MAGIC_OFFSET,
+    LAYOUT_VERSION_OFFSET,
+    READY_OFFSET,
+    SLOTS_OFFSET,
+    DATA_CAPACITY_OFFSET,
+    MAX_VALUE_LENGTH_OFFSET,
+    HEADER_LENGTH_OFFSET,
+    CREATION_TIME_OFFSET,
+    VALUE_FORMAT_OFFSET,
+    DATA_END_OFFSET,
+    COUNT_OFFSET,
+    USED_SLOTS_OFFSET,
+    WRITER_OFFSET,
+    WRITER_HEARTBEAT_OFFSET,
+    WRITER_DETACHED_OFFSET,
+    RECOVERIES_OFFSET,
+    READY,
+    VALUE_FORMAT_BYTES,
+    VALUE_FORMAT_USER_FLYWEIGHT,
+    VALUE_FORMAT_USER_SBE,
+    VALUE_FORMAT_USER_JAVA_SERIALIZATION,
+    SLOT_LENGTH,
+    EMPTY,
+    TOMBSTONE,
+    OFFSET_BITS,
+    OFFSET_MASK,
+    TAG_BITS,
+    MIN_SLOTS,
+    MAX_SLOTS,
+    MAX_LOAD_PERCENT,
+    RECORD_ALIGNMENT,
+    RECORD_HEADER_LENGTH,
+    RECORD_KEY_OFFSET,
+    RECORD_VALUE_LENGTH_OFFSET,
+    RECORD_RESERVED_OFFSET,
+    DATA_START,
+    MIN_DATA_CAPACITY,
+    MAX_DATA_CAPACITY,
+    MAX_VALUE_LENGTH_LIMIT,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_spells_symphmap() {
+        assert_eq!(&MAGIC.to_le_bytes(), b"SYMPHMAP");
+    }
+
+    #[test]
+    fn the_writers_counters_and_attachment_have_cache_lines_of_their_own() {
+        for offset in [DATA_END_OFFSET, COUNT_OFFSET, USED_SLOTS_OFFSET] {
+            assert_eq!(offset / 64, 1);
+        }
+        for offset in [
+            WRITER_OFFSET,
+            WRITER_HEARTBEAT_OFFSET,
+            WRITER_DETACHED_OFFSET,
+            RECOVERIES_OFFSET,
+        ] {
+            assert_eq!(offset / 64, 2);
+        }
+        const { assert!(VALUE_FORMAT_OFFSET + 4 <= 64) };
+    }
+
+    #[test]
+    fn every_field_is_naturally_aligned() {
+        for (name, value) in CONSTANTS.iter().filter(|(n, _)| n.ends_with("_OFFSET")) {
+            let size = if [
+                "LAYOUT_VERSION_OFFSET",
+                "READY_OFFSET",
+                "MAX_VALUE_LENGTH_OFFSET",
+                "HEADER_LENGTH_OFFSET",
+                "VALUE_FORMAT_OFFSET",
+                "RECORD_VALUE_LENGTH_OFFSET",
+                "RECORD_RESERVED_OFFSET",
+            ]
+            .contains(name)
+            {
+                4
+            } else {
+                8
+            };
+            assert_eq!(value % size, 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn slot_words_never_collide_with_empty_or_tombstone() {
+        // The smallest offset, any tag: never 0; the largest offset: never all ones.
+        assert_ne!(slot_word(0, DATA_START), EMPTY);
+        let last = MAX_DATA_CAPACITY - RECORD_ALIGNMENT as u64;
+        assert_ne!(slot_word(u64::MAX, last), TOMBSTONE);
+        assert_eq!(record_offset(slot_word(u64::MAX, last)), last);
+    }
+
+    #[test]
+    fn the_load_limit_is_three_quarters() {
+        assert_eq!(max_used_slots(8), 6);
+        assert_eq!(max_used_slots(1 << 25), (1 << 25) / 4 * 3);
+        assert_eq!(max_used_slots(MAX_SLOTS), MAX_SLOTS / 4 * 3);
+    }
+
+    #[test]
+    fn hash_spreads_consecutive_keys() {
+        let mut buckets = [0u32; 64];
+        for k in 0..64_000u64 {
+            buckets[(hash(k) & 63) as usize] += 1;
+        }
+        assert!(
+            buckets.iter().all(|&n| (800..1200).contains(&n)),
+            "{buckets:?}"
+        );
+    }
+}

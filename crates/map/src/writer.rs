@@ -1,0 +1,370 @@
+//! [`Writer`]: the one process that puts and removes, attached like the ring's producer (a
+//! compare-and-swap of the header's writer word, heartbeats, a clean detach), and the recount
+//! a writer makes when it takes over from one that died.
+
+use std::sync::Arc;
+
+use sympathy_mapped::ProcessStamp;
+
+use crate::error::{FullOf, MapError};
+use crate::layout::*;
+use crate::map::{self, WriterState, no_empty_slot, record, record_key};
+use crate::region::Region;
+
+/// How many operations pass between two heartbeats: the hot path pays a decrement and a branch.
+const HEARTBEAT_EVERY: u32 = 4096;
+
+/// What a put did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Put {
+    /// The key was not in the map.
+    Inserted,
+    /// The key was in the map; its slot now points at the new value.
+    Replaced,
+}
+
+/// The one writer of a map ([`crate::MapFile::writer`]); detaches when dropped.
+///
+/// Every put appends a record at `data_end` and publishes it with one release store of the
+/// key's slot; a remove stores the tombstone. A put that returned is in the file: a writer
+/// killed at any point leaves every returned put readable and no record half-written (the
+/// next writer recounts). [`Writer::flush`] makes them durable across an operating-system crash.
+pub struct Writer {
+    region: Arc<Region>,
+    /// This process's stamp, as stored in the writer word.
+    stamp: u64,
+    max_value_length: u32,
+    /// The writer's own copies of the header counters (it is their only writer).
+    data_end: u64,
+    count: u64,
+    used_slots: u64,
+    max_used_slots: u64,
+    countdown: u32,
+}
+
+impl std::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer")
+            .field("path", &self.region.path())
+            .field("count", &self.count)
+            .field("data_end", &self.data_end)
+            .finish()
+    }
+}
+
+/// Where a key is, or would go.
+enum Probe {
+    /// In slot `index`.
+    Found { index: u64 },
+    /// Absent: a put goes into slot `index`, an empty slot (`into_empty`) or the first
+    /// tombstone on the key's probe.
+    Absent { index: u64, into_empty: bool },
+}
+
+impl Writer {
+    /// Claims the writer word: from 0 (nobody, or a clean detach), or from a writer that no
+    /// longer runs, after which the counters are recounted from the slots.
+    pub(crate) fn attach(region: Arc<Region>) -> Result<Writer, MapError> {
+        if !region.writable() {
+            return Err(MapError::ReadOnly {
+                path: region
+                    .path()
+                    .map_or_else(|| "<anonymous>".into(), |p| p.to_path_buf()),
+            });
+        }
+        let me = ProcessStamp::current();
+        let mut expected = 0;
+        let took_over = loop {
+            // SYNC POINT: writer (pairs with the writer-word loads of readers and writers)
+            match region.cas_writer(expected, me.pack()) {
+                Ok(_) => break expected != 0,
+                Err(0) => expected = 0, // detached meanwhile: retry from nobody
+                Err(found) => {
+                    let other = ProcessStamp::unpack(found);
+                    if found == me.pack() || other.is_running() {
+                        return Err(MapError::AlreadyAttached { pid: other.pid });
+                    }
+                    expected = found; // take over from a dead writer
+                }
+            }
+        };
+        region.so_u64(WRITER_HEARTBEAT_OFFSET, sympathy_mapped::now_ms() as u64); // SYNC POINT: heartbeat
+        let mut writer = Writer {
+            max_value_length: region.lp_u32(MAX_VALUE_LENGTH_OFFSET),
+            data_end: region.lv_u64(DATA_END_OFFSET), // SYNC POINT: data-end
+            count: region.lp_u64(COUNT_OFFSET),
+            used_slots: region.lp_u64(USED_SLOTS_OFFSET),
+            max_used_slots: max_used_slots(region.slots()),
+            stamp: me.pack(),
+            countdown: HEARTBEAT_EVERY,
+            region,
+        };
+        if took_over {
+            writer.recount()?;
+        }
+        Ok(writer)
+    }
+
+    /// After a writer died attached: its last put or remove may have published its slot and
+    /// not yet stored the counters. Counts the keys and used slots from the slot table (a scan
+    /// of 8 bytes per slot), checks every record lies below `data_end` (stored before any slot
+    /// pointed past it), and stores the counters.
+    fn recount(&mut self) -> Result<(), MapError> {
+        let region = &*self.region;
+        let (mut count, mut used) = (0, 0);
+        for index in 0..region.slots() {
+            let word = region.lv_slot(index); // SYNC POINT: slot
+            if word == EMPTY {
+                continue;
+            }
+            used += 1;
+            if word == TOMBSTONE {
+                continue;
+            }
+            count += 1;
+            let value = record(region, self.max_value_length, word)?.value;
+            let end = record_offset(word) + record_length(value.len() as u64);
+            if end > self.data_end {
+                return Err(MapError::corrupt(
+                    region.path(),
+                    format!(
+                        "slot {index} points at a record ending at {end}, past data_end \
+                         {} (a writer stores data_end before the slot)",
+                        self.data_end
+                    ),
+                ));
+            }
+        }
+        self.count = count;
+        self.used_slots = used;
+        region.so_u64(COUNT_OFFSET, count); // SYNC POINT: count
+        region.sp_u64(USED_SLOTS_OFFSET, used);
+        region.sp_u64(RECOVERIES_OFFSET, region.lp_u64(RECOVERIES_OFFSET) + 1);
+        Ok(())
+    }
+
+    /// Puts `value` under `key`: appends its record and publishes it.
+    ///
+    /// # Errors
+    /// [`MapError::ValueTooLong`]; [`MapError::Full`] (nothing written); [`MapError::Corrupt`].
+    ///
+    /// ```
+    /// # use sympathy_map::{MapConfig, MapFile, Put};
+    /// let map = MapFile::anonymous(&MapConfig::for_entries(8, 8))?;
+    /// let mut writer = map.writer()?;
+    /// assert_eq!(writer.put(1, b"one")?, Put::Inserted);
+    /// assert_eq!(writer.put(1, b"uno")?, Put::Replaced);
+    /// assert_eq!(map.get(1)?, Some(&b"uno"[..]));
+    /// # Ok::<(), sympathy_map::MapError>(())
+    /// ```
+    #[inline]
+    pub fn put(&mut self, key: u64, value: &[u8]) -> Result<Put, MapError> {
+        self.put_with(key, value.len(), |bytes| bytes.copy_from_slice(value))
+    }
+
+    /// Puts a value of `length` bytes under `key`, encoded in place by `fill` into the record
+    /// (zero copy: a codec writes straight into the file). `fill` gets exactly `length` bytes;
+    /// nothing is published until it returns.
+    ///
+    /// # Errors
+    /// As [`Writer::put`].
+    pub fn put_with(
+        &mut self,
+        key: u64,
+        length: usize,
+        fill: impl FnOnce(&mut [u8]),
+    ) -> Result<Put, MapError> {
+        if length > self.max_value_length as usize {
+            return Err(MapError::ValueTooLong {
+                length,
+                max: self.max_value_length,
+            });
+        }
+        let hash = hash(key);
+        let probe = self.probe(key, hash)?;
+        let needed = record_length(length as u64);
+        let capacity = self.region.data_capacity();
+        if self.data_end + needed > capacity {
+            return Err(MapError::Full {
+                of: FullOf::Data,
+                used: self.data_end,
+                limit: capacity,
+            });
+        }
+        if let Probe::Absent {
+            into_empty: true, ..
+        } = probe
+            && self.used_slots >= self.max_used_slots
+        {
+            return Err(MapError::Full {
+                of: FullOf::Slots,
+                used: self.used_slots,
+                limit: self.max_used_slots,
+            });
+        }
+        let region = &*self.region;
+        let offset = self.data_end;
+        region.sp_record_header(offset, key, length as u32);
+        // SAFETY: the mapping is writable (checked at attach); offset + needed <= capacity
+        // (checked above); the range is at data_end, where no slot points, and this is the
+        // one attached writer.
+        unsafe { region.fill_value(offset, length, fill) };
+        self.data_end += needed;
+        // The record lies below data_end before any slot points at it: a writer that takes
+        // over after a crash never writes over a published record.
+        region.so_u64(DATA_END_OFFSET, self.data_end); // SYNC POINT: data-end
+        let outcome = match probe {
+            Probe::Found { index } => {
+                region.so_slot(index, slot_word(hash, offset)); // SYNC POINT: slot
+                Put::Replaced
+            }
+            Probe::Absent { index, into_empty } => {
+                region.so_slot(index, slot_word(hash, offset)); // SYNC POINT: slot
+                self.count += 1;
+                region.so_u64(COUNT_OFFSET, self.count); // SYNC POINT: count
+                if into_empty {
+                    self.used_slots += 1;
+                    region.sp_u64(USED_SLOTS_OFFSET, self.used_slots);
+                }
+                Put::Inserted
+            }
+        };
+        self.tick();
+        Ok(outcome)
+    }
+
+    /// Removes `key`: its slot becomes a tombstone (its record's bytes stay until the map is
+    /// copied). Returns whether it was there.
+    ///
+    /// # Errors
+    /// [`MapError::Corrupt`].
+    pub fn remove(&mut self, key: u64) -> Result<bool, MapError> {
+        let removed = match self.probe(key, hash(key))? {
+            Probe::Found { index } => {
+                self.region.so_slot(index, TOMBSTONE); // SYNC POINT: slot
+                self.count -= 1;
+                self.region.so_u64(COUNT_OFFSET, self.count); // SYNC POINT: count
+                true
+            }
+            Probe::Absent { .. } => false,
+        };
+        self.tick();
+        Ok(removed)
+    }
+
+    /// The value of `key`, as [`crate::MapFile::get`].
+    ///
+    /// # Errors
+    /// [`MapError::Corrupt`].
+    pub fn get(&self, key: u64) -> Result<Option<&[u8]>, MapError> {
+        map::get(&self.region, self.max_value_length, key)
+    }
+
+    /// Keys in the map.
+    pub fn len(&self) -> u64 {
+        self.count
+    }
+
+    /// Whether the map holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Bytes of the data area in use.
+    pub fn data_end(&self) -> u64 {
+        self.data_end
+    }
+
+    /// Writes every put and remove so far to the file's storage (`msync`): the data area's
+    /// dirty pages first, then the slot table and header, so that after an operating-system
+    /// crash the map holds at least everything before the last `flush` that returned.
+    /// Without it, a process crash loses nothing (the pages are the kernel's), but an OS crash
+    /// keeps only what the kernel happened to write back. Nothing to do for anonymous maps.
+    ///
+    /// # Errors
+    /// [`MapError::Io`].
+    pub fn flush(&mut self) -> Result<(), MapError> {
+        let Some(path) = self.region.path() else {
+            return Ok(());
+        };
+        let data = data_area_offset(self.region.slots()) as usize;
+        let map = self.region.mapping();
+        map.flush_range(data, self.data_end as usize)
+            .and_then(|()| map.flush_range(0, data))
+            .map_err(|e| MapError::io(path, "flush the map file (msync)", e))
+    }
+
+    /// Stores a heartbeat now (puts and removes store one every 4096 operations; an idle
+    /// writer that wants readers to see it alive calls this).
+    pub fn heartbeat(&mut self) {
+        self.countdown = HEARTBEAT_EVERY;
+        self.region
+            .so_u64(WRITER_HEARTBEAT_OFFSET, sympathy_mapped::now_ms() as u64); // SYNC POINT: heartbeat
+    }
+
+    /// The writer as readers see it (this one, attached and alive).
+    pub fn state(&self) -> WriterState {
+        map::writer_state(&self.region, sympathy_mapped::now_ms())
+    }
+
+    #[inline(always)]
+    fn tick(&mut self) {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.heartbeat();
+        }
+    }
+
+    /// Finds `key`'s slot, or where it would go: the first tombstone on its probe, else the
+    /// empty slot that ends it. Relaxed loads: this writer stored every slot it reads.
+    #[inline(always)]
+    fn probe(&self, key: u64, hash: u64) -> Result<Probe, MapError> {
+        let region = &*self.region;
+        let tag = tag_of(hash);
+        let mask = region.mask();
+        let mut index = hash & mask;
+        let mut tombstone = None;
+        for _ in 0..region.slots() {
+            let word = region.lp_slot(index);
+            if word == EMPTY {
+                return Ok(match tombstone {
+                    Some(index) => Probe::Absent {
+                        index,
+                        into_empty: false,
+                    },
+                    None => Probe::Absent {
+                        index,
+                        into_empty: true,
+                    },
+                });
+            }
+            if word == TOMBSTONE {
+                tombstone.get_or_insert(index);
+            } else if word >> OFFSET_BITS == tag && record_key(region, word)? == key {
+                return Ok(Probe::Found { index });
+            }
+            index = (index + 1) & mask;
+        }
+        match tombstone {
+            Some(index) => Ok(Probe::Absent {
+                index,
+                into_empty: false,
+            }),
+            None => Err(no_empty_slot(region)),
+        }
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        // Give the role back only if it is still ours (a writer that judged us dead may hold
+        // it). The detach's heartbeat is recorded as `detached`: readers then read "detached".
+        if self.region.lv_u64(WRITER_OFFSET) != self.stamp {
+            return;
+        }
+        let now = sympathy_mapped::now_ms() as u64;
+        self.region.so_u64(WRITER_HEARTBEAT_OFFSET, now); // SYNC POINT: heartbeat
+        self.region.so_u64(WRITER_DETACHED_OFFSET, now); // SYNC POINT: detached
+        let _ = self.region.cas_writer(self.stamp, 0); // SYNC POINT: writer
+    }
+}

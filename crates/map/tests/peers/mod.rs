@@ -1,0 +1,157 @@
+//! The child processes of the crash and stress tests: this test binary run again with
+//! [`PEER_ENV`] set, as a writer that applies a [`Schedule`] and acknowledges each operation
+//! that returned in a small mapped file, or as a reader that checks every value it reads.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use memmap2::MmapMut;
+use sympathy_map::stress::{Op, Schedule, check_value, value_of};
+use sympathy_map::{MapFile, Writer};
+
+/// Set in a child: `writer <map> <ack> <keys> <first-op> [<ops-per-second>]`.
+pub const PEER_ENV: &str = "SYMPATHY_MAP_TEST_PEER";
+
+/// The acknowledgement file: one u64, the number of operations that returned.
+pub struct Ack {
+    _map: MmapMut,
+    word: *const AtomicU64,
+}
+
+impl Ack {
+    /// Creates (zeroed) or opens the acknowledgement file at `path`.
+    pub fn open(path: &Path) -> Ack {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .unwrap();
+        file.set_len(4096).unwrap();
+        // SAFETY: a file only these tests use; its one word is accessed atomically.
+        let mut map = unsafe { MmapMut::map_mut(&file) }.unwrap();
+        let word = map.as_mut_ptr().cast::<AtomicU64>();
+        Ack { _map: map, word }
+    }
+
+    pub fn load(&self) -> u64 {
+        // SAFETY: the mapping is page-aligned and lives as long as `self`.
+        unsafe { (*self.word).load(Ordering::Acquire) }
+    }
+
+    pub fn store(&self, done: u64) {
+        // SAFETY: as in load.
+        unsafe { (*self.word).store(done, Ordering::Release) }
+    }
+}
+
+/// Applies operation `j` of `schedule` through `writer`.
+pub fn apply(writer: &mut Writer, schedule: &Schedule, j: u64) {
+    match schedule.op(j) {
+        Op::Put { key, version } => {
+            writer.put(key, &value_of(key, version)).unwrap();
+        }
+        Op::Remove { key } => {
+            writer.remove(key).unwrap();
+        }
+    }
+}
+
+/// Starts a writer child that applies `schedule` (of `keys` keys) from operation `first` on,
+/// for ever, acknowledging each operation in the file at `ack`.
+pub fn spawn_writer(map: &Path, ack: &Path, keys: u64, first: u64) -> Child {
+    spawn_paced_writer(map, ack, keys, first, 0)
+}
+
+/// [`spawn_writer`], at most `per_second` operations a second (0: as fast as it can), so that
+/// a long run does not fill the map's data area.
+pub fn spawn_paced_writer(map: &Path, ack: &Path, keys: u64, first: u64, per_second: u64) -> Child {
+    Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "peer_child", "--nocapture", "--test-threads=1"])
+        .env(
+            PEER_ENV,
+            format!(
+                "writer {} {} {keys} {first} {per_second}",
+                map.display(),
+                ack.display()
+            ),
+        )
+        .spawn()
+        .unwrap()
+}
+
+/// The child's main: runs when [`PEER_ENV`] is set, never returns.
+pub fn child_main() {
+    let Ok(spec) = std::env::var(PEER_ENV) else {
+        return;
+    };
+    let parts: Vec<&str> = spec.split(' ').collect();
+    assert_eq!(parts[0], "writer", "{spec}");
+    let map = MapFile::open(parts[1]).unwrap();
+    let ack = Ack::open(Path::new(parts[2]));
+    let schedule = Schedule::new(parts[3].parse().unwrap());
+    let first: u64 = parts[4].parse().unwrap();
+    let per_second: u64 = parts.get(5).map_or(0, |p| p.parse().unwrap());
+    let mut j = first;
+    let mut writer = map.writer().unwrap();
+    let start = Instant::now();
+    loop {
+        apply(&mut writer, &schedule, j);
+        j += 1;
+        ack.store(j);
+        if per_second > 0 && (j - first).is_multiple_of(1024) {
+            let due = Duration::from_secs_f64((j - first) as f64 / per_second as f64);
+            if let Some(ahead) = due.checked_sub(start.elapsed()) {
+                std::thread::sleep(ahead);
+            }
+        }
+    }
+}
+
+/// Waits until `ack` reaches `at_least`, or panics after `patience`.
+pub fn wait_for(ack: &Ack, at_least: u64, patience: Duration) {
+    let start = Instant::now();
+    while ack.load() < at_least {
+        assert!(start.elapsed() < patience, "the writer child never started");
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// kill -9, then reap.
+pub fn kill9(child: &mut Child) {
+    // SAFETY: a plain syscall on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    let _ = child.wait();
+}
+
+/// The version each key holds after operations `0..ops` of `schedule` (None: absent).
+pub fn model(schedule: &Schedule, keys: u64, ops: u64) -> Vec<Option<u64>> {
+    let mut state = vec![None; keys as usize];
+    for j in 0..ops {
+        step(&mut state, schedule, j);
+    }
+    state
+}
+
+/// Applies operation `j` to a model.
+pub fn step(state: &mut [Option<u64>], schedule: &Schedule, j: u64) {
+    match schedule.op(j) {
+        Op::Put { key, version } => state[key as usize] = Some(version),
+        Op::Remove { key } => state[key as usize] = None,
+    }
+}
+
+/// Every key's version in `map`, each value checked whole.
+pub fn observe(map: &MapFile, keys: u64) -> Vec<Option<u64>> {
+    (0..keys)
+        .map(|key| {
+            map.get(key)
+                .unwrap()
+                .map(|v| check_value(key, v).unwrap_or_else(|e| panic!("{e}")))
+        })
+        .collect()
+}

@@ -1,0 +1,30 @@
+//! What every file that processes share through a memory mapping needs, whatever its layout:
+//!
+//! - [`process`]: whether a process named in the file still runs ([`pid_alive`], zombies
+//!   counted as dead), a process's start time ([`ProcessStamp`]: a pid that the kernel may reuse,
+//!   told apart by when its process started), and the wall clock in ms ([`now_ms`]).
+//! - [`space`]: reserving a file's blocks up front ([`space::allocate_new`],
+//!   [`space::allocate_holes`]), so that a full filesystem is a [`space::SpaceError::NoSpace`]
+//!   naming it instead of a `SIGBUS` at the first write to the mapping.
+//! - [`mod@file`]: refusing what is not a regular file before opening it (a FIFO would block the
+//!   open, a device such as `/dev/zero` would map as endless zeros).
+//!
+//! `sympathy-ring` (the IPC ring) and `sympathy-map` (the off-heap map) build on it; the Java
+//! twin is the `dev.sympathy.mapped` package (`java/mapped`), which answers the same questions
+//! the same way.
+//!
+//! ```
+//! use sympathy_mapped::{ProcessStamp, pid_alive};
+//! let me = ProcessStamp::current();
+//! assert!(pid_alive(me.pid) && me.is_running());
+//! assert_eq!(ProcessStamp::unpack(me.pack()), me);
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
+
+pub mod file;
+pub mod process;
+pub mod space;
+
+pub use process::{ProcessStamp, now_ms, own_pid, pid_alive};

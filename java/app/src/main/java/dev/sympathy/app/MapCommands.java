@@ -1,0 +1,248 @@
+package dev.sympathy.app;
+
+import dev.sympathy.map.MapConfig;
+import dev.sympathy.map.MapDescriptor;
+import dev.sympathy.map.MapFile;
+import dev.sympathy.map.MapStats;
+import dev.sympathy.map.MapWriter;
+import dev.sympathy.map.Stress;
+import dev.sympathy.map.ValueFormatException;
+import dev.sympathy.map.user.FlyweightCodec;
+import dev.sympathy.map.user.User;
+import dev.sympathy.map.user.UserJson;
+import dev.sympathy.map.user.UserView;
+import dev.sympathy.map.user.Users;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code sidecar map ...}: the Java twins of {@code sympathy map load-users}, {@code verify-users},
+ * {@code get}, {@code inspect}, {@code layout}, {@code stress-write} and {@code stress-read}, on
+ * the FFM map ({@code dev.sympathy.map}), so each language checks a file the other wrote.
+ */
+final class MapCommands {
+    private MapCommands() {}
+
+    static final String USAGE = """
+              map load-users PATH --users N [--flush]    put users 0..N (created, sized for them, when missing)
+              map verify-users PATH --users N            check the map holds exactly users 0..N, every field
+              map get PATH KEY                           a user as JSON, other values in hex
+              map inspect PATH                           header, counters, writer
+              map layout                                 the descriptor as NAME=value lines
+              map stress-write PATH --ops N [--keys K] [--first J] [--seconds S]   the stress schedule, as the writer
+                                                         (--seconds: the ops spread over S seconds)
+              map stress-read PATH [--keys K] [--seconds S] [--min-hits H]   check every value read""";
+
+    static void run(String[] argv) throws InterruptedException {
+        if (argv.length < 2) {
+            throw new UsageException("map: which command?\n" + USAGE);
+        }
+        switch (argv[1]) {
+            case "load-users" -> loadUsers(argv);
+            case "verify-users" -> verifyUsers(argv);
+            case "get" -> get(argv);
+            case "inspect" -> inspect(argv);
+            case "layout" -> layout();
+            case "stress-write" -> stressWrite(argv);
+            case "stress-read" -> stressRead(argv);
+            default -> throw new UsageException("map: unknown command '" + argv[1] + "'\n" + USAGE);
+        }
+    }
+
+    static void expectUsers(MapFile map) {
+        if (map.valueFormat() != MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT) {
+            throw new ValueFormatException(map.valueFormat(), MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT);
+        }
+    }
+
+    private static void loadUsers(String[] argv) {
+        Args args = new Args("map load-users", argv, 2, Set.of("users"), Set.of("flush"));
+        Path path = Path.of(args.positional(0, "PATH (the map file)"));
+        args.expectPositional(1);
+        long users = args.requiredLong("users", 0, Long.MAX_VALUE);
+        long start = System.nanoTime();
+        try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, Users.mapConfig(users))) {
+            expectUsers(map);
+            try (MapWriter writer = map.writer()) {
+                FlyweightCodec codec = FlyweightCodec.INSTANCE;
+                for (long id = 0; id < users; id++) {
+                    User user = Users.generate(id, users);
+                    writer.putWith(id, codec.encodedLength(user), (data, at, n) -> codec.encode(user, data, at));
+                }
+                if (args.flag("flush")) {
+                    writer.flush();
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                System.out.printf("loaded %d users into %s in %.2f s (%.0f puts/s); %d keys, %d data bytes%n", users,
+                        path, seconds, users / seconds, writer.size(), writer.dataEnd());
+            }
+        }
+    }
+
+    private static void verifyUsers(String[] argv) {
+        Args args = new Args("map verify-users", argv, 2, Set.of("users"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map file)"));
+        args.expectPositional(1);
+        long users = args.requiredLong("users", 0, Long.MAX_VALUE);
+        try (MapFile map = MapFile.openReadOnly(path)) {
+            expectUsers(map);
+            if (map.size() != users) {
+                throw new IllegalStateException(path + ": holds " + map.size() + " keys, expected " + users + " users");
+            }
+            for (long id = 0; id < users; id++) {
+                long record = map.find(id);
+                if (record < 0) {
+                    throw new IllegalStateException("user " + id + " is missing from " + path);
+                }
+                User found = FlyweightCodec.INSTANCE.decode(map.data(), MapFile.valueOffset(record), map.valueLength(record));
+                User expected = Users.generate(id, users);
+                if (!found.equals(expected)) {
+                    throw new IllegalStateException("user " + id + " differs: found " + found + ", expected " + expected);
+                }
+            }
+            long[] extra = {0};
+            map.forEach((key, data, offset, length) -> {
+                if (Long.compareUnsigned(key, users) >= 0) {
+                    extra[0]++;
+                }
+            });
+            if (extra[0] > 0) {
+                throw new IllegalStateException(extra[0] + " keys at or past " + users + " are in the map");
+            }
+            System.out.println("verified " + users + " users in " + path + ": every field of every user equals the generator's");
+        }
+    }
+
+    private static void get(String[] argv) {
+        Args args = new Args("map get", argv, 2, Set.of(), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map file)"));
+        long key = Long.parseUnsignedLong(args.positional(1, "KEY"));
+        args.expectPositional(2);
+        try (MapFile map = MapFile.openReadOnly(path)) {
+            long record = map.find(key);
+            if (record < 0) {
+                throw new IllegalStateException("key " + Long.toUnsignedString(key) + " is not in " + path);
+            }
+            if (map.valueFormat() == MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT) {
+                StringBuilder out = new StringBuilder();
+                UserJson.write(new UserView().wrap(map.data(), MapFile.valueOffset(record), map.valueLength(record)), out);
+                System.out.println(out);
+            } else {
+                System.out.println(HexFormat.of().formatHex(map.getBytes(key)));
+            }
+        }
+    }
+
+    private static void inspect(String[] argv) {
+        Args args = new Args("map inspect", argv, 2, Set.of(), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map file)"));
+        args.expectPositional(1);
+        try (MapFile map = MapFile.openReadOnly(path)) {
+            MapStats s = map.stats();
+            System.out.println("map " + path);
+            System.out.println("  slots            " + s.slots() + " (" + s.usedSlots() + " used: keys and tombstones)");
+            System.out.println("  keys             " + s.count());
+            System.out.println("  data             " + s.dataEnd() + " of " + s.dataCapacity() + " bytes used");
+            System.out.println("  max value length " + s.maxValueLength());
+            System.out.println("  value format     " + s.valueFormat() + " (" + MapDescriptor.formatName(s.valueFormat()) + ")");
+            System.out.println("  file length      " + s.fileLength());
+            System.out.println("  created          " + s.creationTimeMs() + " ms since the epoch");
+            System.out.println("  recoveries       " + s.recoveries());
+            System.out.println("  writer           " + map.writerState() + " (pid " + map.writerPid() + ")");
+        }
+    }
+
+    private static void layout() {
+        for (Map.Entry<String, String> e : MapDescriptor.constants().entrySet()) {
+            System.out.println(e.getKey() + "=" + e.getValue());
+        }
+    }
+
+    private static void stressWrite(String[] argv) throws InterruptedException {
+        Args args = new Args("map stress-write", argv, 2, Set.of("keys", "ops", "first", "seconds"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map file)"));
+        args.expectPositional(1);
+        long keys = args.longOption("keys", 1, Long.MAX_VALUE, 1024);
+        long ops = args.requiredLong("ops", 0, Long.MAX_VALUE);
+        long first = args.longOption("first", 0, Long.MAX_VALUE, 0);
+        double seconds = Double.parseDouble(args.string("seconds", "1e9"));
+        MapConfig config = new MapConfig(Math.max(8, Long.highestOneBit(keys * 2 - 1) << 1),
+                Math.max(4096, (ops + 1) * 96), 128, MapDescriptor.VALUE_FORMAT_BYTES);
+        long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        long done = 0;
+        try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, config);
+                MapWriter writer = map.writer()) {
+            for (long j = first; j < first + ops; j++) {
+                if ((done & 4095) == 0) {
+                    long now = System.nanoTime();
+                    if (now - end >= 0) {
+                        break;
+                    }
+                    // Paced: operation `done` is due at done / ops of the time.
+                    long due = start + (long) ((end - start) * ((double) done / Math.max(1, ops)));
+                    if (due - now > 0) {
+                        Thread.sleep(Duration.ofNanos(due - now));
+                    }
+                }
+                done++;
+                long key = Stress.key(keys, j);
+                if (Stress.isRemove(j)) {
+                    writer.remove(key);
+                } else {
+                    writer.put(key, Stress.valueOf(key, j));
+                }
+            }
+            System.out.printf("stress-write: %d operations on %d keys in %.2f s; %d keys left%n", done, keys,
+                    (System.nanoTime() - start) / 1e9, writer.size());
+        }
+    }
+
+    private static void stressRead(String[] argv) throws InterruptedException {
+        Args args = new Args("map stress-read", argv, 2, Set.of("keys", "seconds", "min-hits"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map file)"));
+        args.expectPositional(1);
+        long keys = args.longOption("keys", 1, Long.MAX_VALUE, 1024);
+        double seconds = Double.parseDouble(args.string("seconds", "2"));
+        long minHits = args.longOption("min-hits", 0, Long.MAX_VALUE, 1);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        MapFile opened = null;
+        while (opened == null) {
+            try {
+                opened = MapFile.openReadOnly(path);
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+        try (MapFile map = opened) {
+            Stress.Verifier verifier = new Stress.Verifier();
+            long start = System.nanoTime();
+            long end = start + (long) (seconds * 1e9);
+            long r = 1;
+            while (System.nanoTime() - end < 0) {
+                for (int i = 0; i < 1024; i++) {
+                    r = Users.mix(r);
+                    long key = Long.remainderUnsigned(r, keys);
+                    try {
+                        verifier.check(key, map.get(key));
+                    } catch (IllegalStateException e) {
+                        throw new IllegalStateException("stress-read: after " + verifier.reads() + " reads: " + e.getMessage());
+                    }
+                }
+            }
+            if (verifier.hits() < minHits) {
+                throw new IllegalStateException("stress-read: only " + verifier.hits() + " of " + verifier.reads()
+                        + " reads found a value (at least " + minHits + " expected): was the writer running?");
+            }
+            System.out.printf("stress-read: %d reads (%d found a value) checked in %.1f s: none torn, none older than "
+                    + "one read before%n", verifier.reads(), verifier.hits(), (System.nanoTime() - start) / 1e9);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package dev.sympathy.app;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.sympathy.map.MapDescriptor;
+import dev.sympathy.map.MapException;
+import dev.sympathy.map.MapFile;
+import dev.sympathy.map.user.UserCodecException;
+import dev.sympathy.map.user.UserJson;
+import dev.sympathy.map.user.UserView;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * {@code sidecar serve-map FILE --port P}: the Java twin of {@code sympathy serve-map}, the seed's
+ * lookup service, on the JDK's own HTTP server with one virtual thread per request, reading the
+ * map in place from a read-only mapping. The same routes, statuses and bodies as the Rust service
+ * (its {@code lookup} and {@code about}), byte for byte:
+ *
+ * <pre>
+ * GET /users/{id}   200 the user as JSON (UserJson), 404 when absent, 400 for an id that is not
+ *                   a decimal u64
+ * GET /             200 {"service":"sympathy serve-map","file":...,"users":N,...}
+ * anything else     404 (405 for another method), with a JSON error
+ * </pre>
+ */
+final class MapService {
+    private MapService() {}
+
+    static final String USAGE = """
+              serve-map PATH --port P [--bind ADDR]      serve a map of users over HTTP: GET /users/{id} as
+                                                         JSON (virtual threads; port 0 picks a free one)""";
+
+    /** A status and a JSON body. */
+    record Answer(int status, String body) {
+    }
+
+    private static String errorBody(String message) {
+        StringBuilder out = new StringBuilder("{\"error\":");
+        UserJson.writeString(message, out);
+        return out.append('}').toString();
+    }
+
+    /** The answer to {@code GET /users/{id}} (the Rust {@code lookup}). */
+    static Answer lookup(MapFile map, UserView view, String id) {
+        long key;
+        if (id.isEmpty() || id.length() > 20 || !id.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return malformed(id);
+        }
+        try {
+            key = Long.parseUnsignedLong(id);
+        } catch (NumberFormatException e) {
+            return malformed(id);
+        }
+        try {
+            long record = map.find(key);
+            if (record < 0) {
+                return new Answer(404, errorBody("user " + Long.toUnsignedString(key) + " not found"));
+            }
+            StringBuilder out = new StringBuilder(256);
+            UserJson.write(view.wrap(map.data(), MapFile.valueOffset(record), map.valueLength(record)), out);
+            return new Answer(200, out.toString());
+        } catch (UserCodecException e) {
+            return new Answer(500, errorBody("user " + Long.toUnsignedString(key) + ": " + e.getMessage()));
+        } catch (MapException e) {
+            return new Answer(500, errorBody(e.getMessage()));
+        }
+    }
+
+    private static Answer malformed(String id) {
+        return new Answer(400, errorBody("malformed user id \"" + id
+                + "\": expected a decimal integer from 0 to 18446744073709551615"));
+    }
+
+    /** A percent-encoded path segment, decoded (an invalid encoding is left as it is: a malformed id). */
+    static String decode(String raw) {
+        if (raw.indexOf('%') < 0) {
+            return raw;
+        }
+        try {
+            return java.net.URI.create("/" + raw).getPath().substring(1);
+        } catch (IllegalArgumentException e) {
+            return raw;
+        }
+    }
+
+    /** The body of {@code GET /} (the Rust {@code about}). */
+    static String about(MapFile map) {
+        StringBuilder out = new StringBuilder("{\"service\":\"sympathy serve-map\",\"file\":");
+        UserJson.writeString(map.path() == null ? "" : map.path().toString(), out);
+        return out.append(",\"users\":").append(map.size()).append(",\"value_format\":\"")
+                .append(MapDescriptor.formatName(map.valueFormat())).append("\",\"lookup\":\"/users/{id}\"}").toString();
+    }
+
+    /** Routes one exchange. */
+    static void handle(MapFile map, HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            String path = exchange.getRequestURI().getRawPath();
+            // Routed on the raw path (an encoded slash stays inside the id), the id then
+            // percent-decoded, as axum's router and Path extractor do.
+            boolean users = path.startsWith("/users/") && path.length() > 7 && path.indexOf('/', 7) < 0;
+            if ((users || path.equals("/")) && !method.equals("GET") && !method.equals("HEAD")) {
+                exchange.getResponseHeaders().set("allow", "GET,HEAD");
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            Answer answer;
+            if (users) {
+                answer = lookup(map, new UserView(), decode(path.substring(7)));
+            } else if (path.equals("/")) {
+                answer = new Answer(200, about(map));
+            } else {
+                answer = new Answer(404, errorBody("no such resource " + path + ": try GET /users/{id}"));
+            }
+            byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("content-type", "application/json");
+            if (method.equals("HEAD")) {
+                exchange.sendResponseHeaders(answer.status(), -1);
+                return;
+            }
+            exchange.sendResponseHeaders(answer.status(), body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    static void run(String[] argv) throws IOException, InterruptedException {
+        Args args = new Args("serve-map", argv, 1, Set.of("port", "bind"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map of users)"));
+        args.expectPositional(1);
+        int port = (int) args.requiredLong("port", 0, 65535);
+        String bind = args.string("bind", "127.0.0.1");
+        MapFile map = MapFile.openReadOnly(path);
+        MapCommands.expectUsers(map);
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(bind, port), 1024);
+        } catch (IOException e) {
+            throw new IOException("listen on " + bind + ":" + port + " (is the port in use? pick another with --port, or 0): "
+                    + e.getMessage(), e);
+        }
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.createContext("/", exchange -> handle(map, exchange));
+        server.setExecutor(executor);
+        server.start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.stop(0);
+            executor.close();
+            stopped.countDown();
+        }));
+        System.err.println("serve-map: " + map.size() + " users from " + path + ", listening on http://" + bind + ":"
+                + server.getAddress().getPort() + " (GET /users/{id}; JDK HttpServer, a virtual thread per request)");
+        stopped.await();
+    }
+}

@@ -1,0 +1,200 @@
+package dev.sympathy.map;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every offset and constant of the map file of {@code docs/map-layout.md}, in one place (the
+ * Rust {@code sympathy_map::layout}; a test compares the two).
+ *
+ * <pre>
+ *  0             4096                        4096 + 8 x slots                  + data_capacity
+ *  +-------------+---------------------------+--------------------------------------------+
+ *  | header page | slot table: slots x u64   | data area: records, appended, never moved  |
+ *  +-------------+---------------------------+--------------------------------------------+
+ *
+ *  header page       0 magic "SYMPHMAP"  8 version  12 ready  16 slots  24 data_capacity
+ *                   32 max_value_length  36 header_length  40 creation_time_ms  48 value_format
+ *                   64 data_end  72 count  80 used_slots            (the writer's counters)
+ *                  128 writer  136 writer_heartbeat_ms  144 writer_detached_ms  152 recoveries
+ *
+ *  slot (u64)        0 empty | -1 tombstone | tag (24 bits) &lt;&lt; 40 | record offset / 8
+ *
+ *  record            +0 key (u64)  +8 value_length (u32)  +12 reserved (u32, 0)
+ *  (8-aligned)      +16 value bytes, zero padding to a multiple of 8
+ * </pre>
+ *
+ * A key's slot is found by linear probing from {@code hash(key) & (slots - 1)}; the slot's tag
+ * is {@code hash(key) >>> 40}. Records are appended at {@code data_end} and never written
+ * again: a put publishes its record with one release store of the key's slot. All integers are
+ * little-endian; the u64s are Java {@code long}s read unsigned where it matters.
+ */
+public final class MapDescriptor {
+    private MapDescriptor() {}
+
+    /** Bytes of the header page; the slot table starts here. */
+    public static final int HEADER_LENGTH = 4096;
+    /** The ASCII bytes {@code SYMPHMAP} read as a little-endian u64. */
+    public static final long MAGIC = 0x5041_4D48_504D_5953L;
+    /** The layout version this code reads and writes. */
+    public static final int LAYOUT_VERSION = 1;
+
+    /** u64 {@link #MAGIC}. */
+    public static final int MAGIC_OFFSET = 0;
+    /** u32 {@link #LAYOUT_VERSION}. */
+    public static final int LAYOUT_VERSION_OFFSET = 8;
+    /** u32 ready: 0 while the creator writes the header, 1 once complete (stored last, release). */
+    public static final int READY_OFFSET = 12;
+    /** u64 slots in the table (a power of two in {@link #MIN_SLOTS}..{@link #MAX_SLOTS}). */
+    public static final int SLOTS_OFFSET = 16;
+    /** u64 bytes of the data area (a multiple of 8 in {@link #MIN_DATA_CAPACITY}..{@link #MAX_DATA_CAPACITY}). */
+    public static final int DATA_CAPACITY_OFFSET = 24;
+    /** u32 the largest value a put accepts. */
+    public static final int MAX_VALUE_LENGTH_OFFSET = 32;
+    /** u32 {@link #HEADER_LENGTH}. */
+    public static final int HEADER_LENGTH_OFFSET = 36;
+    /** i64 creation time, ms since the Unix epoch. */
+    public static final int CREATION_TIME_OFFSET = 40;
+    /** u32 how values are encoded: a {@code VALUE_FORMAT_*} code. */
+    public static final int VALUE_FORMAT_OFFSET = 48;
+    /** u64 bytes of the data area in use; stored (release) after a record and before its slot. */
+    public static final int DATA_END_OFFSET = 64;
+    /** u64 keys in the map. */
+    public static final int COUNT_OFFSET = 72;
+    /** u64 slots not empty (keys and tombstones). */
+    public static final int USED_SLOTS_OFFSET = 80;
+    /** u64 the attached writer: {@code pid | start << 32} (a ProcessStamp), 0 when none. */
+    public static final int WRITER_OFFSET = 128;
+    /** i64 the writer's last heartbeat, ms since the Unix epoch. */
+    public static final int WRITER_HEARTBEAT_OFFSET = 136;
+    /** i64 the writer's heartbeat at its last clean detach (0: never). */
+    public static final int WRITER_DETACHED_OFFSET = 144;
+    /** u64 writers that took over from a dead one and recounted. */
+    public static final int RECOVERIES_OFFSET = 152;
+    /** The ready value once the file is complete. */
+    public static final int READY = 1;
+
+    /** Values are opaque bytes. */
+    public static final int VALUE_FORMAT_BYTES = 0;
+    /** Values are users in the flyweight layout ({@link dev.sympathy.map.user.FlyweightCodec}). */
+    public static final int VALUE_FORMAT_USER_FLYWEIGHT = 1;
+    /** Reserved: users encoded with the project's SBE schema, once it exists. */
+    public static final int VALUE_FORMAT_USER_SBE = 2;
+    /** Users as Java serialization writes them (Java only: the seed's slow baseline). */
+    public static final int VALUE_FORMAT_USER_JAVA_SERIALIZATION = 3;
+
+    /** Bytes of one slot. */
+    public static final int SLOT_LENGTH = 8;
+    /** The slot word of a slot never used. */
+    public static final long EMPTY = 0;
+    /** The slot word of a removed key (u64::MAX). */
+    public static final long TOMBSTONE = -1L;
+    /** Bits of a slot word that hold the record's offset in 8-byte units. */
+    public static final int OFFSET_BITS = 40;
+    /** Mask of those bits. */
+    public static final long OFFSET_MASK = (1L << OFFSET_BITS) - 1;
+    /** Bits of the tag above them. */
+    public static final int TAG_BITS = 24;
+    /** The smallest slot table. */
+    public static final long MIN_SLOTS = 8;
+    /** The largest slot table: 2^32. */
+    public static final long MAX_SLOTS = 1L << 32;
+    /** A put into an empty slot is refused once this many percent of the slots are used. */
+    public static final long MAX_LOAD_PERCENT = 75;
+    /** Every record starts at a multiple of this many bytes. */
+    public static final int RECORD_ALIGNMENT = 8;
+    /** Bytes before a record's value. */
+    public static final int RECORD_HEADER_LENGTH = 16;
+    /** u64 key within a record. */
+    public static final int RECORD_KEY_OFFSET = 0;
+    /** u32 value length within a record. */
+    public static final int RECORD_VALUE_LENGTH_OFFSET = 8;
+    /** u32 reserved within a record (written 0). */
+    public static final int RECORD_RESERVED_OFFSET = 12;
+    /** The first record's offset in the data area (offset 0 is never a record). */
+    public static final long DATA_START = 8;
+    /** The smallest data area. */
+    public static final long MIN_DATA_CAPACITY = 64;
+    /** The largest data area: 4 TiB. */
+    public static final long MAX_DATA_CAPACITY = 1L << 42;
+    /** The largest max_value_length: 1 GiB. */
+    public static final int MAX_VALUE_LENGTH_LIMIT = 1 << 30;
+
+    /** The exact file length of a map. */
+    public static long fileLength(long slots, long dataCapacity) {
+        return HEADER_LENGTH + slots * SLOT_LENGTH + dataCapacity;
+    }
+
+    /** Where the data area starts in the file. */
+    public static long dataAreaOffset(long slots) {
+        return HEADER_LENGTH + slots * SLOT_LENGTH;
+    }
+
+    /** Bytes a record of a value of {@code valueLength} bytes takes: header, value, padding to 8. */
+    public static long recordLength(long valueLength) {
+        return (RECORD_HEADER_LENGTH + valueLength + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+    }
+
+    /** How many slots may be used (keys and tombstones) before a put into an empty slot is full. */
+    public static long maxUsedSlots(long slots) {
+        return slots / 100 * MAX_LOAD_PERCENT + slots % 100 * MAX_LOAD_PERCENT / 100;
+    }
+
+    /** The key's 64-bit hash: MurmurHash3's {@code fmix64} (the Rust {@code layout::hash}). */
+    public static long hash(long key) {
+        long k = key;
+        k ^= k >>> 33;
+        k *= 0xff51_afd7_ed55_8ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ce_b9fe_1a85_ec53L;
+        k ^= k >>> 33;
+        return k;
+    }
+
+    /** The tag of a hash: its high {@link #TAG_BITS} bits. */
+    public static long tagOf(long hash) {
+        return hash >>> OFFSET_BITS;
+    }
+
+    /** The slot word of a record at {@code offset} for a key of hash {@code hash}. */
+    public static long slotWord(long hash, long offset) {
+        return (tagOf(hash) << OFFSET_BITS) | (offset / RECORD_ALIGNMENT);
+    }
+
+    /** The record offset (in the data area) a live slot word points at. */
+    public static long recordOffset(long word) {
+        return (word & OFFSET_MASK) * RECORD_ALIGNMENT;
+    }
+
+    /** A value format's name, for messages (the Rust {@code format_name}). */
+    public static String formatName(int format) {
+        return switch (format) {
+            case VALUE_FORMAT_BYTES -> "bytes";
+            case VALUE_FORMAT_USER_FLYWEIGHT -> "user-flyweight";
+            case VALUE_FORMAT_USER_SBE -> "user-sbe";
+            case VALUE_FORMAT_USER_JAVA_SERIALIZATION -> "user-java-serialization";
+            default -> "unknown";
+        };
+    }
+
+    /**
+     * Every constant as NAME to value (u64s unsigned, as {@code sympathy map layout} prints
+     * them), for the parity test against the Rust descriptor.
+     */
+    public static Map<String, String> constants() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Field f : MapDescriptor.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && Modifier.isPublic(f.getModifiers())) {
+                try {
+                    Object v = f.get(null);
+                    out.put(f.getName(), v instanceof Long l ? Long.toUnsignedString(l) : String.valueOf(v));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return out;
+    }
+}

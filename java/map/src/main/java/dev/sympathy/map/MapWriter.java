@@ -1,0 +1,321 @@
+package dev.sympathy.map;
+
+import static dev.sympathy.map.MapDescriptor.*;
+import static dev.sympathy.map.MapMemory.INT;
+import static dev.sympathy.map.MapMemory.LONG;
+
+import dev.sympathy.mapped.ProcessStamp;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The one writer of a map ({@link MapFile#writer()}; the Rust {@code Writer}), attached by a
+ * compare-and-swap of the header's writer word like the ring's producer, with heartbeats and a
+ * clean detach on {@link #close()}.
+ *
+ * <p>Every put appends a record at {@code data_end} and publishes it with one release store of
+ * the key's slot; a remove stores the tombstone. A put that returned is in the file: a writer
+ * killed at any point leaves every returned put readable and no record half-written (the next
+ * writer recounts). {@link #flush()} makes them durable across an operating-system crash.
+ *
+ * <pre>{@code
+ * try (MapWriter writer = map.writer()) {
+ *     writer.put(1, bytes);                                        // INSERTED or REPLACED
+ *     writer.putWith(2, codec.encodedLength(user), (data, at, n) -> codec.encode(user, data, at));
+ *     writer.remove(1);
+ * }
+ * }</pre>
+ */
+public final class MapWriter implements AutoCloseable {
+    private static final int HEARTBEAT_EVERY = 4096;
+
+    private final MapFile map;
+    private final MemorySegment file;
+    private final MemorySegment slots;
+    private final MemorySegment data;
+    private final long stamp;
+    private final long maxUsedSlots;
+    private long dataEnd;
+    private long count;
+    private long usedSlots;
+    private int countdown = HEARTBEAT_EVERY;
+    private boolean closed;
+
+    /** Where the last probe found the key, or where it would go. */
+    private long probeIndex;
+    private boolean probeFound;
+    private boolean probeIntoEmpty;
+
+    private MapWriter(MapFile map, long stamp) {
+        this.map = map;
+        this.file = map.file;
+        this.slots = map.slots;
+        this.data = map.data;
+        this.stamp = stamp;
+        this.maxUsedSlots = maxUsedSlots(map.slotCount);
+        this.dataEnd = map.dataEnd();
+        this.count = (long) LONG.get(file, (long) COUNT_OFFSET);
+        this.usedSlots = (long) LONG.get(file, (long) USED_SLOTS_OFFSET);
+    }
+
+    /** Claims the writer word: from 0, or from a writer that no longer runs (then recounts). */
+    static MapWriter attach(MapFile map) {
+        long me = ProcessStamp.current().pack();
+        long expected = 0;
+        while (true) {
+            // SYNC POINT writer: the compare-and-swap pairs with the writer-word loads of others.
+            long found = (long) LONG.compareAndExchange(map.file, (long) WRITER_OFFSET, expected, me);
+            if (found == expected) {
+                break;
+            }
+            if (found == 0) {
+                expected = 0; // detached meanwhile: retry from nobody
+                continue;
+            }
+            ProcessStamp other = ProcessStamp.unpack(found);
+            if (found == me || other.isRunning()) {
+                throw new AlreadyAttachedException(other.pid());
+            }
+            expected = found; // take over from a dead writer
+        }
+        // SYNC POINT heartbeat
+        LONG.setRelease(map.file, (long) WRITER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+        MapWriter writer = new MapWriter(map, me);
+        if (expected != 0) {
+            try {
+                writer.recount();
+            } catch (RuntimeException e) {
+                writer.close();
+                throw e;
+            }
+        }
+        return writer;
+    }
+
+    /**
+     * After a writer died attached: counts the keys and used slots from the slot table, checks
+     * every record lies below {@code data_end}, and stores the counters (the Rust recount).
+     */
+    private void recount() {
+        long keys = 0;
+        long used = 0;
+        for (long index = 0; index < map.slotCount; index++) {
+            // SYNC POINT slot
+            long word = (long) LONG.getAcquire(slots, index << 3);
+            if (word == EMPTY) {
+                continue;
+            }
+            used++;
+            if (word == TOMBSTONE) {
+                continue;
+            }
+            keys++;
+            map.recordKey(word);
+            long record = recordOffset(word);
+            map.checkValue(record);
+            long end = record + recordLength(Integer.toUnsignedLong(map.valueLength(record)));
+            if (end > dataEnd) {
+                throw new CorruptMapException(String.valueOf(map.path), "slot " + index
+                        + " points at a record ending at " + end + ", past data_end " + dataEnd
+                        + " (a writer stores data_end before the slot)");
+            }
+        }
+        count = keys;
+        usedSlots = used;
+        // SYNC POINT count
+        LONG.setRelease(file, (long) COUNT_OFFSET, keys);
+        LONG.set(file, (long) USED_SLOTS_OFFSET, used);
+        LONG.set(file, (long) RECOVERIES_OFFSET, (long) LONG.get(file, (long) RECOVERIES_OFFSET) + 1);
+    }
+
+    /**
+     * Puts a copy of {@code value} under {@code key}.
+     *
+     * @throws ValueTooLongException over the map's max_value_length
+     * @throws MapFullException when the slots or the data area are full (nothing written)
+     * @throws CorruptMapException for an impossible slot or record
+     */
+    public PutResult put(long key, byte[] value) {
+        return putWith(key, value.length,
+                (segment, offset, length) -> MemorySegment.copy(value, 0, segment, ValueLayout.JAVA_BYTE, offset, length));
+    }
+
+    /**
+     * Puts a value of {@code length} bytes under {@code key}, encoded in place by {@code filler}
+     * into the record (zero copy); nothing is published until it returns.
+     *
+     * @throws ValueTooLongException over the map's max_value_length
+     * @throws MapFullException when the slots or the data area are full (nothing written)
+     * @throws CorruptMapException for an impossible slot or record
+     */
+    public PutResult putWith(long key, int length, ValueFiller filler) {
+        checkOpen();
+        if (length < 0 || Integer.toUnsignedLong(length) > Integer.toUnsignedLong(map.maxValueLength)) {
+            throw new ValueTooLongException(Integer.toUnsignedLong(length), map.maxValueLength);
+        }
+        long hash = hash(key);
+        probe(key, hash);
+        long needed = recordLength(length);
+        if (dataEnd + needed > map.dataCapacity) {
+            throw new MapFullException("data", dataEnd, map.dataCapacity);
+        }
+        if (!probeFound && probeIntoEmpty && usedSlots >= maxUsedSlots) {
+            throw new MapFullException("slots", usedSlots, maxUsedSlots);
+        }
+        long record = dataEnd;
+        // The padding lies in the record's last 8 bytes: zero them first, the value overwrites
+        // the rest (a writer that took over may find a dead writer's bytes here).
+        LONG.set(data, record + needed - 8, 0L);
+        LONG.set(data, record + RECORD_KEY_OFFSET, key);
+        LONG.set(data, record + RECORD_VALUE_LENGTH_OFFSET, Integer.toUnsignedLong(length)); // reserved word 0
+        filler.fill(data, record + RECORD_HEADER_LENGTH, length);
+        dataEnd += needed;
+        // SYNC POINT data-end: the record lies below data_end before any slot points at it.
+        LONG.setRelease(file, (long) DATA_END_OFFSET, dataEnd);
+        // SYNC POINT slot: release pairs with the readers' acquire of the slot.
+        LONG.setRelease(slots, probeIndex << 3, slotWord(hash, record));
+        PutResult result;
+        if (probeFound) {
+            result = PutResult.REPLACED;
+        } else {
+            count++;
+            // SYNC POINT count
+            LONG.setRelease(file, (long) COUNT_OFFSET, count);
+            if (probeIntoEmpty) {
+                usedSlots++;
+                LONG.set(file, (long) USED_SLOTS_OFFSET, usedSlots);
+            }
+            result = PutResult.INSERTED;
+        }
+        tick();
+        return result;
+    }
+
+    /**
+     * Removes {@code key}: its slot becomes a tombstone (its record's bytes stay until the map is
+     * copied). Returns whether it was there.
+     *
+     * @throws CorruptMapException for an impossible slot or record
+     */
+    public boolean remove(long key) {
+        checkOpen();
+        probe(key, hash(key));
+        boolean removed = probeFound;
+        if (removed) {
+            // SYNC POINT slot
+            LONG.setRelease(slots, probeIndex << 3, TOMBSTONE);
+            count--;
+            // SYNC POINT count
+            LONG.setRelease(file, (long) COUNT_OFFSET, count);
+        }
+        tick();
+        return removed;
+    }
+
+    /**
+     * Finds {@code key}'s slot, or where it would go: the first tombstone on its probe, else the
+     * empty slot that ends it. Plain loads: this writer stored every slot it reads.
+     */
+    private void probe(long key, long hash) {
+        long tag = tagOf(hash);
+        long index = hash & map.mask;
+        long tombstone = -1;
+        for (long n = 0; n < map.slotCount; n++) {
+            long word = (long) LONG.get(slots, index << 3);
+            if (word == EMPTY) {
+                probeFound = false;
+                probeIntoEmpty = tombstone < 0;
+                probeIndex = tombstone < 0 ? index : tombstone;
+                return;
+            }
+            if (word == TOMBSTONE) {
+                if (tombstone < 0) {
+                    tombstone = index;
+                }
+            } else if ((word >>> OFFSET_BITS) == tag && map.recordKey(word) == key) {
+                probeFound = true;
+                probeIndex = index;
+                return;
+            }
+            index = (index + 1) & map.mask;
+        }
+        if (tombstone < 0) {
+            throw map.noEmptySlot();
+        }
+        probeFound = false;
+        probeIntoEmpty = false;
+        probeIndex = tombstone;
+    }
+
+    /** The map this writer writes. */
+    public MapFile map() {
+        return map;
+    }
+
+    /** Keys in the map. */
+    public long size() {
+        return count;
+    }
+
+    /** Bytes of the data area in use. */
+    public long dataEnd() {
+        return dataEnd;
+    }
+
+    /**
+     * Writes every put and remove so far to the file's storage ({@code msync} through
+     * {@link MemorySegment#force}): the data area's used bytes first, then the header and slot
+     * table, so that after an operating-system crash the map holds at least everything before
+     * the last flush that returned. Without it a process crash loses nothing (the pages are the
+     * kernel's), but an OS crash keeps only what the kernel happened to write back. Nothing to
+     * do for in-memory maps.
+     */
+    public void flush() {
+        checkOpen();
+        if (map.path == null) {
+            return;
+        }
+        data.asSlice(0, dataEnd).force();
+        file.asSlice(0, dataAreaOffset(map.slotCount)).force();
+    }
+
+    /** Stores a heartbeat now (puts and removes store one every 4096 operations). */
+    public void heartbeat() {
+        countdown = HEARTBEAT_EVERY;
+        // SYNC POINT heartbeat
+        LONG.setRelease(file, (long) WRITER_HEARTBEAT_OFFSET, System.currentTimeMillis());
+    }
+
+    private void tick() {
+        if (--countdown == 0) {
+            heartbeat();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("this MapWriter is closed (detached); attach a new one with MapFile.writer()");
+        }
+    }
+
+    /**
+     * Detaches, if the writer word is still this process's (a writer that judged it dead may
+     * hold it): a heartbeat, the same time as {@code writer_detached_ms}, then the word back to 0.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if ((long) LONG.getAcquire(file, (long) WRITER_OFFSET) != stamp) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        // SYNC POINT heartbeat, detached
+        LONG.setRelease(file, (long) WRITER_HEARTBEAT_OFFSET, now);
+        LONG.setRelease(file, (long) WRITER_DETACHED_OFFSET, now);
+        // SYNC POINT writer
+        boolean unused = (boolean) LONG.compareAndSet(file, (long) WRITER_OFFSET, stamp, 0L);
+    }
+}
