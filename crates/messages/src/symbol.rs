@@ -1,0 +1,106 @@
+//! [`Symbol`]: an instrument's ticker, printable ASCII NUL-padded to 8 bytes (the schema's
+//! `char[8]`, US-ASCII).
+
+use std::fmt;
+
+use crate::MessageError;
+
+/// Bytes of a symbol.
+pub const SYMBOL_LENGTH: usize = 8;
+
+/// A ticker symbol: up to 8 printable ASCII characters (0x20..=0x7E), NUL-padded.
+///
+/// ```
+/// use sympathy_messages::Symbol;
+/// let s = Symbol::new("AAPL")?;
+/// assert_eq!(s.as_str(), "AAPL");
+/// assert_eq!(s.bytes(), b"AAPL\0\0\0\0");
+/// assert!(Symbol::new("TOO-LONG-X").is_err());
+/// # Ok::<(), sympathy_messages::MessageError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "[u8; 8]", into = "[u8; 8]")
+)]
+pub struct Symbol([u8; SYMBOL_LENGTH]);
+
+impl TryFrom<[u8; SYMBOL_LENGTH]> for Symbol {
+    type Error = MessageError;
+
+    fn try_from(bytes: [u8; SYMBOL_LENGTH]) -> Result<Symbol, MessageError> {
+        Symbol::from_bytes(bytes)
+    }
+}
+
+impl From<Symbol> for [u8; SYMBOL_LENGTH] {
+    fn from(symbol: Symbol) -> [u8; SYMBOL_LENGTH] {
+        symbol.0
+    }
+}
+
+impl Symbol {
+    /// The symbol `text`.
+    ///
+    /// # Errors
+    /// [`MessageError::TooLong`] over 8 bytes, [`MessageError::BadSymbol`] for a character
+    /// that is not printable ASCII.
+    pub fn new(text: &str) -> Result<Symbol, MessageError> {
+        if text.len() > SYMBOL_LENGTH {
+            return Err(MessageError::TooLong {
+                part: "symbol",
+                len: text.len(),
+                max: SYMBOL_LENGTH,
+            });
+        }
+        let mut bytes = [0u8; SYMBOL_LENGTH];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        Symbol::from_bytes(bytes)
+    }
+
+    /// The symbol whose encoded bytes are `bytes`.
+    ///
+    /// # Errors
+    /// [`MessageError::BadSymbol`] unless `bytes` are printable ASCII followed only by NULs.
+    #[inline]
+    pub fn from_bytes(bytes: [u8; SYMBOL_LENGTH]) -> Result<Symbol, MessageError> {
+        let text = bytes.iter().position(|&b| b == 0).unwrap_or(SYMBOL_LENGTH);
+        for (index, &value) in bytes.iter().enumerate() {
+            let ok = if index < text {
+                (0x20..=0x7E).contains(&value)
+            } else {
+                value == 0
+            };
+            if !ok {
+                return Err(MessageError::BadSymbol { index, value });
+            }
+        }
+        Ok(Symbol(bytes))
+    }
+
+    /// The encoded bytes (NUL-padded).
+    #[inline]
+    pub fn bytes(&self) -> &[u8; SYMBOL_LENGTH] {
+        &self.0
+    }
+
+    /// The characters before the padding.
+    pub fn as_str(&self) -> &str {
+        let end = self.0.iter().position(|&b| b == 0).unwrap_or(SYMBOL_LENGTH);
+        // Printable ASCII (checked when made) is UTF-8.
+        std::str::from_utf8(&self.0[..end]).unwrap_or_default()
+    }
+}
+
+impl fmt::Debug for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+impl fmt::Display for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}

@@ -1,0 +1,216 @@
+//! [`PriceUpdateView`]: a price update read in place (zero copy) through the generated
+//! `PriceUpdateDecoder`, after every length, enum and string it reads was checked.
+
+use sympathy_sbe::message_header_codec::MessageHeaderDecoder;
+use sympathy_sbe::price_update_codec::PriceUpdateDecoder;
+use sympathy_sbe::price_update_codec::decoder::LevelsDecoder;
+use sympathy_sbe::ReadBuf;
+
+use crate::header::{HEADER_LENGTH, check_header, u16_at};
+use crate::price_update::{
+    GROUP_HEADER_LENGTH, LEVEL_LENGTH, MAX_VENUE, PRICE_UPDATE_BLOCK_LENGTH,
+    PRICE_UPDATE_TEMPLATE_ID, VENUE_HEADER_LENGTH,
+};
+use crate::symbol::SYMBOL_LENGTH;
+use crate::{Instrument, Level, MessageError, PriceUpdate, Side, Symbol};
+
+/// Offset of the instrument's symbol in the root block.
+const SYMBOL_OFFSET: usize = 16;
+/// Offset of `side` in the root block.
+const SIDE_OFFSET: usize = 36;
+
+/// A checked price update in a byte slice (a ring record's payload, a file), read in place.
+///
+/// [`PriceUpdateView::new`] checks, in this order, the header (`truncated`, `wrong-schema`,
+/// `wrong-template`, `bad-block-length`), the symbol (`bad-symbol`) and side (`bad-enum`) of
+/// the root block, the levels group (`truncated`, `bad-block-length`) and the venue
+/// (`truncated`, `too-long`, `bad-utf8`); the accessors then read through the generated
+/// decoder and cannot fail. Java's `SbeMessages.checkPriceUpdate` makes the same checks in
+/// the same order.
+///
+/// ```
+/// use sympathy_messages::{PriceUpdateView, decode_price_update};
+/// let err = PriceUpdateView::new(&[0u8; 6]).unwrap_err();
+/// assert_eq!(err.kind(), "truncated");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct PriceUpdateView<'a> {
+    decoder: PriceUpdateDecoder<'a>,
+    symbol: Symbol,
+    side: Side,
+    levels: usize,
+    venue: &'a str,
+    length: usize,
+}
+
+impl<'a> PriceUpdateView<'a> {
+    /// Checks the price update at the start of `buf` (bytes after it are ignored).
+    ///
+    /// # Errors
+    /// [`MessageError`] naming the first check that failed.
+    #[inline]
+    pub fn new(buf: &'a [u8]) -> Result<PriceUpdateView<'a>, MessageError> {
+        let block = check_header(
+            buf,
+            PRICE_UPDATE_TEMPLATE_ID,
+            "price update",
+            PRICE_UPDATE_BLOCK_LENGTH,
+        )?;
+        let root = HEADER_LENGTH;
+        let mut symbol = [0u8; SYMBOL_LENGTH];
+        symbol.copy_from_slice(&buf[root + SYMBOL_OFFSET..root + SYMBOL_OFFSET + SYMBOL_LENGTH]);
+        let symbol = Symbol::from_bytes(symbol)?;
+        let side = Side::from_code(buf[root + SIDE_OFFSET])?;
+        let len = buf.len();
+        let group = root + usize::from(block);
+        let truncated = |part, needed| MessageError::Truncated { part, needed, len };
+        if len < group + GROUP_HEADER_LENGTH {
+            return Err(truncated("levels group header", group + GROUP_HEADER_LENGTH));
+        }
+        let level_length = u16_at(buf, group);
+        if level_length < LEVEL_LENGTH {
+            return Err(MessageError::BadBlockLength {
+                part: "levels",
+                found: level_length,
+                min: LEVEL_LENGTH,
+            });
+        }
+        let levels = usize::from(u16_at(buf, group + 2));
+        let venue_at = group + GROUP_HEADER_LENGTH + levels * usize::from(level_length);
+        if len < venue_at {
+            return Err(truncated("levels", venue_at));
+        }
+        if len < venue_at + VENUE_HEADER_LENGTH {
+            return Err(truncated("venue length", venue_at + VENUE_HEADER_LENGTH));
+        }
+        let venue_len = usize::from(u16_at(buf, venue_at));
+        if venue_len > MAX_VENUE {
+            return Err(MessageError::TooLong {
+                part: "venue",
+                len: venue_len,
+                max: MAX_VENUE,
+            });
+        }
+        let end = venue_at + VENUE_HEADER_LENGTH + venue_len;
+        if len < end {
+            return Err(truncated("venue", end));
+        }
+        // Checked: the generated decoder now reads within `buf` only.
+        let header = MessageHeaderDecoder::default().wrap(ReadBuf::new(buf), 0);
+        let decoder = PriceUpdateDecoder::default().header(header, 0);
+        let mut walk = decoder.levels_decoder();
+        while walk.advance()?.is_some() {}
+        let (start, venue_len) = walk.parent()?.venue_decoder();
+        let venue = std::str::from_utf8(&buf[start..start + venue_len])
+            .map_err(|_| MessageError::BadUtf8)?;
+        Ok(PriceUpdateView {
+            decoder,
+            symbol,
+            side,
+            levels,
+            venue,
+            length: end,
+        })
+    }
+
+    /// Bytes of the message.
+    #[inline]
+    pub fn encoded_length(&self) -> usize {
+        self.length
+    }
+
+    /// The sequence number.
+    #[inline]
+    pub fn sequence(&self) -> u64 {
+        self.decoder.sequence()
+    }
+
+    /// The embedded instrument.
+    #[inline]
+    pub fn instrument(&self) -> Instrument {
+        let decoder = self.decoder.instrument_decoder();
+        Instrument {
+            id: decoder.instrument_id(),
+            symbol: self.symbol,
+        }
+    }
+
+    /// The price.
+    #[inline]
+    pub fn price(&self) -> f64 {
+        self.decoder.price()
+    }
+
+    /// The quantity.
+    #[inline]
+    pub fn quantity(&self) -> i32 {
+        self.decoder.quantity()
+    }
+
+    /// The side.
+    #[inline]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// The levels, in order.
+    #[inline]
+    pub fn levels(&self) -> Levels<'a> {
+        Levels {
+            decoder: self.decoder.levels_decoder(),
+            remaining: self.levels,
+        }
+    }
+
+    /// The venue.
+    #[inline]
+    pub fn venue(&self) -> &'a str {
+        self.venue
+    }
+
+    /// The update as values (allocates its levels and venue).
+    pub fn to_owned(&self) -> PriceUpdate {
+        PriceUpdate {
+            sequence: self.sequence(),
+            instrument: self.instrument(),
+            price: self.price(),
+            quantity: self.quantity(),
+            side: self.side(),
+            levels: self.levels().collect(),
+            venue: self.venue.to_string(),
+        }
+    }
+}
+
+/// The levels of a [`PriceUpdateView`], read in place through the generated group decoder.
+#[derive(Debug)]
+pub struct Levels<'a> {
+    decoder: LevelsDecoder<PriceUpdateDecoder<'a>>,
+    remaining: usize,
+}
+
+impl Iterator for Levels<'_> {
+    type Item = Level;
+
+    #[inline]
+    fn next(&mut self) -> Option<Level> {
+        // Checked by the view: every announced level lies within the bytes.
+        match self.decoder.advance() {
+            Ok(Some(_)) => {
+                self.remaining -= 1;
+                Some(Level {
+                    price: self.decoder.price(),
+                    quantity: self.decoder.quantity(),
+                    orders: self.decoder.orders(),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl ExactSizeIterator for Levels<'_> {}
