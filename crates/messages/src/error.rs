@@ -11,7 +11,9 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum MessageError {
     /// Encoding: the buffer is shorter than the encoded message.
-    #[error("buffer of {len} bytes is too small: the message needs {needed}; give it at least {needed} bytes")]
+    #[error(
+        "buffer of {len} bytes is too small: the message needs {needed}; give it at least {needed} bytes"
+    )]
     BufferTooSmall {
         /// Bytes the message needs.
         needed: usize,
@@ -66,7 +68,9 @@ pub enum MessageError {
     },
     /// Decoding or encoding: the instrument's symbol is not printable ASCII (0x20..=0x7E)
     /// followed by NUL padding.
-    #[error("the symbol is not printable ASCII followed by NUL padding: byte {index} is {value:#04x}")]
+    #[error(
+        "the symbol is not printable ASCII followed by NUL padding: byte {index} is {value:#04x}"
+    )]
     BadSymbol {
         /// The first offending byte's index (0..8).
         index: usize,

@@ -1,10 +1,10 @@
 //! [`PriceUpdateView`]: a price update read in place (zero copy) through the generated
 //! `PriceUpdateDecoder`, after every length, enum and string it reads was checked.
 
+use sympathy_sbe::ReadBuf;
 use sympathy_sbe::message_header_codec::MessageHeaderDecoder;
 use sympathy_sbe::price_update_codec::PriceUpdateDecoder;
 use sympathy_sbe::price_update_codec::decoder::LevelsDecoder;
-use sympathy_sbe::ReadBuf;
 
 use crate::header::{HEADER_LENGTH, check_header, u16_at};
 use crate::price_update::{
@@ -65,7 +65,10 @@ impl<'a> PriceUpdateView<'a> {
         let group = root + usize::from(block);
         let truncated = |part, needed| MessageError::Truncated { part, needed, len };
         if len < group + GROUP_HEADER_LENGTH {
-            return Err(truncated("levels group header", group + GROUP_HEADER_LENGTH));
+            return Err(truncated(
+                "levels group header",
+                group + GROUP_HEADER_LENGTH,
+            ));
         }
         let level_length = u16_at(buf, group);
         if level_length < LEVEL_LENGTH {

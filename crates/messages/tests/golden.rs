@@ -44,7 +44,11 @@ fn rust_encodes_the_golden_order_as_committed_and_as_java_does() {
     let len = encode_order(&golden_order(), &mut buf).unwrap();
     assert_eq!(len, ORDER_LENGTH);
     check_or_write("order.rust.sbe", &buf);
-    assert_eq!(read("order.java.sbe"), buf, "Java and Rust encode the order alike");
+    assert_eq!(
+        read("order.java.sbe"),
+        buf,
+        "Java and Rust encode the order alike"
+    );
 }
 
 #[test]

@@ -71,10 +71,17 @@ fn every_shared_case_gets_the_files_answer() {
 
 #[test]
 fn every_truncation_of_a_golden_message_is_an_error_not_a_panic() {
-    for (message, name) in [("order", "order.java.sbe"), ("price-update", "price-update.java.sbe")] {
+    for (message, name) in [
+        ("order", "order.java.sbe"),
+        ("price-update", "price-update.java.sbe"),
+    ] {
         let bytes = std::fs::read(common::schema_dir().join("golden").join(name)).unwrap();
         for len in 0..bytes.len() {
-            assert_eq!(answer(message, &bytes[..len]), "truncated", "{name}[..{len}]");
+            assert_eq!(
+                answer(message, &bytes[..len]),
+                "truncated",
+                "{name}[..{len}]"
+            );
         }
         assert_eq!(answer(message, &bytes), "ok");
     }
