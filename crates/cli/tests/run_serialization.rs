@@ -16,7 +16,13 @@ fn every_codec_reports_write_read_and_size() {
         "--json",
     ]);
     let lines = results(&out);
-    let variants = ["serde-binary", "hand-codec", "zero-copy", "ring-claim", "sbe"];
+    let variants = [
+        "serde-binary",
+        "hand-codec",
+        "zero-copy",
+        "ring-claim",
+        "sbe",
+    ];
     assert_eq!(lines.len(), variants.len() * 3);
     for (variant, rows) in variants.iter().zip(lines.chunks(3)) {
         let metrics: Vec<&str> = rows.iter().map(|r| r["metric"].as_str().unwrap()).collect();

@@ -11,6 +11,8 @@
 //! - [`c_reference`]: the C reference kernels of those two, called through FFI.
 //! - [`ipc`]: the memory-mapped ring between two processes (throughput within and across
 //!   languages, echo round trip), with the seam that starts the peer process.
+//! - [`messaging`]: the seed's messaging throughput: price updates encoded, sent between two
+//!   processes over the ring and decoded (SBE, a struct, a hand codec, serde; Rust and Java).
 //! - [`memory_walk`]: the seed's linear / in-page / whole-heap walks and dependent chases.
 //! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
 //! - [`queue`]: SPSC queues (P1C1 on heap, off heap, across processes; rtrb, crossbeam,
@@ -34,6 +36,7 @@ pub mod dispatch;
 pub mod hop_probe;
 pub mod ipc;
 pub mod memory_walk;
+pub mod messaging;
 pub mod ping_pong;
 pub mod queue;
 pub mod scratch;

@@ -208,15 +208,16 @@ impl Codec for SerdeBinary {
 /// checks the bounds of every access, as `java.nio.ByteBuffer` does.
 pub struct HandCodec;
 
-/// A write cursor over a byte slice; every put checks that it fits.
-struct Writer<'a> {
-    buf: &'a mut [u8],
-    pos: usize,
+/// A write cursor over a byte slice; every put checks that it fits (also the messaging
+/// experiment's hand codec).
+pub(crate) struct Writer<'a> {
+    pub(crate) buf: &'a mut [u8],
+    pub(crate) pos: usize,
 }
 
 impl Writer<'_> {
     #[inline(always)]
-    fn put<const N: usize>(&mut self, bytes: [u8; N]) -> Result<(), CodecError> {
+    pub(crate) fn put<const N: usize>(&mut self, bytes: [u8; N]) -> Result<(), CodecError> {
         let len = self.buf.len();
         let dst = self
             .buf
@@ -231,15 +232,16 @@ impl Writer<'_> {
     }
 }
 
-/// A read cursor over a byte slice; every get checks that it is in bounds.
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
+/// A read cursor over a byte slice; every get checks that it is in bounds (also the messaging
+/// experiment's hand codec).
+pub(crate) struct Reader<'a> {
+    pub(crate) buf: &'a [u8],
+    pub(crate) pos: usize,
 }
 
 impl Reader<'_> {
     #[inline(always)]
-    fn get<const N: usize>(&mut self) -> Result<[u8; N], CodecError> {
+    pub(crate) fn get<const N: usize>(&mut self) -> Result<[u8; N], CodecError> {
         let src = self
             .buf
             .get(self.pos..self.pos + N)

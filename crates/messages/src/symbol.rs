@@ -62,17 +62,16 @@ impl Symbol {
     /// The symbol whose encoded bytes are `bytes`.
     ///
     /// # Errors
-    /// [`MessageError::BadSymbol`] unless `bytes` are printable ASCII followed only by NULs.
+    /// [`MessageError::BadSymbol`] unless `bytes` are printable ASCII followed only by NULs,
+    /// naming the first byte before the last non-NUL one that is not printable ASCII (a NUL
+    /// inside the symbol is one).
     #[inline]
     pub fn from_bytes(bytes: [u8; SYMBOL_LENGTH]) -> Result<Symbol, MessageError> {
-        let text = bytes.iter().position(|&b| b == 0).unwrap_or(SYMBOL_LENGTH);
-        for (index, &value) in bytes.iter().enumerate() {
-            let ok = if index < text {
-                (0x20..=0x7E).contains(&value)
-            } else {
-                value == 0
-            };
-            if !ok {
+        // Little-endian: the word's high zero bytes are the trailing NUL padding.
+        let word = u64::from_le_bytes(bytes);
+        let text = SYMBOL_LENGTH - (word.leading_zeros() / 8) as usize;
+        for (index, &value) in bytes[..text].iter().enumerate() {
+            if !(0x20..=0x7E).contains(&value) {
                 return Err(MessageError::BadSymbol { index, value });
             }
         }

@@ -39,7 +39,8 @@ pub struct PriceUpdateView<'a> {
     symbol: Symbol,
     side: Side,
     levels: usize,
-    venue: &'a str,
+    /// Checked to be UTF-8.
+    venue: &'a [u8],
     length: usize,
 }
 
@@ -98,14 +99,15 @@ impl<'a> PriceUpdateView<'a> {
         if len < end {
             return Err(truncated("venue", end));
         }
-        // Checked: the generated decoder now reads within `buf` only.
+        let venue = &buf[venue_at + VENUE_HEADER_LENGTH..end];
+        // ASCII is UTF-8; only other bytes need the full check.
+        if !venue.is_ascii() && std::str::from_utf8(venue).is_err() {
+            return Err(MessageError::BadUtf8);
+        }
+        // Checked: the generated decoder now reads within `buf` only. (The venue's place is the
+        // one its `venue_decoder` finds after walking the group; the checks computed it.)
         let header = MessageHeaderDecoder::default().wrap(ReadBuf::new(buf), 0);
         let decoder = PriceUpdateDecoder::default().header(header, 0);
-        let mut walk = decoder.levels_decoder();
-        while walk.advance()?.is_some() {}
-        let (start, venue_len) = walk.parent()?.venue_decoder();
-        let venue = std::str::from_utf8(&buf[start..start + venue_len])
-            .map_err(|_| MessageError::BadUtf8)?;
         Ok(PriceUpdateView {
             decoder,
             symbol,
@@ -168,6 +170,13 @@ impl<'a> PriceUpdateView<'a> {
     /// The venue.
     #[inline]
     pub fn venue(&self) -> &'a str {
+        // Checked by `new`: never the default.
+        std::str::from_utf8(self.venue).unwrap_or_default()
+    }
+
+    /// The venue's UTF-8 bytes, without converting them to `str` (checked by `new`).
+    #[inline]
+    pub fn venue_bytes(&self) -> &'a [u8] {
         self.venue
     }
 
@@ -180,7 +189,7 @@ impl<'a> PriceUpdateView<'a> {
             quantity: self.quantity(),
             side: self.side(),
             levels: self.levels().collect(),
-            venue: self.venue.to_string(),
+            venue: self.venue().to_string(),
         }
     }
 }

@@ -8,6 +8,7 @@ mod dispatch;
 pub mod ipc;
 mod ipc_peer;
 mod memory_walk;
+mod messaging;
 mod ping_pong;
 mod queue;
 mod serialization;
@@ -56,10 +57,14 @@ enum Command {
     /// The memory-mapped ring between two pinned processes: throughput within a language and
     /// from the other one, echo round trip.
     Ipc(Flags<ipc::IpcArgs>),
+    /// The seed's messaging throughput: price updates encoded, sent between two pinned processes
+    /// over the ring and decoded (raw, SBE, struct, hand codec, serde; from Rust and from Java).
+    Messaging(Flags<messaging::MessagingArgs>),
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
-    /// The Rust peer process of `ipc` (its producer or its echo; started by `run ipc`).
+    /// The Rust peer process of `ipc` and `messaging` (a producer, an echo or a sender; started
+    /// by `run ipc` and `run messaging`).
     #[command(hide = true)]
     IpcPeer(ipc_peer::PeerArgs),
 }
@@ -78,6 +83,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         Command::Dispatch(a) => run_one(&a, plan),
         Command::BackPressure(a) => run_one(&a, plan),
         Command::Ipc(a) => run_one(&a, plan),
+        Command::Messaging(a) => run_one(&a, plan),
         Command::QueuePeer(a) => queue::run_peer(&a),
         Command::IpcPeer(a) => ipc_peer::run_peer(a),
     }
@@ -99,6 +105,7 @@ pub fn experiment(name: &str, common: &Common) -> Option<Box<dyn Runnable>> {
         "dispatch" => make::<dispatch::DispatchArgs>(common),
         "back-pressure" => make::<back_pressure::BackPressureArgs>(common),
         "ipc" => make::<ipc::IpcArgs>(common),
+        "messaging" => make::<messaging::MessagingArgs>(common),
         _ => return None,
     })
 }

@@ -81,8 +81,9 @@ impl JavaSidecar {
         )))
     }
 
-    /// The command running `task` in a Java process, pinned: `produce` with the FFM ring, or
-    /// `echo` (the echo of the sidecar's own `latency`) with the task's ring implementation.
+    /// The command running `task` in a Java process, pinned: `produce` with the FFM ring,
+    /// `echo` (the echo of the sidecar's own `latency`) or `publish` (the messaging
+    /// experiment's sender) with the task's ring implementation.
     ///
     /// # Errors
     /// [`IpcError::BadCase`] for what the sidecar has no peer for: batch writes.
@@ -103,6 +104,18 @@ impl JavaSidecar {
             PeerTask::Produce(_) => Err(IpcError::BadCase(
                 "the Java producer writes one message per call: use --writes per-message".into(),
             )),
+            PeerTask::Publish(p) => {
+                let mut command = Command::new(&self.path);
+                command
+                    .arg("publish")
+                    .arg(&p.ring)
+                    .args(["--encoding", p.encoding.name()])
+                    .args(["--count", &p.count.to_string()])
+                    .args(["--impl", p.java_ring.name(), "--timeout-ms", "30000"])
+                    .args(["--core", &p.core.to_string()])
+                    .stdout(Stdio::null());
+                Ok(command)
+            }
             PeerTask::Echo(e) => {
                 let mut command = Command::new(&self.path);
                 command

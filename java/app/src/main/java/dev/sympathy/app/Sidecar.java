@@ -20,6 +20,8 @@ import java.util.Map;
  * java/sidecar bench --size S --count N [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--cores P,C] [--json]
  * java/sidecar latency --size S --count N [--impl X] [--runs R] [--cores P,C] [--json]
  * java/sidecar run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]
+ * java/sidecar run messaging [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--senders S,..]
+ * java/sidecar publish PATH --encoding W --count N [--impl ffm|jni] [--core C]
  * java/sidecar COMMAND --help
  * </pre>
  *
@@ -78,7 +80,15 @@ public final class Sidecar {
                   run ipc [--smoke|--quick|--full]         the ipc experiment (experiments/ipc.toml) in Java:
                           [--json] [--plan]                ring, echo, ring-cross (a Rust producer),
                           [--variants V,..] [--runs R]     echo-cross-ffm, echo-cross-jni (a Rust echo);
-                          [--cores P,C]                    --plan prints what it would report""");
+                          [--cores P,C]                    --plan prints what it would report
+                  run messaging [--smoke|--quick|--full]   the messaging experiment (experiments/messaging.toml)
+                          [--json] [--plan]                in Java: price updates received and decoded per
+                          [--variants V,..] [--senders S,..]  second (raw, sbe, struct, byte-buffer,
+                          [--runs R] [--cores P,C]         java-serialization), sent by a Java or a Rust process""");
+        c.put("publish", """
+                  publish PATH --encoding W --count N       the sender of a messaging run: N price updates
+                          [--impl ffm|jni] [--core C]      (raw, sbe, struct, hand-codec, java-serialization)
+                          [--warmup ROUNDS] [--timeout-ms M]  in place into an existing ring""");
         c.put("jni-cost", """
                   jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
                           [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");
@@ -138,7 +148,14 @@ public final class Sidecar {
                 case "bench" -> BenchCommands.bench(argv);
                 case "latency" -> BenchCommands.latency(argv);
                 case "jni-cost" -> JniCost.run(argv);
-                case "run" -> IpcExperiment.run(argv);
+                case "run" -> {
+                    if (argv.length > 1 && argv[1].equals("messaging")) {
+                        MessagingExperiment.run(argv);
+                    } else {
+                        IpcExperiment.run(argv);
+                    }
+                }
+                case "publish" -> MessagingExperiment.publish(argv);
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);
             }
             return 0;
