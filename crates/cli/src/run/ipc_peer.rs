@@ -160,6 +160,7 @@ pub fn run_peer(args: PeerArgs) -> Result<()> {
             count: a.count,
             core: a.core,
             java_ring: JavaRing::Ffm, // a Java sender's; this one is Rust
+            java_warmup: 0,
         })?,
     }
     Ok(())
@@ -213,6 +214,7 @@ mod tests {
             count: 7,
             core: 1,
             java_ring: JavaRing::Jni,
+            java_warmup: 4,
         });
         assert!(
             matches!(parsed(&publish), PeerRole::Publisher(p) if p.encoding == Encoding::HandCodec && p.count == 7 && p.core == 1)

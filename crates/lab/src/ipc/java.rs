@@ -113,6 +113,7 @@ impl JavaSidecar {
                     .args(["--count", &p.count.to_string()])
                     .args(["--impl", p.java_ring.name(), "--timeout-ms", "30000"])
                     .args(["--core", &p.core.to_string()])
+                    .args(["--warmup", &p.java_warmup.to_string()])
                     .stdout(Stdio::null());
                 Ok(command)
             }

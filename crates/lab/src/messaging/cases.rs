@@ -129,6 +129,14 @@ pub struct Case {
     pub capacity: usize,
     /// Messages per run.
     pub messages: u64,
+    /// Warm-up rounds of a Java sender before it sends (its loops compiled by C2 first): none at
+    /// smoke, which checks the plumbing; not a result param.
+    pub java_warmup: u32,
+}
+
+/// A Java sender's warm-up rounds at `preset` (see [`Case::java_warmup`]).
+pub fn java_warmup(preset: Preset) -> u32 {
+    if preset == Preset::Smoke { 0 } else { 4 }
 }
 
 impl Case {
@@ -229,6 +237,7 @@ pub fn cases(
                 receiver: Language::Rust,
                 capacity,
                 messages,
+                java_warmup: java_warmup(preset),
             });
         }
     }

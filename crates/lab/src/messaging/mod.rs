@@ -29,7 +29,7 @@ mod run;
 mod sample;
 mod wire;
 
-pub use cases::{Case, Overrides, Sender, Variant, cases};
+pub use cases::{Case, Overrides, Sender, Variant, cases, java_warmup};
 pub use publish::{BATCH, PublishTask, publish, publish_in_peer};
 pub use receive::{Received, measure_messaging, receive};
 pub use run::run_cases;

@@ -35,6 +35,8 @@ pub struct PublishTask {
     pub core: usize,
     /// The ring implementation a Java sender drives (a Rust sender has only its own).
     pub java_ring: JavaRing,
+    /// Warm-up rounds of a Java sender (a Rust one needs none).
+    pub java_warmup: u32,
 }
 
 /// The Rust sending process: pins itself, writes `task.count` messages.

@@ -61,6 +61,7 @@ fn measure<W: Wire>(
         count: case.messages,
         core: cores.0,
         java_ring: case.variant.java_ring(),
+        java_warmup: case.java_warmup,
     });
     let mut child = peer::start(launcher, case.sender_language(), &task)?;
     let outcome = std::thread::scope(|s| {

@@ -186,16 +186,18 @@ final class MessagingExperiment {
         double[][] rates = new double[cases.size()][runs];
         double[][] bytes = new double[cases.size()][runs];
         Set<String> warm = new HashSet<>();
+        // The receiver's and a Java sender's warm-up rounds: none at smoke, which checks the plumbing.
+        int warmup = preset.equals("smoke") ? 0 : 4;
         for (int run = 0; run < runs; run++) {
             for (int k = 0; k < cases.size(); k++) {
                 Case c = cases.get(k);
                 if (warm.add(c.wire())) {
                     Cores.onPinnedThread("run messaging", "warm-up", cores.consumer(), () -> {
-                        MessagingWarmup.run(c.wire(), "ffm", 4);
+                        MessagingWarmup.run(c.wire(), "ffm", warmup);
                         return null;
                     });
                 }
-                double[] outcome = once(c, run, cores, sympathy);
+                double[] outcome = once(c, run, cores, sympathy, warmup);
                 rates[k][run] = outcome[0];
                 bytes[k][run] = outcome[1];
                 out.line(String.format("%d - %s: msgs/s=%s bytes=%.1f", run, c.label(), Output.human(outcome[0]),
@@ -234,14 +236,15 @@ final class MessagingExperiment {
     }
 
     /** One run on a fresh ring: returns {messages per second, mean bytes per message}. */
-    private static double[] once(Case c, int run, Cores cores, Path sympathy) throws IOException, InterruptedException {
+    private static double[] once(Case c, int run, Cores cores, Path sympathy, int warmup)
+            throws IOException, InterruptedException {
         Path file = BenchCommands.scratchDir().resolve("sympathy-run-messaging-" + ProcessHandle.current().pid() + "-"
                 + run + "-" + System.nanoTime() + ".ring");
         try (RingFile ring = RingFile.create(file, c.capacity())) {
             Process sender = c.producer().equals("java")
                     ? ChildJvm.start(List.of("publish", file.toString(), "--encoding", c.wire(), "--count",
                             Long.toString(c.messages()), "--core", Integer.toString(cores.producer()), "--timeout-ms",
-                            "30000"))
+                            "30000", "--warmup", Integer.toString(warmup)))
                     : new ProcessBuilder(List.of(sympathy.toString(), "run", "ipc-peer", "publisher", file.toString(),
                             "--encoding", c.wire(), "--count", Long.toString(c.messages()), "--core",
                             Integer.toString(cores.producer())))

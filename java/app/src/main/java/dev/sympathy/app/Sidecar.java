@@ -89,6 +89,10 @@ public final class Sidecar {
                   publish PATH --encoding W --count N       the sender of a messaging run: N price updates
                           [--impl ffm|jni] [--core C]      (raw, sbe, struct, hand-codec, java-serialization)
                           [--warmup ROUNDS] [--timeout-ms M]  in place into an existing ring""");
+        c.put("sbe-echo", """
+                  sbe-echo                                 decode [u32 length][SBE message] records from stdin
+                                                           into values, encode them again to stdout (the
+                                                           cross-language round trip of the Rust tests)""");
         c.put("jni-cost", """
                   jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
                           [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");
@@ -156,6 +160,7 @@ public final class Sidecar {
                     }
                 }
                 case "publish" -> MessagingExperiment.publish(argv);
+                case "sbe-echo" -> SbeEcho.run(System.in, System.out);
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);
             }
             return 0;
