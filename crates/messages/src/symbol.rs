@@ -67,15 +67,37 @@ impl Symbol {
     /// inside the symbol is one).
     #[inline]
     pub fn from_bytes(bytes: [u8; SYMBOL_LENGTH]) -> Result<Symbol, MessageError> {
-        // Little-endian: the word's high zero bytes are the trailing NUL padding.
-        let word = u64::from_le_bytes(bytes);
-        let text = SYMBOL_LENGTH - (word.leading_zeros() / 8) as usize;
-        for (index, &value) in bytes[..text].iter().enumerate() {
-            if !(0x20..=0x7E).contains(&value) {
-                return Err(MessageError::BadSymbol { index, value });
-            }
+        match first_bad(bytes) {
+            None => Ok(Symbol(bytes)),
+            Some(index) => Err(MessageError::BadSymbol {
+                index,
+                value: bytes[index],
+            }),
         }
-        Ok(Symbol(bytes))
+    }
+
+    /// [`Symbol::from_bytes`] in a `const` context (`None` where it fails), for symbols known
+    /// when a program compiles.
+    ///
+    /// ```
+    /// use sympathy_messages::Symbol;
+    /// const AAPL: Symbol = match Symbol::constant(*b"AAPL\0\0\0\0") {
+    ///     Some(symbol) => symbol,
+    ///     None => panic!("not a symbol"), // a compile error, never a run-time panic
+    /// };
+    /// assert_eq!(AAPL.as_str(), "AAPL");
+    /// ```
+    pub const fn constant(bytes: [u8; SYMBOL_LENGTH]) -> Option<Symbol> {
+        match first_bad(bytes) {
+            None => Some(Symbol(bytes)),
+            Some(_) => None,
+        }
+    }
+
+    /// A symbol of bytes already checked by [`Symbol::from_bytes`] (a view's, checked when made).
+    #[inline(always)]
+    pub(crate) fn checked(bytes: [u8; SYMBOL_LENGTH]) -> Symbol {
+        Symbol(bytes)
     }
 
     /// The encoded bytes (NUL-padded).
@@ -89,6 +111,33 @@ impl Symbol {
         let end = self.0.iter().position(|&b| b == 0).unwrap_or(SYMBOL_LENGTH);
         // Printable ASCII (checked when made) is UTF-8.
         std::str::from_utf8(&self.0[..end]).unwrap_or_default()
+    }
+}
+
+/// The index of the first byte before the NUL padding that is not printable ASCII, if any.
+#[inline]
+const fn first_bad(bytes: [u8; SYMBOL_LENGTH]) -> Option<usize> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Little-endian: the word's high zero bytes are the trailing NUL padding; the bytes before
+    // it must all be in 0x20..=0x7E, checked eight at once: a byte's top bit says it is 0x80 or
+    // more, ((b | 0x80) - 0x20) loses it below 0x20, (b & 0x7F) + 1 gains it at 0x7F (no byte
+    // borrows from or carries into its neighbour).
+    let word = u64::from_le_bytes(bytes);
+    let text = SYMBOL_LENGTH - (word.leading_zeros() / 8) as usize;
+    let text_mask = if text == SYMBOL_LENGTH {
+        HIGH
+    } else {
+        HIGH & ((1u64 << (8 * text)) - 1)
+    };
+    let not_ascii = word & HIGH;
+    let below = !((word | HIGH) - 0x20 * LOW) & HIGH;
+    let delete = ((word & !HIGH) + LOW) & HIGH;
+    let bad = (not_ascii | below | delete) & text_mask;
+    if bad == 0 {
+        None
+    } else {
+        Some((bad.trailing_zeros() / 8) as usize)
     }
 }
 

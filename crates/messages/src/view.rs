@@ -2,7 +2,6 @@
 //! `PriceUpdateDecoder`, after every length, enum and string it reads was checked.
 
 use sympathy_sbe::ReadBuf;
-use sympathy_sbe::message_header_codec::MessageHeaderDecoder;
 use sympathy_sbe::price_update_codec::PriceUpdateDecoder;
 use sympathy_sbe::price_update_codec::decoder::LevelsDecoder;
 
@@ -35,13 +34,16 @@ const SIDE_OFFSET: usize = 36;
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct PriceUpdateView<'a> {
-    decoder: PriceUpdateDecoder<'a>,
-    symbol: Symbol,
+    /// The message's bytes, exactly (checked).
+    buf: &'a [u8],
+    /// The root block's length, from the header (at least the schema's).
+    block: u16,
+    /// The sender's schema version, from the header.
+    version: u16,
     side: Side,
-    levels: usize,
-    /// Checked to be UTF-8.
-    venue: &'a [u8],
-    length: usize,
+    levels: u16,
+    /// Where the venue's bytes start in `buf` (checked to be UTF-8).
+    venue_at: u32,
 }
 
 impl<'a> PriceUpdateView<'a> {
@@ -58,9 +60,7 @@ impl<'a> PriceUpdateView<'a> {
             PRICE_UPDATE_BLOCK_LENGTH,
         )?;
         let root = HEADER_LENGTH;
-        let mut symbol = [0u8; SYMBOL_LENGTH];
-        symbol.copy_from_slice(&buf[root + SYMBOL_OFFSET..root + SYMBOL_OFFSET + SYMBOL_LENGTH]);
-        let symbol = Symbol::from_bytes(symbol)?;
+        Symbol::from_bytes(symbol_at(buf, root + SYMBOL_OFFSET))?;
         let side = Side::from_code(buf[root + SIDE_OFFSET])?;
         let len = buf.len();
         let group = root + usize::from(block);
@@ -104,52 +104,63 @@ impl<'a> PriceUpdateView<'a> {
         if !venue.is_ascii() && std::str::from_utf8(venue).is_err() {
             return Err(MessageError::BadUtf8);
         }
-        // Checked: the generated decoder now reads within `buf` only. (The venue's place is the
-        // one its `venue_decoder` finds after walking the group; the checks computed it.)
-        let header = MessageHeaderDecoder::default().wrap(ReadBuf::new(buf), 0);
-        let decoder = PriceUpdateDecoder::default().header(header, 0);
+        // Checked: the generated decoder reads within `buf` only from here on. (The venue's
+        // place is the one its `venue_decoder` finds after walking the group; the checks
+        // computed it.) `end` fits in u32: it is at most 8 + 65535 + 4 + 65535 x 65535 + 2 + 256.
         Ok(PriceUpdateView {
-            decoder,
-            symbol,
+            buf: &buf[..end],
+            block,
+            version: u16_at(buf, 6),
             side,
-            levels,
-            venue,
-            length: end,
+            levels: levels as u16,
+            venue_at: (venue_at + VENUE_HEADER_LENGTH) as u32,
         })
+    }
+
+    /// The generated decoder over the message (wrapping sets four fields: cheap).
+    #[inline(always)]
+    fn decoder(&self) -> PriceUpdateDecoder<'a> {
+        PriceUpdateDecoder::default().wrap(
+            ReadBuf::new(self.buf),
+            HEADER_LENGTH,
+            self.block,
+            self.version,
+        )
     }
 
     /// Bytes of the message.
     #[inline]
     pub fn encoded_length(&self) -> usize {
-        self.length
+        self.buf.len()
     }
 
     /// The sequence number.
     #[inline]
     pub fn sequence(&self) -> u64 {
-        self.decoder.sequence()
+        self.decoder().sequence()
     }
 
     /// The embedded instrument.
     #[inline]
     pub fn instrument(&self) -> Instrument {
-        let decoder = self.decoder.instrument_decoder();
+        let decoder = self.decoder().instrument_decoder();
         Instrument {
             id: decoder.instrument_id(),
-            symbol: self.symbol,
+            // Checked by `new`.
+            symbol: Symbol::checked(decoder.symbol()),
         }
     }
 
     /// The price.
     #[inline]
     pub fn price(&self) -> f64 {
-        self.decoder.price()
+        self.decoder().price()
     }
 
     /// The quantity.
     #[inline]
     pub fn quantity(&self) -> i32 {
-        self.decoder.quantity()
+        self.decoder().quantity()
     }
 
     /// The side.
@@ -162,8 +173,8 @@ impl<'a> PriceUpdateView<'a> {
     #[inline]
     pub fn levels(&self) -> Levels<'a> {
         Levels {
-            decoder: self.decoder.levels_decoder(),
-            remaining: self.levels,
+            decoder: self.decoder().levels_decoder(),
+            remaining: usize::from(self.levels),
         }
     }
 
@@ -171,13 +182,13 @@ impl<'a> PriceUpdateView<'a> {
     #[inline]
     pub fn venue(&self) -> &'a str {
         // Checked by `new`: never the default.
-        std::str::from_utf8(self.venue).unwrap_or_default()
+        std::str::from_utf8(self.venue_bytes()).unwrap_or_default()
     }
 
     /// The venue's UTF-8 bytes, without converting them to `str` (checked by `new`).
     #[inline]
     pub fn venue_bytes(&self) -> &'a [u8] {
-        self.venue
+        &self.buf[self.venue_at as usize..]
     }
 
     /// The update as values (allocates its levels and venue).
@@ -192,6 +203,14 @@ impl<'a> PriceUpdateView<'a> {
             venue: self.venue().to_string(),
         }
     }
+}
+
+/// The 8 symbol bytes at `at` (the caller checked that they are in `buf`).
+#[inline(always)]
+fn symbol_at(buf: &[u8], at: usize) -> [u8; SYMBOL_LENGTH] {
+    let mut symbol = [0u8; SYMBOL_LENGTH];
+    symbol.copy_from_slice(&buf[at..at + SYMBOL_LENGTH]);
+    symbol
 }
 
 /// The levels of a [`PriceUpdateView`], read in place through the generated group decoder.

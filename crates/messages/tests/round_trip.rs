@@ -58,3 +58,33 @@ fn what_does_not_fit_is_refused_and_nothing_is_written() {
         }
     );
 }
+
+/// The eight-at-once check of a symbol's bytes gives what a byte-by-byte one gives.
+#[test]
+fn a_symbols_bytes_are_checked_as_one_by_one() {
+    fn one_by_one(bytes: [u8; 8]) -> Result<(), (usize, u8)> {
+        let text = 8 - bytes.iter().rev().take_while(|&&b| b == 0).count();
+        match bytes[..text]
+            .iter()
+            .position(|b| !(0x20..=0x7E).contains(b))
+        {
+            Some(i) => Err((i, bytes[i])),
+            None => Ok(()),
+        }
+    }
+    let mut runner = proptest::test_runner::TestRunner::default();
+    let interesting =
+        proptest::sample::select(vec![0u8, 1, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0xFF]);
+    runner
+        .run(&proptest::array::uniform8(interesting), |bytes| {
+            let got = sympathy_messages::Symbol::from_bytes(bytes)
+                .map(drop)
+                .map_err(|e| match e {
+                    MessageError::BadSymbol { index, value } => (index, value),
+                    other => panic!("{other}"),
+                });
+            prop_assert_eq!(got, one_by_one(bytes), "{:?}", bytes);
+            Ok(())
+        })
+        .unwrap();
+}

@@ -1,7 +1,7 @@
 //! Measuring a list of [`Case`]s and reporting them: every case's run 0, then every case's run
 //! 1, ... (the cases alternate run by run, so that a drifting core-to-core cost meets each alike),
-//! the one-way hop probed before and after, and each variant's rate against `raw` of the same
-//! sender, round by round.
+//! the one-way hop probed before every run (a few ms) and printed beside its rate, and each
+//! variant's rate against `raw` of the same sender, round by round.
 
 use sympathy_harness::format;
 use sympathy_harness::{Check, Metric, Preset, Reporter, Stats};
@@ -24,33 +24,41 @@ pub fn run_cases(
     launcher: &dyn PeerLauncher,
     reporter: &mut Reporter,
 ) -> Result<(), IpcError> {
-    let hop_before = probe_hop_ns(cores).ok();
+    let hop = |h: Option<f64>| h.map_or_else(|| "n/a".to_string(), |h| format!("{h:.1} ns"));
+    let mut hops = Vec::new();
     let mut samples: Vec<Vec<Received>> = vec![Vec::with_capacity(runs); cases.len()];
     for run in 0..runs {
         for (case, done) in cases.iter().zip(&mut samples) {
             let label = case.label();
+            let before = probe_hop_ns(cores).ok();
+            hops.extend(before);
             let received = measure_messaging(case, cores, launcher).map_err(|err| match err {
                 IpcError::Peer(m) => IpcError::Peer(format!("{label} run {run}: {m}")),
                 IpcError::Mismatch(m) => IpcError::Mismatch(format!("{label} run {run}: {m}")),
                 other => other,
             })?;
             reporter.line(&format!(
-                "{run} - {label}: msgs/s={} bytes={:.1}",
+                "{run} - {label}: msgs/s={} bytes={:.1} (hop before: {})",
                 format::value(received.msgs_per_sec),
-                received.mean_bytes
+                received.mean_bytes,
+                hop(before)
             ))?;
             done.push(received);
         }
     }
-    let hop_after = probe_hop_ns(cores).ok();
-    let hop = |h: Option<f64>| h.map_or_else(|| "n/a".to_string(), |h| format!("{h:.1} ns"));
-    reporter.line(&format!(
-        "# one-way hop between cores {},{} (store-release probe): {} before, {} after",
-        cores.0,
-        cores.1,
-        hop(hop_before),
-        hop(hop_after)
-    ))?;
+    hops.extend(probe_hop_ns(cores).ok());
+    if let Some(h) = Stats::from_samples(&hops) {
+        reporter.line(&format!(
+            "# one-way hop between cores {},{} (store-release probe before every run and after the \
+             last): median {:.1} ns (min {:.1} .. max {:.1}, {} probes)",
+            cores.0,
+            cores.1,
+            h.median,
+            h.min,
+            h.max,
+            hops.len()
+        ))?;
+    }
     for (case, done) in cases.iter().zip(&samples) {
         let base = case
             .measurement()

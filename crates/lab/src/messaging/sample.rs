@@ -48,10 +48,24 @@ impl Sample {
     }
 }
 
-/// The tickers as symbols (made once).
-fn symbols() -> &'static [Symbol; 8] {
-    static SYMBOLS_: std::sync::OnceLock<[Symbol; 8]> = std::sync::OnceLock::new();
-    SYMBOLS_.get_or_init(|| SYMBOLS.map(|s| Symbol::new(s).expect("the tickers are valid symbols")))
+/// The tickers as symbols, checked when this crate compiles.
+const SYMBOL_VALUES: [Symbol; 8] = [
+    symbol(*b"AAPL\0\0\0\0"),
+    symbol(*b"MSFT\0\0\0\0"),
+    symbol(*b"GOOG\0\0\0\0"),
+    symbol(*b"AMZN\0\0\0\0"),
+    symbol(*b"NVDA\0\0\0\0"),
+    symbol(*b"META\0\0\0\0"),
+    symbol(*b"TSLA\0\0\0\0"),
+    symbol(*b"NFLX\0\0\0\0"),
+];
+
+/// A ticker known when this crate compiles (an invalid one fails the build, not a run).
+const fn symbol(bytes: [u8; 8]) -> Symbol {
+    match Symbol::constant(bytes) {
+        Some(symbol) => symbol,
+        None => panic!("a ticker of SYMBOL_VALUES is not printable ASCII"),
+    }
 }
 
 /// Price update `seq`: instrument `1000 + seq % 8` with the `seq % 8`-th ticker, price
@@ -62,13 +76,15 @@ fn symbols() -> &'static [Symbol; 8] {
 #[inline(always)]
 pub fn sample(seq: u64) -> Sample {
     let k = (seq % 8) as usize;
-    let price = 100.0 + (seq % 1000) as f64 * 0.25;
-    let quantity = (seq % 500) as i32 + 1;
+    // Below 1000: converted as a u32 (one instruction, where a u64 takes several).
+    let thousandth = (seq % 1000) as u32;
+    let price = 100.0 + f64::from(thousandth) * 0.25;
+    let quantity = (thousandth % 500) as i32 + 1; // seq % 500
     Sample {
         sequence: seq,
         instrument: Instrument {
             id: 1000 + k as i64,
-            symbol: symbols()[k],
+            symbol: SYMBOL_VALUES[k],
         },
         price,
         quantity,
@@ -83,5 +99,17 @@ pub fn sample(seq: u64) -> Sample {
             orders: (seq % 7) as i32 + 1,
         }],
         venue: VENUES[(seq % 4) as usize],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tickers_are_the_symbols() {
+        for (text, symbol) in SYMBOLS.iter().zip(SYMBOL_VALUES) {
+            assert_eq!(symbol.as_str(), *text);
+        }
     }
 }

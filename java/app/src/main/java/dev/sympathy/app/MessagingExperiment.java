@@ -174,6 +174,19 @@ final class MessagingExperiment {
         measure(cases, runs, cores, preset, sympathy, new Output(args.flag("json")));
     }
 
+    /**
+     * Warm-up rounds of the receiver and of a Java sender at {@code preset} (more while the JIT
+     * still compiles): none at smoke, which checks the plumbing, 2 at quick, 4 beyond, as Rust's
+     * {@code messaging::java_warmup} gives a Java sender.
+     */
+    static int warmupRounds(String preset) {
+        return switch (preset) {
+            case "smoke" -> 0;
+            case "quick" -> 2;
+            default -> 4;
+        };
+    }
+
     private static List<String> list(String csv) {
         return csv.isBlank() ? List.of() : Arrays.stream(csv.split(",")).map(String::trim).toList();
     }
@@ -186,8 +199,7 @@ final class MessagingExperiment {
         double[][] rates = new double[cases.size()][runs];
         double[][] bytes = new double[cases.size()][runs];
         Set<String> warm = new HashSet<>();
-        // The receiver's and a Java sender's warm-up rounds: none at smoke, which checks the plumbing.
-        int warmup = preset.equals("smoke") ? 0 : 4;
+        int warmup = warmupRounds(preset);
         for (int run = 0; run < runs; run++) {
             for (int k = 0; k < cases.size(); k++) {
                 Case c = cases.get(k);
