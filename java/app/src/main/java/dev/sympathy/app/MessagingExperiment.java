@@ -176,15 +176,11 @@ final class MessagingExperiment {
 
     /**
      * Warm-up rounds of the receiver and of a Java sender at {@code preset} (more while the JIT
-     * still compiles): none at smoke, which checks the plumbing, 2 at quick, 4 beyond, as Rust's
+     * still compiles): none at smoke, which checks the plumbing, else 4, as Rust's
      * {@code messaging::java_warmup} gives a Java sender.
      */
     static int warmupRounds(String preset) {
-        return switch (preset) {
-            case "smoke" -> 0;
-            case "quick" -> 2;
-            default -> 4;
-        };
+        return preset.equals("smoke") ? 0 : 4;
     }
 
     private static List<String> list(String csv) {
