@@ -103,10 +103,7 @@ fn short_buffers_and_bad_bytes_are_errors() {
     assert!(ZeroCopy::decode(&bytes[..183]).is_err());
     assert!(matches!(
         Sbe::encode(&o, &mut short),
-        Err(CodecError::Sbe(MessageError::BufferTooSmall {
-            needed: 192,
-            ..
-        }))
+        Err(CodecError::Sbe(e)) if matches!(*e, MessageError::BufferTooSmall { needed: 192, .. })
     ));
     let mut sbe = [0u8; 192];
     Sbe::encode(&o, &mut sbe).unwrap();
@@ -117,10 +114,10 @@ fn short_buffers_and_bad_bytes_are_errors() {
     sbe[8 + OrderLayout::SPECIAL] = 2;
     assert_eq!(
         Sbe::decode(&sbe),
-        Err(CodecError::Sbe(MessageError::BadEnum {
+        Err(CodecError::Sbe(Box::new(MessageError::BadEnum {
             field: "special",
             value: 2
-        }))
+        })))
     );
     bytes[OrderLayout::SPECIAL] = 2;
     assert_eq!(HandCodec::decode(&bytes), Err(CodecError::BadSpecial(2)));
