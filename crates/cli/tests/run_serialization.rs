@@ -16,7 +16,13 @@ fn every_codec_reports_write_read_and_size() {
         "--json",
     ]);
     let lines = results(&out);
-    let variants = ["serde-binary", "hand-codec", "zero-copy", "ring-claim"];
+    let variants = [
+        "serde-binary",
+        "hand-codec",
+        "zero-copy",
+        "ring-claim",
+        "sbe",
+    ];
     assert_eq!(lines.len(), variants.len() * 3);
     for (variant, rows) in variants.iter().zip(lines.chunks(3)) {
         let metrics: Vec<&str> = rows.iter().map(|r| r["metric"].as_str().unwrap()).collect();
@@ -36,14 +42,12 @@ fn every_codec_reports_write_read_and_size() {
         assert_eq!(rows[2]["check"], "n/a");
         assert_eq!(rows[2]["unit"], "bytes");
         let bytes = rows[2]["value"].as_f64().unwrap();
-        assert_eq!(
-            bytes,
-            if *variant == "serde-binary" {
-                97.0
-            } else {
-                184.0
-            }
-        );
+        let want = match *variant {
+            "serde-binary" => 97.0,
+            "sbe" => 192.0,
+            _ => 184.0,
+        };
+        assert_eq!(bytes, want, "{variant}");
     }
 }
 

@@ -12,7 +12,7 @@ use std::hint::black_box;
 use gungraun::prelude::*;
 use gungraun::{Callgrind, LibraryBenchmarkConfig};
 use sympathy_instructions::kernels::{self, RingPair};
-use sympathy_lab::serialization::{HandCodec, Order, SerdeBinary, ZeroCopy};
+use sympathy_lab::serialization::{HandCodec, Order, Sbe, SerdeBinary, ZeroCopy};
 use sympathy_queue::{Consumer, Producer};
 
 /// Messages of the shorter run; the longer runs twice as many.
@@ -49,6 +49,10 @@ fn hand_codec_bytes(n: usize) -> (Vec<u8>, usize) {
 
 fn zero_copy_bytes(n: usize) -> (Vec<u8>, usize) {
     (kernels::encoded::<ZeroCopy>().expect("an order"), n)
+}
+
+fn sbe_bytes(n: usize) -> (Vec<u8>, usize) {
+    (kernels::encoded::<Sbe>().expect("an order"), n)
 }
 
 macro_rules! ring_benches {
@@ -140,6 +144,7 @@ codec_benches!(
     decode_zero_copy,
     zero_copy_bytes
 );
+codec_benches!(Sbe, encode_sbe, decode_sbe, sbe_bytes);
 
 library_benchmark_group!(
     name = serialization,
@@ -149,7 +154,9 @@ library_benchmark_group!(
         encode_hand_codec,
         decode_hand_codec,
         encode_zero_copy,
-        decode_zero_copy
+        decode_zero_copy,
+        encode_sbe,
+        decode_sbe
     ]
 );
 

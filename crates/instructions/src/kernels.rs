@@ -165,7 +165,7 @@ pub fn decode<C: Codec>(buf: &[u8], n: usize) -> Result<Option<Order>, CodecErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sympathy_lab::serialization::{HandCodec, SerdeBinary, ZeroCopy};
+    use sympathy_lab::serialization::{HandCodec, Sbe, SerdeBinary, ZeroCopy};
 
     #[test]
     fn the_ring_kernels_move_every_message() {
@@ -198,5 +198,6 @@ mod tests {
         check::<SerdeBinary>();
         check::<HandCodec>();
         check::<ZeroCopy>();
+        check::<Sbe>();
     }
 }

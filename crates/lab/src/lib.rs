@@ -12,6 +12,8 @@
 //! - [`clock`]: the time-stamp counter, for timing single operations.
 //! - [`ipc`]: the memory-mapped ring between two processes (throughput within and across
 //!   languages, echo round trip), with the seam that starts the peer process.
+//! - [`messaging`]: the seed's messaging throughput: price updates encoded, sent between two
+//!   processes over the ring and decoded (SBE, a struct, a hand codec, serde; Rust and Java).
 //! - [`memory_walk`]: the seed's linear / in-page / whole-heap walks and dependent chases.
 //! - [`struct_table`]: the trade table as boxed objects, structs, flyweights and columns.
 //! - [`offheap_map`]: the seed's users in a heap `HashMap` and in the off-heap map file:
@@ -38,6 +40,7 @@ pub mod dispatch;
 pub mod hop_probe;
 pub mod ipc;
 pub mod memory_walk;
+pub mod messaging;
 pub mod offheap_map;
 pub mod ping_pong;
 pub mod queue;

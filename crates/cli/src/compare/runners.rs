@@ -142,10 +142,11 @@ mod tests {
     use sympathy_harness::catalog::Catalog;
 
     #[test]
-    fn quick_estimates_fit_the_five_minute_budget() {
-        // `compare --quick` runs every job in each of its rounds and must finish within 5
-        // minutes on the 2-core machine; keep 30 s for starting processes, the hop probes and
-        // the Java build check.
+    fn quick_estimates_fit_the_budget() {
+        // `compare --quick` runs every job in each of its rounds and must finish within 6.5
+        // minutes on the 2-core machine (5 before the messaging experiment joined: its Java
+        // senders' JVM starts and warm-ups add ~80 s over two rounds); keep 30 s for starting
+        // processes, the hop probes and the Java build check.
         let rounds = catalog().compare_rounds(Preset::Quick);
         let jobs = all_jobs(Preset::Quick, &[]);
         let total: Duration = crate::compare::schedule::schedule(&jobs, rounds)
@@ -153,8 +154,8 @@ mod tests {
             .map(|s| s.job.estimate)
             .sum();
         assert!(
-            total <= Duration::from_secs(270),
-            "quick runs ({rounds} rounds) are expected to take {total:?}; the budget is 5 minutes"
+            total <= Duration::from_secs(360),
+            "quick runs ({rounds} rounds) are expected to take {total:?}; the budget is 6.5 minutes"
         );
     }
 

@@ -117,7 +117,7 @@ impl Experiment for IpcArgs {
 }
 
 /// Two distinct cores for the two processes: `--cores a,b`, or the first two available.
-fn pick_cores(cores: &Option<String>) -> Result<(usize, usize)> {
+pub(crate) fn pick_cores(cores: &Option<String>) -> Result<(usize, usize)> {
     let list = match cores {
         Some(text) => sympathy_harness::pin::parse_core_list(text).map_err(anyhow::Error::msg)?,
         None => sympathy_harness::pin::available_cores(),
@@ -130,11 +130,12 @@ fn pick_cores(cores: &Option<String>) -> Result<(usize, usize)> {
     }
 }
 
-/// The peer processes of the CLI: a Rust peer re-runs this binary with a hidden subcommand
-/// (`run ipc-peer producer`, `run ipc-peer echo`), a Java peer runs `java/sidecar`.
-struct CliPeers {
+/// The peer processes of the CLI (of `run ipc` and `run messaging`): a Rust peer re-runs this
+/// binary with a hidden subcommand (`run ipc-peer producer|echo|publisher`), a Java peer runs
+/// `java/sidecar`.
+pub(crate) struct CliPeers {
     /// The sidecar, once probed.
-    java: Option<JavaSidecar>,
+    pub(crate) java: Option<JavaSidecar>,
 }
 
 impl PeerLauncher for CliPeers {

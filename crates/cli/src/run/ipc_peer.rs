@@ -1,11 +1,13 @@
-//! The hidden subcommand a measurement of `sympathy run ipc` starts as its Rust peer process
-//! (`run ipc-peer producer`, `run ipc-peer echo`), and the command line that asks for it. Java's
-//! `java/sidecar run ipc --variants echo-cross-*` starts the same `run ipc-peer echo` as the
-//! Rust echo of its Java pinger.
+//! The hidden subcommand a measurement of `sympathy run ipc` or `sympathy run messaging` starts
+//! as its Rust peer process (`run ipc-peer producer`, `run ipc-peer echo`, `run ipc-peer
+//! publisher`), and the command line that asks for it. Java's `java/sidecar run ipc --variants
+//! echo-cross-*` starts the same `run ipc-peer echo` as the Rust echo of its Java pinger, and
+//! `java/sidecar run messaging` `run ipc-peer publisher` as the Rust sender of its Java receiver.
 //!
 //! ```text
 //! sympathy run ipc-peer producer /dev/shm/ring --size 4 --count 1000 --core 1 --writes batch --batch 256
 //! sympathy run ipc-peer echo /dev/shm/ping /dev/shm/pong --count 1000 --core 1
+//! sympathy run ipc-peer publisher /dev/shm/ring --encoding sbe --count 1000 --core 1
 //! ```
 
 use std::ffi::OsString;
@@ -14,6 +16,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use sympathy_lab::ipc::{self, EchoTask, JavaRing, PeerTask, ProduceTask, WriteMode};
+use sympathy_lab::messaging::{self, Encoding, PublishTask};
 
 /// `run ipc-peer <producer|echo> ...`
 #[derive(Args, Debug)]
@@ -28,6 +31,31 @@ enum PeerRole {
     Producer(ProducerArgs),
     /// The echo process of an echo run.
     Echo(EchoArgs),
+    /// The sending process of a messaging run.
+    Publisher(PublisherArgs),
+}
+
+/// `run ipc-peer publisher RING --encoding E --count N --core C`
+#[derive(Args, Debug)]
+pub struct PublisherArgs {
+    ring: PathBuf,
+    #[arg(long, value_parser = encoding)]
+    encoding: Encoding,
+    #[arg(long)]
+    count: u64,
+    #[arg(long)]
+    core: usize,
+}
+
+/// `--encoding`: an encoding of the messaging experiment by name.
+fn encoding(text: &str) -> Result<Encoding, String> {
+    Encoding::named(text).ok_or_else(|| {
+        let names: Vec<&str> = Encoding::ALL.iter().map(|e| e.name()).collect();
+        format!(
+            "'{text}' is not an encoding: use one of {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// `run ipc-peer producer RING --size S --count N --core C --writes W --batch B`
@@ -81,6 +109,16 @@ pub fn peer_args(task: &PeerTask) -> Vec<OsString> {
             "--batch".into(),
             text(&p.batch),
         ],
+        PeerTask::Publish(p) => vec![
+            "publisher".into(),
+            p.ring.clone().into(),
+            "--encoding".into(),
+            p.encoding.name().into(),
+            "--count".into(),
+            text(&p.count),
+            "--core".into(),
+            text(&p.core),
+        ],
         PeerTask::Echo(e) => vec![
             "echo".into(),
             e.ping.clone().into(),
@@ -115,6 +153,14 @@ pub fn run_peer(args: PeerArgs) -> Result<()> {
             count: a.count,
             core: a.core,
             java_ring: JavaRing::Ffm, // a Java echo's; this one is Rust
+        })?,
+        PeerRole::Publisher(a) => messaging::publish_in_peer(&PublishTask {
+            ring: a.ring,
+            encoding: a.encoding,
+            count: a.count,
+            core: a.core,
+            java_ring: JavaRing::Ffm, // a Java sender's; this one is Rust
+            java_warmup: 0,
         })?,
     }
     Ok(())
@@ -161,6 +207,17 @@ mod tests {
         });
         assert!(
             matches!(parsed(&echo), PeerRole::Echo(e) if e.count == 3 && e.pong.as_path() == std::path::Path::new("/b"))
+        );
+        let publish = PeerTask::Publish(PublishTask {
+            ring: "/dev/shm/m".into(),
+            encoding: Encoding::HandCodec,
+            count: 7,
+            core: 1,
+            java_ring: JavaRing::Jni,
+            java_warmup: 4,
+        });
+        assert!(
+            matches!(parsed(&publish), PeerRole::Publisher(p) if p.encoding == Encoding::HandCodec && p.count == 7 && p.core == 1)
         );
     }
 }

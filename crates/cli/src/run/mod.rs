@@ -9,6 +9,7 @@ pub mod ipc;
 mod ipc_peer;
 mod map_service;
 mod memory_walk;
+mod messaging;
 mod offheap_map;
 mod ping_pong;
 mod queue;
@@ -63,10 +64,14 @@ enum Command {
     OffheapMap(Flags<offheap_map::OffheapMapArgs>),
     /// The lookup service (serve-map, Rust or Java) under wrk on loopback: hits and misses.
     MapService(Flags<map_service::MapServiceArgs>),
+    /// The seed's messaging throughput: price updates encoded, sent between two pinned processes
+    /// over the ring and decoded (raw, SBE, struct, hand codec, serde; from Rust and from Java).
+    Messaging(Flags<messaging::MessagingArgs>),
     /// The consumer process of `queue`'s p1c1-ipc variant (started by `run queue`).
     #[command(hide = true)]
     QueuePeer(queue::PeerArgs),
-    /// The Rust peer process of `ipc` (its producer or its echo; started by `run ipc`).
+    /// The Rust peer process of `ipc` and `messaging` (a producer, an echo or a sender; started
+    /// by `run ipc` and `run messaging`).
     #[command(hide = true)]
     IpcPeer(ipc_peer::PeerArgs),
 }
@@ -87,6 +92,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         Command::Ipc(a) => run_one(&a, plan),
         Command::OffheapMap(a) => run_one(&a, plan),
         Command::MapService(a) => run_one(&a, plan),
+        Command::Messaging(a) => run_one(&a, plan),
         Command::QueuePeer(a) => queue::run_peer(&a),
         Command::IpcPeer(a) => ipc_peer::run_peer(a),
     }
@@ -110,6 +116,7 @@ pub fn experiment(name: &str, common: &Common) -> Option<Box<dyn Runnable>> {
         "ipc" => make::<ipc::IpcArgs>(common),
         "offheap-map" => make::<offheap_map::OffheapMapArgs>(common),
         "map-service" => make::<map_service::MapServiceArgs>(common),
+        "messaging" => make::<messaging::MessagingArgs>(common),
         _ => return None,
     })
 }

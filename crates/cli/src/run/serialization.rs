@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use sympathy_harness::pin::run_pinned;
 use sympathy_harness::{Check, Metric, Reporter, Stats};
-use sympathy_lab::serialization::{self, EXPERIMENT, Variant};
+use sympathy_lab::serialization::{self, EXPERIMENT, RoundTrips, Variant};
 
 use crate::experiment::catalog::{usize_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment, first_core};
@@ -51,25 +51,27 @@ impl Experiment for SerializationArgs {
         let runs = common.runs_or(3, 5, 10);
         let core = first_core()?;
         reporter.line(&format!(
-            "# serialization: {runs} runs per codec, pinned to core {core}"
+            "# serialization: {runs} runs per codec, pinned to core {core}, the codecs alternating run by run"
         ))?;
-        for case in cases {
-            let (codec, count) = case.work;
-            let (mut writes, mut reads, mut bytes) = (Vec::new(), Vec::new(), 0);
-            for run in 0..runs {
-                let trips = run_pinned(core, || serialization::run(codec, count))??;
+        // Run r of every codec, then run r + 1 of every codec: a machine that drifts (another
+        // process, the host) meets every codec alike, and the per-run ratios compare like with like.
+        let mut trips: Vec<Vec<RoundTrips>> = vec![Vec::with_capacity(runs); cases.len()];
+        for run in 0..runs {
+            for (case, done) in cases.iter().zip(&mut trips) {
+                let (codec, count) = case.work;
+                let t = run_pinned(core, || serialization::run(codec, count))??;
                 reporter.line(&format!(
                     "{run} {codec:<13} write={:.1}ns read={:.1}ns total={:.1}ns bytes={} \
                      ({count} round trips)",
-                    trips.write_ns,
-                    trips.read_ns,
-                    trips.write_ns + trips.read_ns,
-                    trips.encoded_bytes
+                    t.write_ns,
+                    t.read_ns,
+                    t.write_ns + t.read_ns,
+                    t.encoded_bytes
                 ))?;
-                writes.push(trips.write_ns);
-                reads.push(trips.read_ns);
-                bytes = trips.encoded_bytes;
+                done.push(t);
             }
+        }
+        for (case, done) in cases.iter().zip(&trips) {
             let result = |metric, samples: &[f64], check| -> Result<_> {
                 let stats = Stats::from_samples(samples).context("no valid samples")?;
                 Ok(case
@@ -77,6 +79,9 @@ impl Experiment for SerializationArgs {
                     .stats(metric, stats)
                     .check(check))
             };
+            let writes: Vec<f64> = done.iter().map(|t| t.write_ns).collect();
+            let reads: Vec<f64> = done.iter().map(|t| t.read_ns).collect();
+            let bytes = done.last().map_or(0, |t| t.encoded_bytes);
             reporter.result(result(Metric::WriteNs, &writes, Check::Ok)?)?;
             reporter.result(result(Metric::ReadNs, &reads, Check::Ok)?)?;
             reporter.result(result(
@@ -85,6 +90,38 @@ impl Experiment for SerializationArgs {
                 Check::NotApplicable,
             )?)?;
         }
-        Ok(())
+        print_sbe_ratios(cases, &trips, reporter)
     }
+}
+
+/// `sbe / hand-codec (same run): read ...`: the generated codec against the hand-written one
+/// of the same layout, run by run, when both ran.
+fn print_sbe_ratios(
+    cases: &[Case<(Variant, usize)>],
+    trips: &[Vec<RoundTrips>],
+    reporter: &mut Reporter,
+) -> Result<()> {
+    let find = |v: Variant| cases.iter().position(|c| c.work.0 == v).map(|i| &trips[i]);
+    let (Some(sbe), Some(hand)) = (find(Variant::Sbe), find(Variant::HandCodec)) else {
+        return Ok(());
+    };
+    for (what, of) in [
+        (
+            "write",
+            (|t: &RoundTrips| t.write_ns) as fn(&RoundTrips) -> f64,
+        ),
+        ("read", |t: &RoundTrips| t.read_ns),
+    ] {
+        let ratios: Vec<f64> = sbe.iter().zip(hand).map(|(s, h)| of(s) / of(h)).collect();
+        if let Some(r) = Stats::from_samples(&ratios) {
+            reporter.line(&format!(
+                "ratio sbe / hand-codec {what}_ns (same run): median {:.2} (min {:.2} .. max {:.2}, {} runs)",
+                r.median,
+                r.min,
+                r.max,
+                ratios.len()
+            ))?;
+        }
+    }
+    Ok(())
 }

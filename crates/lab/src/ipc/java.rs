@@ -83,7 +83,8 @@ impl JavaSidecar {
 
     /// The command running `task` in a Java process, pinned: `produce` with the FFM ring (one
     /// call per message, or with [`WriteMode::Batch`] runs filled in place by its `writeBatch`),
-    /// or `echo` (the echo of the sidecar's own `latency`) with the task's ring implementation.
+    /// `echo` (the echo of the sidecar's own `latency`) or `publish` (the messaging experiment's
+    /// sender) with the task's ring implementation.
     pub fn command(&self, task: &PeerTask) -> Command {
         match task {
             PeerTask::Produce(p) => {
@@ -99,6 +100,19 @@ impl JavaSidecar {
                 if p.writes == WriteMode::Batch {
                     command.args(["--writes", "batch", "--batch", &p.batch.to_string()]);
                 }
+                command
+            }
+            PeerTask::Publish(p) => {
+                let mut command = Command::new(&self.path);
+                command
+                    .arg("publish")
+                    .arg(&p.ring)
+                    .args(["--encoding", p.encoding.name()])
+                    .args(["--count", &p.count.to_string()])
+                    .args(["--impl", p.java_ring.name(), "--timeout-ms", "30000"])
+                    .args(["--core", &p.core.to_string()])
+                    .args(["--warmup", &p.java_warmup.to_string()])
+                    .stdout(Stdio::null());
                 command
             }
             PeerTask::Echo(e) => {

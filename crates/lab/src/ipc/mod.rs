@@ -22,7 +22,7 @@
 mod cases;
 mod echo;
 mod java;
-mod peer;
+pub(crate) mod peer;
 mod quantiles;
 mod run;
 mod throughput;

@@ -68,6 +68,8 @@ pub enum PeerTask {
     Produce(ProduceTask),
     /// Echo this process's pings.
     Echo(EchoTask),
+    /// Send the messaging experiment's price updates into a ring this process receives from.
+    Publish(crate::messaging::PublishTask),
 }
 
 /// Says how to start a peer task in a process of a language.

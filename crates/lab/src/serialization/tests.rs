@@ -55,6 +55,11 @@ proptest! {
         // Both fixed-layout codecs write exactly the documented bytes.
         prop_assert_eq!(&hand, &model_bytes(&o));
         prop_assert_eq!(&zero, &model_bytes(&o));
+        // SBE: the message header, then the same layout.
+        let (sbe, back) = round_trip::<Sbe>(&o);
+        prop_assert_eq!(back, o);
+        prop_assert_eq!(&sbe[..8], &[184, 0, 1, 0, 77, 0, 0, 0]);
+        prop_assert_eq!(&sbe[8..], &model_bytes(&o)[..]);
     }
 }
 
@@ -96,6 +101,24 @@ fn short_buffers_and_bad_bytes_are_errors() {
     let mut bytes = model_bytes(&o);
     assert!(HandCodec::decode(&bytes[..183]).is_err());
     assert!(ZeroCopy::decode(&bytes[..183]).is_err());
+    assert!(matches!(
+        Sbe::encode(&o, &mut short),
+        Err(CodecError::Sbe(e)) if matches!(*e, MessageError::BufferTooSmall { needed: 192, .. })
+    ));
+    let mut sbe = [0u8; 192];
+    Sbe::encode(&o, &mut sbe).unwrap();
+    assert_eq!(
+        Sbe::decode(&sbe[..191]).unwrap_err().to_string(),
+        "sbe: message truncated: the root block needs 192 bytes, the message has 191"
+    );
+    sbe[8 + OrderLayout::SPECIAL] = 2;
+    assert_eq!(
+        Sbe::decode(&sbe),
+        Err(CodecError::Sbe(Box::new(MessageError::BadEnum {
+            field: "special",
+            value: 2
+        })))
+    );
     bytes[OrderLayout::SPECIAL] = 2;
     assert_eq!(HandCodec::decode(&bytes), Err(CodecError::BadSpecial(2)));
     assert_eq!(ZeroCopy::decode(&bytes), Err(CodecError::BadSpecial(2)));
@@ -107,10 +130,10 @@ fn every_variant_runs_and_checks() {
         // 600 ring records wrap the 128 KiB ring and end on a partial batch.
         let trips = run(variant, 600).unwrap();
         assert!(trips.write_ns > 0.0 && trips.read_ns > 0.0, "{variant}");
-        let expected = if variant == Variant::SerdeBinary {
-            97
-        } else {
-            184
+        let expected = match variant {
+            Variant::SerdeBinary => 97,
+            Variant::Sbe => 192,
+            _ => 184,
         };
         assert_eq!(trips.encoded_bytes, expected, "{variant}");
     }

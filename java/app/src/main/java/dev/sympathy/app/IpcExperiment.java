@@ -132,13 +132,13 @@ final class IpcExperiment {
     /** {@code run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]}. */
     static void run(String[] argv) throws IOException, InterruptedException {
         if (argv.length < 2 || !argv[1].equals("ipc")) {
-            throw new UsageException("run: the sidecar runs only `run ipc` (java/sidecar hands the other experiments"
-                    + " to java/jmh/run)");
+            throw new UsageException("run: the sidecar runs only `run ipc` and `run messaging` (java/sidecar hands the"
+                    + " other experiments to java/jmh/run)");
         }
         Args args = new Args("run ipc", argv, 2, Set.of("variants", "runs", "cores"),
                 Set.of("smoke", "quick", "full", "json", "plan"));
         args.expectPositional(0);
-        String preset = preset(args);
+        String preset = preset("run ipc", args);
         boolean named = args.flag("variants");
         List<String> variants = named ? Arrays.stream(args.string("variants", "").split(",")).map(String::trim).toList()
                 : VARIANTS;
@@ -173,10 +173,11 @@ final class IpcExperiment {
         }
     }
 
-    private static String preset(Args args) {
+    /** The preset {@code --smoke}, {@code --quick} or {@code --full} names, else {@code default} (also run messaging's). */
+    static String preset(String command, Args args) {
         int chosen = (args.flag("smoke") ? 1 : 0) + (args.flag("quick") ? 1 : 0) + (args.flag("full") ? 1 : 0);
         if (chosen > 1) {
-            throw new UsageException("run ipc: choose one of --smoke, --quick, --full");
+            throw new UsageException(command + ": choose one of --smoke, --quick, --full");
         }
         return args.flag("smoke") ? "smoke" : args.flag("quick") ? "quick" : args.flag("full") ? "full" : "default";
     }

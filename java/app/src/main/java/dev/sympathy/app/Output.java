@@ -34,8 +34,14 @@ final class Output {
 
     /** One {@code result} record (JSON mode) and its summary line. */
     void result(String experiment, String variant, Map<String, Object> params, String metric, String unit, Stats stats) {
+        result(experiment, variant, params, metric, unit, stats, "ok");
+    }
+
+    /** As {@link #result(String, String, Map, String, String, Stats)} with the record's {@code check} ({@code n/a} for a size). */
+    void result(String experiment, String variant, Map<String, Object> params, String metric, String unit, Stats stats,
+            String check) {
         if (json) {
-            System.out.println(Json.write(ResultRecord.of(experiment, variant, params, metric, unit, stats, "ok")));
+            System.out.println(Json.write(ResultRecord.of(experiment, variant, params, metric, unit, stats, check)));
             System.out.flush();
         }
         line(String.format("%-28s %-14s %s %s (%s .. %s, %d runs)", variant, metric, human(stats.median()), unit,

@@ -24,6 +24,8 @@ import java.util.Map;
  * java/sidecar run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]
  * java/sidecar map load-users|verify-users|get|inspect|layout|stress-write|stress-read ...
  * java/sidecar serve-map PATH --port P
+ * java/sidecar run messaging [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--senders S,..]
+ * java/sidecar publish PATH --encoding W --count N [--impl ffm|jni] [--core C]
  * java/sidecar COMMAND --help
  * </pre>
  *
@@ -87,7 +89,19 @@ public final class Sidecar {
                   run ipc [--smoke|--quick|--full]         the ipc experiment (experiments/ipc.toml) in Java:
                           [--json] [--plan]                ring, echo, ring-cross (a Rust producer),
                           [--variants V,..] [--runs R]     echo-cross-ffm, echo-cross-jni (a Rust echo);
-                          [--cores P,C]                    --plan prints what it would report""");
+                          [--cores P,C]                    --plan prints what it would report
+                  run messaging [--smoke|--quick|--full]   the messaging experiment (experiments/messaging.toml)
+                          [--json] [--plan]                in Java: price updates received and decoded per
+                          [--variants V,..] [--senders S,..]  second (raw, sbe, struct, byte-buffer,
+                          [--runs R] [--cores P,C]         java-serialization), sent by a Java or a Rust process""");
+        c.put("publish", """
+                  publish PATH --encoding W --count N       the sender of a messaging run: N price updates
+                          [--impl ffm|jni] [--core C]      (raw, sbe, struct, hand-codec, java-serialization)
+                          [--warmup ROUNDS] [--timeout-ms M]  in place into an existing ring""");
+        c.put("sbe-echo", """
+                  sbe-echo                                 decode [u32 length][SBE message] records from stdin
+                                                           into values, encode them again to stdout (the
+                                                           cross-language round trip of the Rust tests)""");
         c.put("map", MapCommands.USAGE);
         c.put("serve-map", MapService.USAGE);
         c.put("jni-cost", """
@@ -153,10 +167,16 @@ public final class Sidecar {
                     if (argv.length > 1 && argv[1].equals("map-service")) {
                         return MapServiceExperiment.run(argv);
                     }
-                    IpcExperiment.run(argv);
+                    if (argv.length > 1 && argv[1].equals("messaging")) {
+                        MessagingExperiment.run(argv);
+                    } else {
+                        IpcExperiment.run(argv);
+                    }
                 }
                 case "map" -> MapCommands.run(argv);
                 case "serve-map" -> MapService.run(argv);
+                case "publish" -> MessagingExperiment.publish(argv);
+                case "sbe-echo" -> SbeEcho.run(System.in, System.out);
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);
             }
             return 0;

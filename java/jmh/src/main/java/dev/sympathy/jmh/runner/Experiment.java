@@ -93,13 +93,14 @@ public enum Experiment {
             // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight;
             // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots); a young
             // generation that holds a whole shot's decoded orders, emptied between shots, so that
-            // no collection pauses inside a shot's timed reads (Serialization.youngGenMib)
+            // no collection pauses inside a shot's timed reads (Serialization.youngGenMib); the
+            // sbe variant's Agrona buffer reaches jdk.internal.misc.Unsafe
             final int count = Math.toIntExact(max(spec, "count", preset));
             final int warmups = Serialization.warmupShots(count, JmhIterations.at(preset).warmupIterations());
             final long young = Serialization.youngGenMib(count);
             return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class).warmupIterations(warmups)
-                    .shouldDoGC(true), List.of(Main.UNSAFE_ALLOW, "-Xmn" + young + "m", "-Xms" + (2 * young) + "m",
-                            "-Xmx" + (2 * young) + "m")));
+                    .shouldDoGC(true), List.of(Main.UNSAFE_ALLOW, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                            "-Xmn" + young + "m", "-Xms" + (2 * young) + "m", "-Xmx" + (2 * young) + "m")));
         }
     },
     DISPATCH("dispatch", Dispatch.class) {

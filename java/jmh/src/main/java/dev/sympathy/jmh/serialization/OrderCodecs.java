@@ -11,7 +11,7 @@ import java.util.List;
  */
 public final class OrderCodecs {
     /** Every variant, in report order. */
-    public static final List<String> VARIANTS = List.of("java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim");
+    public static final List<String> VARIANTS = List.of("java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim", "sbe");
 
     private OrderCodecs() {
     }
@@ -24,6 +24,7 @@ public final class OrderCodecs {
             case "unsafe" -> new UnsafeCodec();
             case "ffm" -> new FfmCodec();
             case "ring-claim" -> RingClaimCodec.create();
+            case "sbe" -> new SbeCodec();
             default -> throw new IllegalArgumentException("serialization: unknown variant '" + variant
                     + "' (expected " + String.join(", ", VARIANTS) + ")");
         };

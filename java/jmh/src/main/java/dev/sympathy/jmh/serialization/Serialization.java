@@ -37,7 +37,7 @@ import org.openjdk.jmh.runner.IterationType;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class Serialization {
-    @Param({"java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim"})
+    @Param({"java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim", "sbe"})
     public String variant;
 
     /** Round trips per run; the seed: 1M. */

@@ -32,7 +32,7 @@ class OrderCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim"})
+    @ValueSource(strings = {"java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim", "sbe"})
     void shouldRoundTripSeededRandomOrdersInBatchesOfEverySize(String variant) {
         final SplittableRandom random = new SplittableRandom(variant.hashCode());
         try (OrderCodec codec = OrderCodecs.create(variant)) {
@@ -55,7 +55,7 @@ class OrderCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim"})
+    @ValueSource(strings = {"java-serialization", "byte-buffer", "unsafe", "ffm", "ring-claim", "sbe"})
     void shouldRejectABatchLargerThanItsRoom(String variant) {
         try (OrderCodec codec = OrderCodecs.create(variant)) {
             final Order[] orders = new Order[OrderCodec.BATCH + 1];
@@ -74,15 +74,21 @@ class OrderCodecTest {
         }
         try (ByteBufferCodec byteBuffer = new ByteBufferCodec();
                 UnsafeCodec unsafe = new UnsafeCodec();
-                FfmCodec ffm = new FfmCodec()) {
+                FfmCodec ffm = new FfmCodec();
+                SbeCodec sbe = new SbeCodec()) {
             byteBuffer.writeBatch(orders, orders.length);
             unsafe.writeBatch(orders, orders.length);
             ffm.writeBatch(orders, orders.length);
+            sbe.writeBatch(orders, orders.length);
+            final byte[] header = {(byte) 184, 0, 1, 0, 77, 0, 0, 0}; // block length, template, schema, version
             for (int i = 0; i < orders.length; i++) {
                 final byte[] expected = layout(orders[i]);
                 assertArrayEquals(expected, byteBuffer.copyOfSlot(i), "byte-buffer slot " + i);
                 assertArrayEquals(expected, unsafe.copyOfSlot(i), "unsafe slot " + i);
                 assertArrayEquals(expected, ffm.copyOfSlot(i), "ffm slot " + i);
+                final byte[] message = sbe.copyOfSlot(i);
+                assertArrayEquals(header, java.util.Arrays.copyOfRange(message, 0, 8), "sbe header, slot " + i);
+                assertArrayEquals(expected, java.util.Arrays.copyOfRange(message, 8, 192), "sbe block, slot " + i);
             }
         }
     }
@@ -163,6 +169,6 @@ class OrderCodecTest {
     void shouldNameTheVariantsOnAnUnknownOne() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OrderCodecs.create("kryo"));
         assertEquals("serialization: unknown variant 'kryo' (expected java-serialization, byte-buffer, unsafe, ffm,"
-                + " ring-claim)", e.getMessage());
+                + " ring-claim, sbe)", e.getMessage());
     }
 }

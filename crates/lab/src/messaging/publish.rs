@@ -1,0 +1,116 @@
+//! The sending process: [`publish_in_peer`] writes `count` price updates in one encoding into
+//! a ring the receiving process created. Fixed-length encodings fill their records in place
+//! (`Producer::try_write_batch`, up to [`BATCH`] records published together: zero copy);
+//! `serde` encodes each message into a scratch buffer and copies it into a [`Batch`].
+//!
+//! [`Batch`]: sympathy_ring::Batch
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use sympathy_harness::pin::pin_current_thread;
+use sympathy_ring::{Producer, Ring, Role};
+
+use super::layout::{HandCodec, Struct};
+use super::wire::{Encoding, Raw, Sbe, Serde, Wire};
+use crate::ipc::{IpcError, JavaRing, Progress};
+
+/// Records published together at most (one tail store, one cache-line handover per batch), as
+/// the ipc experiment's producer.
+pub const BATCH: usize = 256;
+/// How long a sender waits on a ring that stays full.
+const FULL_LIMIT: Duration = Duration::from_secs(120);
+
+/// What a sending process does: write `count` price updates encoded as `encoding` into the
+/// existing ring `ring`, pinned to `core`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublishTask {
+    /// The ring file (created by the receiver's process).
+    pub ring: PathBuf,
+    /// The encoding.
+    pub encoding: Encoding,
+    /// Messages to send.
+    pub count: u64,
+    /// The core the sender pins itself to.
+    pub core: usize,
+    /// The ring implementation a Java sender drives (a Rust sender has only its own).
+    pub java_ring: JavaRing,
+    /// Warm-up rounds of a Java sender (a Rust one needs none).
+    pub java_warmup: u32,
+}
+
+/// The Rust sending process: pins itself, writes `task.count` messages.
+///
+/// # Errors
+/// Pinning or opening fails, the receiver goes away, the ring stays full too long, or an
+/// encoder refuses a message.
+pub fn publish_in_peer(task: &PublishTask) -> Result<(), IpcError> {
+    pin_current_thread(task.core)?;
+    let ring = Ring::open(&task.ring)?;
+    let mut producer = ring.producer()?;
+    match task.encoding {
+        Encoding::Raw => publish::<Raw>(&mut producer, task.count),
+        Encoding::Sbe => publish::<Sbe>(&mut producer, task.count),
+        Encoding::Struct => publish::<Struct>(&mut producer, task.count),
+        Encoding::HandCodec => publish::<HandCodec>(&mut producer, task.count),
+        Encoding::Serde => publish::<Serde>(&mut producer, task.count),
+    }
+}
+
+/// Writes messages `0..count` encoded with `W`, waiting while the ring is full.
+///
+/// # Errors
+/// As [`publish_in_peer`].
+pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), IpcError> {
+    let mut scratch = vec![0u8; producer.max_message_length().min(64 * 1024)];
+    let mut seq = 0u64;
+    let mut idle: u32 = 0;
+    let mut progress = Progress::new();
+    let mut failure: Option<(u64, String)> = None;
+    while seq < count {
+        let before = seq;
+        let max = (count - seq).min(BATCH as u64) as usize;
+        match W::FIXED {
+            Some(len) => {
+                let first = seq;
+                seq += producer.try_write_batch(W::TYPE_ID, len, max, |k, payload| {
+                    let at = first + k as u64;
+                    if let Err(e) = W::encode(at, payload) {
+                        failure.get_or_insert((at, e));
+                    }
+                })? as u64;
+            }
+            None => {
+                let mut batch = producer.batch();
+                while seq < count && batch.len() < max {
+                    let len = W::encode(seq, &mut scratch)
+                        .map_err(|e| IpcError::BadCase(format!("encoding message {seq}: {e}")))?;
+                    match batch.try_write(W::TYPE_ID, &scratch[..len]) {
+                        Ok(()) => seq += 1,
+                        Err(e) if e.is_full() => break,
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+        }
+        if let Some((at, e)) = failure.take() {
+            return Err(IpcError::BadCase(format!("encoding message {at}: {e}")));
+        }
+        if seq == before {
+            idle = idle.wrapping_add(1);
+            if idle.is_multiple_of(1 << 16) {
+                producer.heartbeat();
+                if let Some(e) = producer.peer().to_error(Role::Consumer) {
+                    return Err(e.into());
+                }
+                if progress.stalled(seq, FULL_LIMIT) {
+                    return Err(IpcError::Peer(format!(
+                        "the ring stayed full for {FULL_LIMIT:?} (receiver stuck?)"
+                    )));
+                }
+            }
+            std::hint::spin_loop();
+        }
+    }
+    Ok(())
+}

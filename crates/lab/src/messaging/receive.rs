@@ -1,0 +1,161 @@
+//! The receiving end: [`measure_messaging`] creates a fresh ring, starts the sending process
+//! through the [`PeerLauncher`] and, on a thread pinned to its core, reads every record in place
+//! from the consumer's slice, decodes it and checks every field against the message it must be
+//! (`verify` of its [`Wire`]), timed from the first message to the last.
+
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+use sympathy_harness::pin::pin_current_thread;
+use sympathy_ring::{Consumer, Ring};
+
+use super::cases::Case;
+use super::layout::{HandCodec, Struct};
+use super::publish::PublishTask;
+use super::wire::{Encoding, Raw, Sbe, Serde, Wire};
+use crate::ipc::{IpcError, PeerLauncher, PeerTask, Progress, peer, scratch_ring};
+
+/// How long a receiver waits for a next message from a live sender (a JVM sender starts and
+/// warms up in a few seconds).
+const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(120);
+
+/// One run's outcome.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Received {
+    /// Messages received, decoded and checked per second, first message to last.
+    pub msgs_per_sec: f64,
+    /// Mean bytes of a message (its record's payload).
+    pub mean_bytes: f64,
+}
+
+/// One run of `case` on a fresh ring: the sender pinned to `cores.0`, this receiver to `cores.1`.
+///
+/// # Errors
+/// The ring or the peer cannot be made, a message does not decode to what it must be, or the
+/// sender fails or goes away.
+pub fn measure_messaging(
+    case: &Case,
+    cores: (usize, usize),
+    launcher: &dyn PeerLauncher,
+) -> Result<Received, IpcError> {
+    match case.variant.encoding() {
+        Encoding::Raw => measure::<Raw>(case, cores, launcher),
+        Encoding::Sbe => measure::<Sbe>(case, cores, launcher),
+        Encoding::Struct => measure::<Struct>(case, cores, launcher),
+        Encoding::HandCodec => measure::<HandCodec>(case, cores, launcher),
+        Encoding::Serde => measure::<Serde>(case, cores, launcher),
+    }
+}
+
+fn measure<W: Wire>(
+    case: &Case,
+    cores: (usize, usize),
+    launcher: &dyn PeerLauncher,
+) -> Result<Received, IpcError> {
+    let scratch = scratch_ring("messaging");
+    let ring = Ring::create(scratch.path(), case.capacity)?;
+    let mut consumer = ring.consumer()?;
+    let task = PeerTask::Publish(PublishTask {
+        ring: scratch.path().to_path_buf(),
+        encoding: case.variant.encoding(),
+        count: case.messages,
+        core: cores.0,
+        java_ring: case.variant.java_ring(),
+        java_warmup: case.java_warmup,
+    });
+    let mut child = peer::start(launcher, case.sender_language(), &task)?;
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            pin_current_thread(cores.1)?;
+            receive::<W>(&mut consumer, case.messages, Some(&mut child))
+        })
+        .join()
+        .unwrap_or_else(|_| Err(IpcError::Peer("the receiver thread panicked".into())))
+    });
+    let (seconds, bytes) = match outcome {
+        Ok(done) => done,
+        Err(err) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(err);
+        }
+    };
+    peer::finish(child, "sender")?;
+    Ok(Received {
+        msgs_per_sec: (case.messages - 1) as f64 / seconds,
+        mean_bytes: bytes as f64 / case.messages as f64,
+    })
+}
+
+/// Reads `count` messages, decoding and checking each; returns the seconds from the first to
+/// the last and the payload bytes received. `sender`, when given, is watched: a sender that
+/// exits before the last message ends the wait.
+///
+/// # Errors
+/// A record of another type, a message that fails to decode or differs (the first one named),
+/// a sender that exits early or stalls, or the ring's own errors.
+pub fn receive<W: Wire>(
+    consumer: &mut Consumer,
+    count: u64,
+    mut sender: Option<&mut Child>,
+) -> Result<(f64, u64), IpcError> {
+    let mut next = 0u64;
+    let mut bytes = 0u64;
+    let mut first = None;
+    let mut bad: Option<String> = None;
+    let mut idle: u32 = 0;
+    let mut exited = false;
+    let mut progress = Progress::new();
+    while next < count {
+        let limit = (count - next) as usize;
+        // Until the first message, the clock is read before each poll: the run starts when the
+        // read that finds the first message starts, so that its messages count in the time.
+        let started = first.is_none().then(Instant::now);
+        let n = consumer.read(
+            |type_id, payload| {
+                let outcome = if type_id == W::TYPE_ID {
+                    W::verify(next, payload)
+                } else {
+                    Err(format!("a record of type {type_id}, not {}", W::TYPE_ID))
+                };
+                if let Err(m) = outcome {
+                    bad.get_or_insert_with(|| format!("message {next}: {m}"));
+                }
+                bytes += payload.len() as u64;
+                next += 1;
+            },
+            limit,
+        )?;
+        if n > 0 {
+            first = first.or(started);
+            continue;
+        }
+        idle = idle.wrapping_add(1);
+        if idle.is_multiple_of(1 << 16) {
+            if let Some(child) = sender.as_deref_mut()
+                && let Some(status) = child.try_wait()?
+            {
+                // 65536 empty polls after seeing it exit: nothing more is coming.
+                if exited {
+                    return Err(IpcError::Peer(format!(
+                        "the sender exited ({status}) after {next} of {count} messages"
+                    )));
+                }
+                exited = true;
+            }
+            if progress.stalled(next, NO_PROGRESS_LIMIT) {
+                return Err(IpcError::Peer(format!(
+                    "the sender is alive but sent nothing for {NO_PROGRESS_LIMIT:?} ({next} of \
+                     {count} messages received)"
+                )));
+            }
+            consumer.heartbeat();
+        }
+        std::hint::spin_loop();
+    }
+    let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
+    if let Some(m) = bad {
+        return Err(IpcError::Mismatch(m));
+    }
+    Ok((seconds.max(1e-9), bytes))
+}
