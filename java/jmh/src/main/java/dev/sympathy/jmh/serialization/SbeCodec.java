@@ -48,14 +48,8 @@ final class SbeCodec implements OrderCodec {
                     .special(order.special() ? BooleanType.T : BooleanType.F);
             // The 7 bytes after special hold no field: zeroed, as every codec of the layout writes them.
             buffer.setMemory(at + SbeMessages.HEADER_LENGTH + OrderLayout.SPECIAL_OFFSET + 1, 7, (byte) 0);
-            final double[] prices = order.prices();
-            final long[] quantities = order.quantities();
-            for (int j = 0; j < OrderLayout.ARRAY_LENGTH; j++) {
-                encoder.prices(j, prices[j]);
-            }
-            for (int j = 0; j < OrderLayout.ARRAY_LENGTH; j++) {
-                encoder.quantities(j, quantities[j]);
-            }
+            SbeMessages.putPrices(encoder, order.prices());
+            SbeMessages.putQuantities(encoder, order.quantities());
         }
     }
 
@@ -68,16 +62,8 @@ final class SbeCodec implements OrderCodec {
             final int at = i * SIZE;
             SbeMessages.checkOrder(buffer, at, SIZE);
             decoder.wrapAndApplyHeader(buffer, at, headerDecoder);
-            final double[] prices = new double[OrderLayout.ARRAY_LENGTH];
-            for (int j = 0; j < OrderLayout.ARRAY_LENGTH; j++) {
-                prices[j] = decoder.prices(j);
-            }
-            final long[] quantities = new long[OrderLayout.ARRAY_LENGTH];
-            for (int j = 0; j < OrderLayout.ARRAY_LENGTH; j++) {
-                quantities[j] = decoder.quantities(j);
-            }
             out[i] = new Order(decoder.sourceId(), decoder.special() == BooleanType.T, decoder.orderCode(),
-                    decoder.priority(), prices, quantities);
+                    decoder.priority(), SbeMessages.prices(decoder), SbeMessages.quantities(decoder));
         }
     }
 
