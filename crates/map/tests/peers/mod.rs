@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use memmap2::MmapMut;
 use sympathy_map::stress::{Op, Schedule, check_value, value_of};
-use sympathy_map::{MapFile, Writer};
+use sympathy_map::{MapFile, Writer, WriterState};
 
 /// Set in a child: `writer <map> <ack> <keys> <first-op> [<ops-per-second>]`.
 pub const PEER_ENV: &str = "SYMPATHY_MAP_TEST_PEER";
@@ -40,11 +40,14 @@ impl Ack {
 
     pub fn load(&self) -> u64 {
         // SAFETY: the mapping is page-aligned and lives as long as `self`.
+        // SYNC POINT: stress-ack (acquire; pairs with the writer's release in `store`, or in the
+        // Java writer's `StressAck.store`)
         unsafe { (*self.word).load(Ordering::Acquire) }
     }
 
     pub fn store(&self, done: u64) {
         // SAFETY: as in load.
+        // SYNC POINT: stress-ack
         unsafe { (*self.word).store(done, Ordering::Release) }
     }
 }
@@ -154,4 +157,107 @@ pub fn observe(map: &MapFile, keys: u64) -> Vec<Option<u64>> {
                 .map(|v| check_value(key, v).unwrap_or_else(|e| panic!("{e}")))
         })
         .collect()
+}
+
+/// Kill iterations of a crash test: `SYMPATHY_MAP_CRASH_ITERATIONS`, default 3
+/// (`ci/map-crash --iterations N`).
+pub fn crash_iterations() -> u64 {
+    std::env::var("SYMPATHY_MAP_CRASH_ITERATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+}
+
+/// The kill delays: a small xorshift, seeded from the clock (printed, so
+/// `SYMPATHY_MAP_CRASH_SEED` replays them).
+pub struct KillRng(u64);
+
+impl KillRng {
+    pub fn from_env_or_clock() -> KillRng {
+        let seed = std::env::var("SYMPATHY_MAP_CRASH_SEED")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_nanos() as u64
+                    | 1
+            });
+        eprintln!("map crash seed {seed} (SYMPATHY_MAP_CRASH_SEED={seed} replays the kill delays)");
+        KillRng(seed)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// After a writer (`dead`, killed with SIGKILL) acknowledged `acked` operations of `schedule`:
+/// checks that the map at `path` opens and sees the dead writer, holds every acknowledged
+/// operation and the one in progress whole or not at all, never a torn value, a count within one
+/// of the keys present; then that a new writer takes over, recounts exactly and goes on for 1000
+/// operations. Returns whether the operation in progress had been applied.
+pub fn check_after_kill(
+    path: &Path,
+    dead: i32,
+    acked: u64,
+    schedule: &Schedule,
+    keys: u64,
+    iteration: u64,
+) -> bool {
+    let map =
+        MapFile::open(path).unwrap_or_else(|e| panic!("iteration {iteration}: after kill -9: {e}"));
+    assert_eq!(map.writer_state(), WriterState::Dead { pid: dead });
+    let before = model(schedule, keys, acked);
+    let mut after = before.clone();
+    step(&mut after, schedule, acked);
+    let found = observe(&map, keys);
+    let applied = found == after && found != before;
+    assert!(
+        found == before || found == after,
+        "iteration {iteration}: after {acked} acknowledged operations the map holds \
+         neither their state nor the next one's: {}",
+        first_difference(&found, &before)
+    );
+    for entry in map.entries() {
+        let (key, value) = entry.unwrap();
+        assert!(key < keys);
+        check_value(key, value).unwrap();
+    }
+    let present = found.iter().flatten().count() as u64;
+    let counted = map.len();
+    assert!(
+        counted.abs_diff(present) <= 1,
+        "iteration {iteration}: count {counted}, {present} keys present"
+    );
+
+    // A new writer takes over, recounts exactly, and goes on.
+    let mut writer = map.writer().unwrap();
+    assert_eq!(map.stats().recoveries, 1);
+    assert_eq!(writer.len(), present, "iteration {iteration}: the recount");
+    let mut state = found;
+    let next = acked + u64::from(applied);
+    for j in next..next + 1000 {
+        apply(&mut writer, schedule, j);
+        step(&mut state, schedule, j);
+    }
+    assert_eq!(observe(&map, keys), state);
+    assert_eq!(writer.len(), state.iter().flatten().count() as u64);
+    applied
+}
+
+fn first_difference(found: &[Option<u64>], expected: &[Option<u64>]) -> String {
+    found
+        .iter()
+        .zip(expected)
+        .enumerate()
+        .find(|(_, (f, e))| f != e)
+        .map_or("no difference".into(), |(key, (f, e))| {
+            format!("key {key} holds {f:?}, expected {e:?}")
+        })
 }

@@ -33,8 +33,11 @@ final class MapCommands {
               map get PATH KEY                           a user as JSON, other values in hex
               map inspect PATH                           header, counters, writer
               map layout                                 the descriptor as NAME=value lines
-              map stress-write PATH --ops N [--keys K] [--first J] [--seconds S]   the stress schedule, as the writer
-                                                         (--seconds: the ops spread over S seconds)
+              map stress-write PATH --ops N [--keys K] [--first J] [--seconds S] [--ack FILE]
+                                                         the stress schedule, as the writer (--seconds: the
+                                                         ops spread over S seconds, else as fast as it can;
+                                                         --ack: the count of operations that returned, kept
+                                                         in FILE's first 8 bytes for a crash test)
               map stress-read PATH [--keys K] [--seconds S] [--min-hits H]   check every value read""";
 
     static void run(String[] argv) throws InterruptedException {
@@ -163,22 +166,25 @@ final class MapCommands {
     }
 
     private static void stressWrite(String[] argv) throws InterruptedException {
-        Args args = new Args("map stress-write", argv, 2, Set.of("keys", "ops", "first", "seconds"), Set.of());
+        Args args = new Args("map stress-write", argv, 2, Set.of("keys", "ops", "first", "seconds", "ack"), Set.of());
         Path path = Path.of(args.positional(0, "PATH (the map file)"));
         args.expectPositional(1);
         long keys = args.longOption("keys", 1, Long.MAX_VALUE, 1024);
         long ops = args.requiredLong("ops", 0, Long.MAX_VALUE);
         long first = args.longOption("first", 0, Long.MAX_VALUE, 0);
-        double seconds = Double.parseDouble(args.string("seconds", "1e9"));
+        String paced = args.string("seconds", null);
+        double seconds = paced == null ? 0 : Double.parseDouble(paced);
+        String ackPath = args.string("ack", null);
         MapConfig config = new MapConfig(Math.max(8, Long.highestOneBit(keys * 2 - 1) << 1),
                 Math.max(4096, (ops + 1) * 96), 128, MapDescriptor.VALUE_FORMAT_BYTES);
         long start = System.nanoTime();
         long end = start + (long) (seconds * 1e9);
         long done = 0;
         try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, config);
-                MapWriter writer = map.writer()) {
+                MapWriter writer = map.writer();
+                StressAck ack = ackPath == null ? null : new StressAck(Path.of(ackPath))) {
             for (long j = first; j < first + ops; j++) {
-                if ((done & 4095) == 0) {
+                if (paced != null && (done & 4095) == 0) {
                     long now = System.nanoTime();
                     if (now - end >= 0) {
                         break;
@@ -195,6 +201,9 @@ final class MapCommands {
                     writer.remove(key);
                 } else {
                     writer.put(key, Stress.valueOf(key, j));
+                }
+                if (ack != null) {
+                    ack.store(j + 1);
                 }
             }
             System.out.printf("stress-write: %d operations on %d keys in %.2f s; %d keys left%n", done, keys,
