@@ -1,0 +1,67 @@
+package dev.sympathy.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.sympathy.map.MapFile;
+import dev.sympathy.map.Stress;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code map stress-write}, the writer of the cross-language stress and crash tests. */
+class MapCommandsTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * Without {@code --seconds} the writer goes as fast as it can, to the end of its operations,
+     * and acknowledges each one that returned in the {@code --ack} word. (It used to pace itself
+     * over a default of 10^9 seconds, sleeping for days after its first 4096 operations: the
+     * guard below is for that hang, not a speed target.)
+     */
+    @Test
+    void shouldWriteEveryOperationAndAcknowledgeThemWithoutPacing() throws Exception {
+        Path map = dir.resolve("stress.map");
+        Path ack = dir.resolve("ack");
+        long ops = 10_000;
+        long keys = 64;
+        int status = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> quietly(new String[] {
+            "map", "stress-write", map.toString(), "--ops", Long.toString(ops), "--keys", Long.toString(keys),
+            "--ack", ack.toString()}));
+        assertEquals(0, status);
+        long acknowledged = ByteBuffer.wrap(Files.readAllBytes(ack)).order(ByteOrder.nativeOrder()).getLong(0);
+        assertEquals(ops, acknowledged);
+        Set<Long> present = new HashSet<>();
+        for (long j = 0; j < ops; j++) {
+            long key = Stress.key(keys, j);
+            if (Stress.isRemove(j)) {
+                present.remove(key);
+            } else {
+                present.add(key);
+            }
+        }
+        try (MapFile file = MapFile.openReadOnly(map)) {
+            assertEquals(present.size(), file.size());
+        }
+    }
+
+    private static int quietly(String[] argv) {
+        PrintStream out = System.out;
+        try {
+            System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            return Sidecar.run(argv);
+        } finally {
+            System.setOut(out);
+        }
+    }
+}
