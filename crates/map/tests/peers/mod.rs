@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use memmap2::MmapMut;
 use sympathy_map::stress::{Op, Schedule, check_value, value_of};
-use sympathy_map::{MapFile, Writer, WriterState};
+use sympathy_map::{MapConfig, MapFile, Writer, WriterState};
+
+use crate::common::TempPath;
 
 /// Set in a child: `writer <map> <ack> <keys> <first-op> [<ops-per-second>]`.
 pub const PEER_ENV: &str = "SYMPATHY_MAP_TEST_PEER";
@@ -195,6 +197,57 @@ impl KillRng {
         self.0 ^= self.0 << 17;
         self.0 % n
     }
+}
+
+/// Keys of the crash tests' schedule.
+pub const CRASH_KEYS: u64 = 4096;
+
+/// What [`kill_writers`] verified: acknowledged operations, and the kills after which the
+/// operation in progress was found applied.
+pub struct KillTotals {
+    pub acknowledged: u64,
+    pub in_progress_applied: u64,
+}
+
+/// The crash tests' loop, [`crash_iterations`] times: a fresh map of `config` and an
+/// acknowledgement file, a writer process from `spawn(map, ack)` applying the schedule of
+/// [`CRASH_KEYS`] keys, killed with SIGKILL at a random moment below `max_delay` after its first
+/// acknowledgement (which must come within `patience`), then [`check_after_kill`].
+pub fn kill_writers(
+    tag: &str,
+    config: &MapConfig,
+    patience: Duration,
+    max_delay: Duration,
+    mut spawn: impl FnMut(&Path, &Path) -> Child,
+) -> KillTotals {
+    let mut rng = KillRng::from_env_or_clock();
+    let schedule = Schedule::new(CRASH_KEYS);
+    let mut totals = KillTotals {
+        acknowledged: 0,
+        in_progress_applied: 0,
+    };
+    for iteration in 0..crash_iterations() {
+        let path = TempPath::new(tag);
+        let ack_path = TempPath::new(&format!("{tag}-ack"));
+        MapFile::create(&path.0, config).unwrap();
+        let ack = Ack::open(&ack_path.0);
+        let mut child = spawn(&path.0, &ack_path.0);
+        wait_for(&ack, 1, patience);
+        std::thread::sleep(Duration::from_micros(
+            rng.below(max_delay.as_micros() as u64),
+        ));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "iteration {iteration}: the writer exited before its kill (its error is above)"
+        );
+        let dead = child.id() as i32;
+        kill9(&mut child);
+        let acked = ack.load();
+        let applied = check_after_kill(&path.0, dead, acked, &schedule, CRASH_KEYS, iteration);
+        totals.in_progress_applied += u64::from(applied);
+        totals.acknowledged += acked;
+    }
+    totals
 }
 
 /// After a writer (`dead`, killed with SIGKILL) acknowledged `acked` operations of `schedule`:
