@@ -164,13 +164,13 @@ public final class Sidecar {
                 case "latency" -> BenchCommands.latency(argv);
                 case "jni-cost" -> JniCost.run(argv);
                 case "run" -> {
-                    if (argv.length > 1 && argv[1].equals("map-service")) {
-                        return MapServiceExperiment.run(argv);
-                    }
-                    if (argv.length > 1 && argv[1].equals("messaging")) {
-                        MessagingExperiment.run(argv);
-                    } else {
-                        IpcExperiment.run(argv);
+                    // The experiments this jar runs itself (java/sidecar hands the others to JMH).
+                    switch (argv.length > 1 ? argv[1] : "") {
+                        case "map-service" -> {
+                            return MapServiceExperiment.run(argv);
+                        }
+                        case "messaging" -> MessagingExperiment.run(argv);
+                        default -> IpcExperiment.run(argv);
                     }
                 }
                 case "map" -> MapCommands.run(argv);
