@@ -59,7 +59,7 @@ pub use failure::retried_suffix;
 pub use findings::{Finding, findings};
 pub use merge::{Merged, PairKey, pairing_variant, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
-pub use record::{Conditions, EnvRecord, ResultRecord, Source, Spread};
+pub use record::{ComparisonRecord, Conditions, EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
 pub use seed_figures::{SeedFigure, figures_for};
 pub use table::{
