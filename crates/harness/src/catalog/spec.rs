@@ -118,6 +118,11 @@ pub struct ExperimentSpec {
     /// `compare --only <name>` runs it.
     #[serde(default = "yes")]
     pub compare_default: bool,
+    /// Whether its figures move with the one-way hop between two cores (it runs threads on two
+    /// cores that hand data over): `compare` re-takes a round of it whose hop drifted more than
+    /// 25% while its budget allows. Default false (single-threaded work).
+    #[serde(default)]
+    pub hop_dependent: bool,
 }
 
 fn yes() -> bool {
