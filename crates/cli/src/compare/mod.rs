@@ -319,7 +319,8 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<(orchestrate::Outcome, C
             root: root.as_deref(),
             java_home: launcher.java_home(),
         },
-        &env,
+        // Collected again: `started` is when the runs start, after the Java build.
+        &Env::collect(),
     );
     let probe = StoreReleaseProbe::new();
     let budget = Budget::new(args.budget());
@@ -458,6 +459,8 @@ mod tests {
         std::fs::write(
             &results,
             concat!(
+                r#"{"kind":"comparison","preset":"quick","commit":"abc1234","dirty":false,"rounds":3}"#,
+                "\n",
                 r#"{"kind":"env","language":"rust"}"#,
                 "\n",
                 r#"{"kind":"result","experiment":"ping-pong","language":"rust","variant":"xadd","params":{},"metric":"ns_per_hop","value":64.0,"unit":"ns","check":"ok","conditions":{"round":1,"rounds":3,"hop_ns_before":50.0,"hop_ns_after":52.0,"retries":0}}"#,
@@ -483,6 +486,10 @@ mod tests {
         let written = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
         assert!(written.contains(r#""kind":"failure""#), "{written}");
         assert!(written.contains(r#""conditions":{"#), "{written}");
+        assert!(
+            written.starts_with(r#"{"kind":"comparison","preset":"quick","commit":"abc1234""#),
+            "--from keeps the comparison record, first: {written}"
+        );
         run(parse(&["--from", &from, "--out", &out_arg, "--allow-failures"]).unwrap()).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
