@@ -347,13 +347,11 @@ pub fn run_comparison(
             "sympathy compare".to_string(),
         ];
         command.extend(plan.preset_flag.clone());
-        if open.len() < groups.len() {
-            let names: Vec<&str> = open
-                .iter()
-                .map(|g| groups[*g][0].experiment.as_str())
-                .collect();
-            command.push(format!("--only {}", names.join(",")));
-        }
+        let names: Vec<&str> = open
+            .iter()
+            .map(|g| groups[*g][0].experiment.as_str())
+            .collect();
+        command.push(format!("--only {}", names.join(",")));
         command.push(format!("--budget {minutes}m"));
         for line in wrap("", &command) {
             say(progress, &line);
@@ -798,7 +796,7 @@ echo 'progress goes to stderr' >&2"#;
             "{progress}"
         );
         assert!(
-            progress.contains("to settle them: sympathy compare --budget "),
+            progress.contains("to settle them: sympathy compare --only queue --budget "),
             "{progress}"
         );
 
