@@ -118,6 +118,13 @@ pub struct ExperimentSpec {
     /// `compare --only <name>` runs it.
     #[serde(default = "yes")]
     pub compare_default: bool,
+    /// Whether its figures move with the one-way hop between two cores (two threads or
+    /// processes on two cores: ping-pong, queue, ipc, ...). Only such an experiment's rows carry
+    /// the hop probed around their runs and a drift mark, and only its rounds are taken again
+    /// when the hop moved; a single-threaded experiment says `hop_dependent = false` (the
+    /// default), and a change of the hop during its run is no reason to doubt it.
+    #[serde(default)]
+    pub hop_dependent: bool,
 }
 
 fn yes() -> bool {
