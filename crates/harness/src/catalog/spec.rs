@@ -149,9 +149,27 @@ pub struct HeadlineSpec {
     /// Params a row must carry to count (values as in results).
     #[serde(default)]
     pub params: BTreeMap<String, toml::Value>,
-    /// Compare the languages (the best of each) rather than two variants.
+    /// Compare the languages rather than two variants (the report's answer does; no lesson).
     #[serde(default)]
     pub languages: bool,
+    /// The seed's lesson the two variants test, in words (`a CAS loop costs more than one
+    /// lock xadd under contention`); the report marks it confirmed or not on this machine.
+    #[serde(default)]
+    pub claim: Option<String>,
+    /// What the seed's lesson expects of the ratio first/second: `above` 1 or `below` 1 (in
+    /// the metric's own terms: `above` for a time means the first is slower).
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+/// Which side of 1 a seed's lesson expects a ratio on ([`HeadlineSpec::expect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// The first variant's figure is the larger.
+    Above,
+    /// The first variant's figure is the smaller.
+    Below,
 }
 
 /// Seconds at each preset (see [`ExperimentSpec::estimate_s`]).
