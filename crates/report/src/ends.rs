@@ -131,7 +131,7 @@ pub fn matrices(table: &MetricTable) -> Vec<Matrix<'_>> {
                 .params
                 .iter()
                 .filter(|(k, _)| k.as_str() != "sender")
-                .map(|(k, v)| format!("{k}={v}"))
+                .map(|(k, v)| crate::merge::param_text(k, v))
                 .collect();
             let work = format!("{} {}", family(&row.key.variant), params.join(" "))
                 .trim_end()

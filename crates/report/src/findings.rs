@@ -96,7 +96,46 @@ fn finding(experiment: &ExperimentTable) -> Option<Finding> {
         .and_then(|spec| spec.headline.as_ref())
         .filter(|h| !h.languages && h.variants.len() == 2)?;
     let table = experiment.metric(&rule.metric)?;
-    variants_finding(table, rule)
+    let mut found = variants_finding(table, rule)?;
+    if let Some(rejected) = rejected_text(experiment, rule) {
+        found.numbers = format!("{}; {rejected}", found.numbers);
+    }
+    Some(found)
+}
+
+/// What a lesson about latency must not leave out: the share of the requests each variant
+/// rejected at the rule's params (`bounded rejected 33% (Rust), 33% (Java)`), where the
+/// experiment reports `rejected` and `completed` and some were rejected.
+fn rejected_text(experiment: &ExperimentTable, rule: &HeadlineSpec) -> Option<String> {
+    let (rejected, completed) = (
+        experiment.metric("rejected")?,
+        experiment.metric("completed")?,
+    );
+    let params = rule.param_texts();
+    let parts: Vec<String> = rule
+        .variants
+        .iter()
+        .filter_map(|variant| {
+            let find = |t: &'_ MetricTable| {
+                t.rows
+                    .iter()
+                    .find(|r| r.key.variant == *variant && matches(r, &params))
+                    .cloned()
+            };
+            let (r, c) = (find(rejected)?, find(completed)?);
+            let shares: Vec<String> = LANGUAGES
+                .iter()
+                .filter_map(|language| {
+                    let (r, c) = (r.cell(language)?.value, c.cell(language)?.value);
+                    (r > 0.0).then(|| {
+                        format!("{:.0}% ({})", 100.0 * r / (r + c), language_title(language))
+                    })
+                })
+                .collect();
+            (!shares.is_empty()).then(|| format!("{variant} rejected {}", shares.join(", ")))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("{} of the requests", parts.join("; ")))
 }
 
 /// Whether `row` carries every one of `params`.
@@ -107,7 +146,7 @@ fn matches(row: &Row, params: &BTreeMap<String, String>) -> bool {
 fn params_text(params: &BTreeMap<String, String>) -> String {
     params
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(k, v)| crate::merge::param_text(k, v))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -63,7 +63,7 @@ pub use answer::{Answer, answers};
 pub use ends::{Ends, cell_ends, ends_of, mixed_ends};
 pub use failure::retried_suffix;
 pub use findings::{Finding, LessonStatus, findings};
-pub use merge::{Merged, PairKey, pairing_variant, variant_label};
+pub use merge::{Merged, PairKey, pairing_variant, param_text, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
 pub use record::{Conditions, EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};

@@ -351,7 +351,7 @@ impl MetricTable {
             .params
             .iter()
             .filter(|(k, _)| !common.contains_key(*k))
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| crate::merge::param_text(k, v))
             .collect::<Vec<_>>()
             .join(" ")
     }

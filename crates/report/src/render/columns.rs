@@ -162,7 +162,7 @@ pub(crate) fn common_params_text(table: &MetricTable) -> Option<String> {
     (!common.is_empty()).then(|| {
         common
             .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| crate::merge::param_text(k, v))
             .collect::<Vec<_>>()
             .join(" ")
     })

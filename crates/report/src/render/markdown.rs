@@ -2,7 +2,7 @@
 
 use super::columns::{MARKS_LEGEND, TextTable, common_params_text, metric_columns};
 use super::{
-    ANSWER_NOTE, BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, Report, TABLES_NOTE, baseline_texts,
+    ANSWER_NOTE, BASELINE_HEADERS, MACHINE_HEADERS, Report, TABLES_NOTE, baseline_texts,
     baseline_title, contents, machine_rows, metric_title,
 };
 use crate::ends::{MATRIX_HEADERS, matrix_rows};
@@ -76,8 +76,10 @@ pub(super) fn render(report: &Report) -> String {
             let points = load_table::load_points(&report.merged);
             if !points.is_empty() {
                 out.push_str("\n### latency vs load\n\n");
-                out.push_str(LOAD_NOTE);
-                out.push_str("\n\n");
+                if let Some(caption) = load_table::caption(&points) {
+                    out.push_str(&caption);
+                    out.push_str("\n\n");
+                }
                 out.push_str(&table(&TextTable::fixed(
                     load_table::HEADERS,
                     2..10,

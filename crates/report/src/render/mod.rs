@@ -242,7 +242,8 @@ pub(crate) struct Attention {
 impl Attention {
     /// `3 drifted rows`, `14 of 120 ratios inconclusive`.
     pub fn summary(&self) -> String {
-        let noun = if self.count == 1 {
+        // `1 failed run`, but `1 of 2 ratios inconclusive`: out of a total, the noun is plural.
+        let noun = if self.count == 1 && self.total.is_none_or(|t| t == 1) {
             self.noun.0
         } else {
             self.noun.1
@@ -469,12 +470,6 @@ Rust vs C likewise (Rust/C). A cell measured between two processes of two langua
 ends (producer -> consumer). hop is the one-way hop between two cores probed before and after \
 each run (min..max), shown for experiments whose figures move with it.";
 
-/// What the back-pressure latency-vs-load table shows.
-pub(crate) const LOAD_NOTE: &str = "Each row is one variant and language at one offered load \
-(fraction of capacity), medians over the runs. Below capacity both queues answer in about one \
-service time; above it the unbounded queue's latency grows with the backlog while the bounded \
-queue keeps it near its Little's-law bound and rejects the excess.";
-
 /// The baseline lines as text: language, experiment, variant, params, metric, old, new, new/old.
 pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
     b.lines
@@ -484,7 +479,7 @@ pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
                 .new
                 .params
                 .iter()
-                .map(|(k, v)| format!("{k}={v}"))
+                .map(|(k, v)| crate::merge::param_text(k, v))
                 .collect::<Vec<_>>()
                 .join(" ");
             [

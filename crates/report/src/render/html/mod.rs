@@ -7,8 +7,8 @@ mod style;
 mod tables;
 
 use super::{
-    ANSWER_NOTE, BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, Report, baseline_texts,
-    machine_rows, metric_title,
+    ANSWER_NOTE, BASELINE_HEADERS, MACHINE_HEADERS, Report, baseline_texts, machine_rows,
+    metric_title,
 };
 use crate::answer::forest_rows;
 use crate::chart::{self, FONT_STACK, RowLabels, escape};
@@ -254,7 +254,9 @@ fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
         let points = load_table::load_points(&report.merged);
         if !points.is_empty() {
             out.push_str("<h3 id=\"latency-vs-load\">latency vs load</h3>\n");
-            out.push_str(&format!("<p>{}</p>\n", escape(LOAD_NOTE)));
+            if let Some(caption) = load_table::caption(&points) {
+                out.push_str(&format!("<p>{}</p>\n", escape(&caption)));
+            }
             out.push_str(&text_table(
                 load_table::HEADERS,
                 2,
@@ -301,9 +303,11 @@ pub(super) fn render(report: &Report) -> String {
          <title>sympathy compare</title>\n<style>\nbody{{font-family:{FONT_STACK}}}\n{}</style>\n\
          </head>\n<body>\n<h1>sympathy compare: Rust, Java and C side by side</h1>\n\
          <p class=\"lede\">Each figure is the median over the rounds, in readable units, with the \
-         runs' min..max beneath it. The ratio columns say in words which side is faster, from \
-         the median of the per-round ratios. Bars: Rust orange, Java blue, C dark grey, the \
-         seed's published figure light grey; whiskers span the runs.</p>\n",
+         runs' min..max beneath it. A round runs both languages back to back; a ratio is taken \
+         round by round, with its 95% interval beneath it in the same sense as its words, and \
+         a word (faster, slower, on par) only when that interval allows it. Bars: Rust orange, \
+         Java blue, C dark grey, the seed's published figure light grey; whiskers span the \
+         runs.</p>\n",
         style::STYLE
     );
     out.push_str(&banner(report));
