@@ -137,7 +137,27 @@ pub fn ratio_words_in(
     if (ratio - 1.0).abs() * 100.0 <= ON_PAR_PERCENT {
         return format!("{subject} on par");
     }
-    let (more, less) = match unit {
+    let (more, less) = direction_words(better, unit);
+    match better {
+        Better::Neither => format!("{subject} {}x {other}", ratio_figure(ratio)),
+        _ if ratio > 1.0 => format!("{subject} {}x {more}", ratio_figure(ratio)),
+        _ => format!("{subject} {}x {less}", ratio_figure(1.0 / ratio)),
+    }
+}
+
+/// The words for a ratio above 1 and below 1 of a metric in `unit` that improves the way
+/// `better` says: sizes `larger`/`smaller`, counts (`ops`, `requests`, `%`) `more`/`fewer`,
+/// times `slower`/`faster`, rates `faster`/`slower`.
+///
+/// ```
+/// use sympathy_harness::catalog::Better;
+/// use sympathy_harness::format::direction_words;
+/// assert_eq!(direction_words(Better::Lower, "ns"), ("slower", "faster"));
+/// assert_eq!(direction_words(Better::Higher, "msgs/s"), ("faster", "slower"));
+/// assert_eq!(direction_words(Better::Lower, "bytes"), ("larger", "smaller"));
+/// ```
+pub fn direction_words(better: Better, unit: &str) -> (&'static str, &'static str) {
+    match unit {
         "bytes" => ("larger", "smaller"),
         "ops" | "requests" | "%" => ("more", "fewer"),
         _ => match better {
@@ -145,11 +165,6 @@ pub fn ratio_words_in(
             Better::Higher => ("faster", "slower"),
             _ => ("slower", "faster"),
         },
-    };
-    match better {
-        Better::Neither => format!("{subject} {}x {other}", ratio_figure(ratio)),
-        _ if ratio > 1.0 => format!("{subject} {}x {more}", ratio_figure(ratio)),
-        _ => format!("{subject} {}x {less}", ratio_figure(1.0 / ratio)),
     }
 }
 

@@ -1,38 +1,67 @@
-//! The findings: one line per experiment, generated from the data, that says what it found
-//! (the headline), the numbers behind it and the seed's claim beside them.
-//!
-//! Each experiment's catalog entry declares its rule (`headline = {...}` in
-//! `experiments/<name>.toml`, [`HeadlineSpec`]): how one variant compares with another in each
-//! language, or the best figure of each language with Java against Rust per variant. An
-//! experiment without a rule gets the second kind on its first metric.
+//! The seeds' lessons: one line per experiment whose catalog entry names two variants to compare
+//! (`headline = {...}` in `experiments/<name>.toml`, [`HeadlineSpec`]): how the first compares
+//! with the second in each language, like with like (the same language, the same work params),
+//! each language's ratio with its 95% interval ([`read_ratio`]), and whether the seed's claim
+//! (`claim`, `expect`) is confirmed on this machine. How the languages compare with each other
+//! is the answer's job ([`crate::answers`]), not a lesson's.
 
 use std::collections::BTreeMap;
 
-use sympathy_harness::catalog::{Better, HeadlineSpec, catalog};
+use sympathy_harness::catalog::{Expect, HeadlineSpec, catalog};
 use sympathy_harness::format;
 
 use crate::seed_figures::SeedFigure;
+use crate::stats::{RatioInterval, Verdict};
 use crate::table::{
-    Cell, ExperimentTable, LANGUAGES, MetricTable, RoundRatio, Row, Tables, language_title,
+    ExperimentTable, LANGUAGES, MetricTable, Row, Tables, language_title, pair_ratios,
 };
+use crate::words::read_ratio;
 
-/// One experiment's line in the findings.
+/// Whether this machine's figures bear out a seed's claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LessonStatus {
+    /// Every language with a verdict agrees with the claim (and at least one has one).
+    Confirmed,
+    /// Some language's verdict contradicts the claim (the other direction, or on par).
+    NotConfirmed,
+    /// No language's interval allows a verdict.
+    Inconclusive,
+}
+
+impl LessonStatus {
+    /// `confirmed`, `not confirmed on this machine`, `inconclusive`.
+    pub fn text(self) -> &'static str {
+        match self {
+            LessonStatus::Confirmed => "confirmed",
+            LessonStatus::NotConfirmed => "not confirmed on this machine",
+            LessonStatus::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// One experiment's lesson.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     /// The experiment.
     pub experiment: String,
-    /// What it found, in words: `cas-bool 2.0x slower than lock-xadd at threads=2`.
+    /// What it found, in words: `cas-bool slower than lock-xadd at threads=2 in Rust, Java, C`.
     pub headline: String,
-    /// The figures behind it: `Rust 2.1x (7.2 ns vs 3.4 ns), Java 1.9x (...)`.
+    /// The figures behind it, a language each: `Rust 2.1x slower (95% CI 1.9..2.3, 2 rounds;
+    /// 7.2 ns vs 3.4 ns)`.
     pub numbers: String,
     /// What the seed articles published for the same rows, when they did.
     pub seed: Option<String>,
+    /// The seed's claim and whether it held, when the catalog states one.
+    pub lesson: Option<(String, LessonStatus)>,
 }
 
 impl Finding {
-    /// `headline: numbers (seed: ...)`, one line.
+    /// `[confirmed] claim: headline: numbers (seed: ...)`, one line.
     pub fn text(&self) -> String {
-        let mut line = self.headline.clone();
+        let mut line = match &self.lesson {
+            Some((claim, status)) => format!("[{}] {claim}: {}", status.text(), self.headline),
+            None => self.headline.clone(),
+        };
         if !self.numbers.is_empty() {
             line = format!("{line}: {}", self.numbers);
         }
@@ -43,56 +72,71 @@ impl Finding {
     }
 }
 
-/// One finding per experiment of `tables`, in their order.
+/// One lesson per experiment of `tables` whose catalog rule compares two variants and finds
+/// both in some language, in table order.
 ///
 /// ```
 /// use sympathy_report::{Merged, Tables, findings, parse_jsonl};
-/// let line = |lang: &str, variant: &str, value: f64| format!(
-///     r#"{{"kind":"result","experiment":"queue","language":"{lang}","variant":"{variant}","params":{{}},"metric":"msgs_per_sec","value":{value},"unit":"msgs/s"}}"#);
-/// let text = [line("rust", "p1c1", 3e8), line("java", "p1c1", 1.5e8)].join("\n");
+/// let line = |lang: &str, variant: &str, value: f64, round: u32| format!(
+///     r#"{{"kind":"result","experiment":"struct-table","language":"{lang}","variant":"{variant}","params":{{}},"metric":"total_ms","value":{value},"unit":"ms","conditions":{{"round":{round}}}}}"#);
+/// let text = [line("rust", "boxed", 300.0, 1), line("rust", "flyweight", 100.0, 1),
+///             line("rust", "boxed", 310.0, 2), line("rust", "flyweight", 101.0, 2)].join("\n");
 /// let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
 /// let found = findings(&tables);
-/// assert_eq!(found[0].headline, "best msgs_per_sec: Rust p1c1 300.0M msgs/s, Java p1c1 150.0M msgs/s");
-/// assert_eq!(found[0].numbers, "p1c1 Java 2.0x slower");
+/// assert!(found[0].text().starts_with("[confirmed] "), "{}", found[0].text());
+/// assert!(found[0].numbers.starts_with("Rust 3.0x slower (95% CI"), "{}", found[0].numbers);
 /// ```
 pub fn findings(tables: &Tables) -> Vec<Finding> {
-    tables.experiments.iter().map(finding).collect()
+    tables.experiments.iter().filter_map(finding).collect()
 }
 
-fn finding(experiment: &ExperimentTable) -> Finding {
+fn finding(experiment: &ExperimentTable) -> Option<Finding> {
     let rule = catalog()
         .experiment(&experiment.experiment)
-        .and_then(|spec| spec.headline.as_ref());
-    let none = BTreeMap::new();
-    let found = match rule {
-        Some(h) if !h.languages => experiment.metric(&h.metric).and_then(|table| {
-            variants_finding(table, h).or_else(|| languages_finding(table, &h.param_texts()))
-        }),
-        Some(h) => experiment
-            .metric(&h.metric)
-            .and_then(|table| languages_finding(table, &h.param_texts())),
-        None => experiment
-            .metrics
-            .first()
-            .and_then(|table| languages_finding(table, &none)),
-    };
-    let (headline, numbers, seed) = found.unwrap_or_else(|| {
-        let metric = rule.map_or("its headline metric", |h| h.metric.as_str());
-        (
-            format!("no figures of {metric} to compare"),
-            String::new(),
-            None,
-        )
-    });
-    Finding {
-        experiment: experiment.experiment.clone(),
-        headline,
-        numbers,
-        seed,
+        .and_then(|spec| spec.headline.as_ref())
+        .filter(|h| !h.languages && h.variants.len() == 2)?;
+    let table = experiment.metric(&rule.metric)?;
+    let mut found = variants_finding(table, rule)?;
+    if let Some(rejected) = rejected_text(experiment, rule) {
+        found.numbers = format!("{}; {rejected}", found.numbers);
     }
+    Some(found)
 }
 
-type Found = (String, String, Option<String>);
+/// What a lesson about latency must not leave out: the share of the requests each variant
+/// rejected at the rule's params (`bounded rejected 33% (Rust), 33% (Java)`), where the
+/// experiment reports `rejected` and `completed` and some were rejected.
+fn rejected_text(experiment: &ExperimentTable, rule: &HeadlineSpec) -> Option<String> {
+    let (rejected, completed) = (
+        experiment.metric("rejected")?,
+        experiment.metric("completed")?,
+    );
+    let params = rule.param_texts();
+    let parts: Vec<String> = rule
+        .variants
+        .iter()
+        .filter_map(|variant| {
+            let find = |t: &'_ MetricTable| {
+                t.rows
+                    .iter()
+                    .find(|r| r.key.variant == *variant && matches(r, &params))
+                    .cloned()
+            };
+            let (r, c) = (find(rejected)?, find(completed)?);
+            let shares: Vec<String> = LANGUAGES
+                .iter()
+                .filter_map(|language| {
+                    let (r, c) = (r.cell(language)?.value, c.cell(language)?.value);
+                    (r > 0.0).then(|| {
+                        format!("{:.0}% ({})", 100.0 * r / (r + c), language_title(language))
+                    })
+                })
+                .collect();
+            (!shares.is_empty()).then(|| format!("{variant} rejected {}", shares.join(", ")))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("{} of the requests", parts.join("; ")))
+}
 
 /// Whether `row` carries every one of `params`.
 fn matches(row: &Row, params: &BTreeMap<String, String>) -> bool {
@@ -102,21 +146,9 @@ fn matches(row: &Row, params: &BTreeMap<String, String>) -> bool {
 fn params_text(params: &BTreeMap<String, String>) -> String {
     params
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(k, v)| crate::merge::param_text(k, v))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `cas-bool 2.0x slower than lock-xadd`, `x on par with y`, `x 1.5x y` (no direction).
-fn compared(ratio: f64, table: &MetricTable, subject: &str, other: &str) -> String {
-    let words = format::ratio_words_in(ratio, table.better, &table.unit, subject, other);
-    if table.better == Better::Neither {
-        words
-    } else if words.ends_with(" on par") {
-        format!("{words} with {other}")
-    } else {
-        format!("{words} than {other}")
-    }
 }
 
 /// The seed figures of `rows`, each once: `cas-bool 20.0 ns java (Intel ...)`.
@@ -144,13 +176,34 @@ fn seed_text<'a>(table: &MetricTable, rows: impl IntoIterator<Item = &'a Row>) -
     (!texts.is_empty()).then(|| texts.join("; "))
 }
 
+/// The status of a claim expecting `expect` of the languages' `verdicts`.
+fn status(expect: Expect, verdicts: &[Verdict]) -> LessonStatus {
+    let wanted = match expect {
+        Expect::Above => Verdict::Above,
+        Expect::Below => Verdict::Below,
+    };
+    let decided: Vec<Verdict> = verdicts
+        .iter()
+        .copied()
+        .filter(|v| *v != Verdict::Inconclusive)
+        .collect();
+    if decided.is_empty() {
+        LessonStatus::Inconclusive
+    } else if decided.iter().all(|v| *v == wanted) {
+        LessonStatus::Confirmed
+    } else {
+        LessonStatus::NotConfirmed
+    }
+}
+
 /// How variant A compares with variant B, in each language that ran both.
-fn variants_finding(table: &MetricTable, rule: &HeadlineSpec) -> Option<Found> {
+fn variants_finding(table: &MetricTable, rule: &HeadlineSpec) -> Option<Finding> {
     let [a, b] = rule.variants.as_slice() else {
         return None;
     };
     let params = rule.param_texts();
-    let spec = catalog().experiment(&table.rows.first()?.key.experiment);
+    let experiment = table.rows.first()?.key.experiment.clone();
+    let spec = catalog().experiment(&experiment);
     // Params a variant fixes (dispatch's dyn-4 has implementations=4) differ between A and B.
     let fixed: Vec<&String> = spec
         .into_iter()
@@ -177,7 +230,7 @@ fn variants_finding(table: &MetricTable, rule: &HeadlineSpec) -> Option<Found> {
             })
             .collect()
     };
-    let mut per_language: Vec<(&str, RoundRatio, &Row, &Row)> = Vec::new();
+    let mut per_language: Vec<(&str, RatioInterval, &Row, &Row)> = Vec::new();
     for language in LANGUAGES {
         let bs = candidates(b, language);
         let pair = candidates(a, language).into_iter().find_map(|ra| {
@@ -185,14 +238,12 @@ fn variants_finding(table: &MetricTable, rule: &HeadlineSpec) -> Option<Found> {
             Some((ra, *rb))
         });
         let Some((ra, rb)) = pair else { continue };
-        let (ca, cb): (&Cell, &Cell) = (ra.cell(language)?, rb.cell(language)?);
-        if let Some(ratio) = RoundRatio::of(ca, cb) {
+        let ratios = pair_ratios(ra.cell(language)?, rb.cell(language)?);
+        if let Some(ratio) = RatioInterval::of_pairs(&ratios) {
             per_language.push((language, ratio, ra, rb));
         }
     }
     let first = per_language.first()?;
-    let medians: Vec<f64> = per_language.iter().map(|p| p.1.median).collect();
-    let overall = crate::table::median(&medians)?;
     let at = if params.is_empty() {
         let shared = first
             .2
@@ -204,112 +255,71 @@ fn variants_finding(table: &MetricTable, rule: &HeadlineSpec) -> Option<Found> {
     } else {
         params_text(&params)
     };
-    let lowest = medians.iter().copied().fold(f64::INFINITY, f64::min);
-    let highest = medians.iter().copied().fold(0.0, f64::max);
-    // Languages that disagree by more than this factor get no common headline figure.
-    const AGREE: f64 = 1.5;
     let at = match at.as_str() {
         "" => String::new(),
         at => format!(" at {at}"),
     };
-    let headline = if highest / lowest > AGREE {
-        format!("{a} against {b}{at} depends on the language")
-    } else {
-        format!("{}{at}", compared(overall, table, a, b))
-    };
+    let readings: Vec<_> = per_language
+        .iter()
+        .map(|(language, ratio, _, _)| {
+            let r = read_ratio(ratio, table.better, &table.unit, a, b);
+            (language_title(language), r)
+        })
+        .collect();
+    // The headline groups the languages by what their intervals allow.
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for (language, reading) in &readings {
+        let said = match reading.verdict {
+            Verdict::Above | Verdict::Below => {
+                let word = reading.words.rsplit(' ').next().unwrap_or_default();
+                format!("{a} {word} than {b}")
+            }
+            Verdict::OnPar => format!("{a} on par with {b}"),
+            Verdict::Inconclusive => format!("{a} against {b} inconclusive"),
+        };
+        match groups.iter_mut().find(|(s, _)| *s == said) {
+            Some((_, languages)) => languages.push(language),
+            None => groups.push((said, vec![language])),
+        }
+    }
+    let headline = groups
+        .iter()
+        .map(|(said, languages)| format!("{said}{at} in {}", languages.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ");
     let numbers = per_language
         .iter()
-        .map(|(language, ratio, ra, rb)| {
+        .zip(&readings)
+        .map(|((language, _, ra, rb), (title, reading))| {
             let value = |r: &Row| {
                 r.cell(language)
                     .map_or_else(String::new, |c| format::quantity(c.value, &table.unit))
             };
-            // The ratio is the median of per-round ratios; the two medians beside it may come
-            // from different rounds, so the rounds' own range is said too.
-            let rounds = if ratio.rounds > 1 {
-                format!(
-                    ", per round {}..{}",
-                    format::ratio_figure(ratio.min),
-                    format::ratio_figure(ratio.max)
-                )
-            } else {
-                String::new()
-            };
+            let words = reading
+                .words
+                .strip_prefix(&format!("{a} "))
+                .unwrap_or(&reading.words);
             format!(
-                "{} {}x ({} vs {}{rounds})",
-                language_title(language),
-                format::ratio_figure(ratio.median),
+                "{title} {words} ({}; {} vs {})",
+                reading.detail,
                 value(ra),
                 value(rb)
             )
         })
         .collect::<Vec<_>>()
         .join(", ");
+    let lesson = rule.claim.clone().zip(rule.expect).map(|(claim, expect)| {
+        let verdicts: Vec<Verdict> = readings.iter().map(|(_, r)| r.verdict).collect();
+        (claim, status(expect, &verdicts))
+    });
     let rows = per_language.iter().flat_map(|p| [p.2, p.3]);
-    Some((headline, numbers, seed_text(table, rows)))
-}
-
-/// The best figure of each language, and Java against Rust per variant.
-fn languages_finding(table: &MetricTable, params: &BTreeMap<String, String>) -> Option<Found> {
-    let rows: Vec<&Row> = table.rows.iter().filter(|r| matches(r, params)).collect();
-    let mut best: Vec<(&str, &Row, f64)> = Vec::new();
-    for language in LANGUAGES {
-        let values = rows
-            .iter()
-            .filter_map(|r| Some((*r, r.cell(language)?.value)));
-        let pick = match table.better {
-            Better::Higher => values.max_by(|x, y| x.1.total_cmp(&y.1)),
-            Better::Lower => values.min_by(|x, y| x.1.total_cmp(&y.1)),
-            Better::Neither => values.into_iter().next(),
-        };
-        if let Some((row, value)) = pick {
-            best.push((language, row, value));
-        }
-    }
-    if best.is_empty() {
-        return None;
-    }
-    let label = |row: &Row| match table.row_params(row) {
-        p if p.is_empty() => row.key.variant.clone(),
-        p => format!("{} ({p})", row.key.variant),
-    };
-    let word = if table.better == Better::Neither {
-        "first"
-    } else {
-        "best"
-    };
-    let headline = format!(
-        "{word} {}: {}",
-        table.metric,
-        best.iter()
-            .map(|(language, row, value)| format!(
-                "{} {} {}",
-                language_title(language),
-                label(row),
-                format::quantity(*value, &table.unit)
-            ))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let paired: Vec<String> = rows
-        .iter()
-        .filter_map(|r| {
-            let ratio = r.ratio("java", "rust")?;
-            let words =
-                format::ratio_words_in(ratio.median, table.better, &table.unit, "Java", "Rust");
-            Some(format!("{} {words}", label(r)))
-        })
-        .collect();
-    let numbers = if paired.is_empty() {
-        "no variant ran in both Java and Rust".to_string()
-    } else {
-        paired.join("; ")
-    };
-    Some((
+    Some(Finding {
+        experiment,
         headline,
         numbers,
-        seed_text(table, best.iter().map(|b| b.1)),
-    ))
+        seed: seed_text(table, rows),
+        lesson,
+    })
 }
 
 #[cfg(test)]
@@ -318,76 +328,96 @@ mod tests {
     use crate::merge::Merged;
     use crate::parse::parse_jsonl;
 
-    fn line(lang: &str, variant: &str, threads: u32, value: f64) -> String {
+    fn line(lang: &str, variant: &str, threads: u32, value: f64, round: u32) -> String {
         format!(
-            r#"{{"kind":"result","experiment":"atomic-increment","language":"{lang}","variant":"{variant}","params":{{"threads":{threads}}},"metric":"ns_per_op","value":{value},"unit":"ns"}}"#
+            r#"{{"kind":"result","experiment":"atomic-increment","language":"{lang}","variant":"{variant}","params":{{"threads":{threads}}},"metric":"ns_per_op","value":{value},"unit":"ns","conditions":{{"round":{round},"rounds":2}}}}"#
         )
     }
 
+    fn found(lines: &[String]) -> Vec<Finding> {
+        findings(&Tables::build(&Merged::from_streams([parse_jsonl(
+            "t",
+            &lines.join("\n"),
+        )
+        .unwrap()])))
+    }
+
     #[test]
-    fn the_catalog_rule_compares_two_variants_in_each_language() {
-        let text = [
-            line("rust", "cas-bool", 1, 5.0),
-            line("rust", "lock-xadd", 1, 5.0),
-            line("rust", "cas-bool", 2, 20.0),
-            line("rust", "lock-xadd", 2, 10.0),
-            line("java", "cas-bool", 2, 30.0),
-            line("java", "lock-xadd", 2, 10.0),
-            line("c", "lock-xadd", 2, 10.0),
-        ]
-        .join("\n");
-        let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
-        let f = &findings(&tables)[0];
+    fn the_catalog_rule_compares_two_variants_in_each_language_like_with_like() {
+        let mut lines = Vec::new();
+        for round in [1, 2] {
+            let jitter = f64::from(round) * 0.1;
+            lines.extend([
+                line("rust", "cas-bool", 1, 5.0, round),
+                line("rust", "lock-xadd", 1, 5.0, round),
+                line("rust", "cas-bool", 2, 20.0 + jitter, round),
+                line("rust", "lock-xadd", 2, 10.0, round),
+                line("java", "cas-bool", 2, 30.0 + jitter, round),
+                line("java", "lock-xadd", 2, 10.0, round),
+            ]);
+        }
+        let f = &found(&lines)[0];
         assert_eq!(f.experiment, "atomic-increment");
         assert_eq!(
             f.headline,
-            "cas-bool 2.5x slower than lock-xadd at threads=2"
+            "cas-bool slower than lock-xadd at threads=2 in Rust, Java"
         );
-        assert_eq!(
-            f.numbers,
-            "Rust 2.0x (20.0 ns vs 10.0 ns), Java 3.0x (30.0 ns vs 10.0 ns)"
-        );
-        assert!(f.text().starts_with(&f.headline));
-    }
-
-    #[test]
-    fn over_several_rounds_the_numbers_give_the_per_round_range() {
-        // Round 1 in a slow phase, round 2 in a fast one: each round's ratio is about 2, while
-        // the medians of the two variants come from different rounds.
-        let round = |lang: &str, variant: &str, value: f64, round: u32| {
-            line(lang, variant, 2, value).replace(
-                r#""unit":"ns"}"#,
-                &format!(r#""unit":"ns","conditions":{{"round":{round},"rounds":2}}}}"#),
-            )
-        };
-        let text = [
-            round("rust", "cas-bool", 40.0, 1),
-            round("rust", "lock-xadd", 20.0, 1),
-            round("rust", "cas-bool", 9.0, 2),
-            round("rust", "lock-xadd", 5.0, 2),
-        ]
-        .join("\n");
-        let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
-        let f = &findings(&tables)[0];
         assert!(
-            f.numbers.starts_with("Rust 1.9x (") && f.numbers.ends_with(", per round 1.8..2.0)"),
+            f.numbers.starts_with("Rust 2.0x slower (95% CI "),
             "{}",
             f.numbers
         );
+        assert!(
+            f.numbers.contains("Java 3.0x slower (95% CI "),
+            "{}",
+            f.numbers
+        );
+        assert!(f.numbers.contains("20.1 ns vs 10.0 ns"), "{}", f.numbers);
+        assert_eq!(f.lesson.as_ref().unwrap().1, LessonStatus::Confirmed);
+        assert!(
+            f.text().starts_with("[confirmed] a CAS loop"),
+            "{}",
+            f.text()
+        );
     }
 
     #[test]
-    fn an_experiment_without_figures_says_so() {
-        let text = line("rust", "sharded", 2, 1.0).replace("ns_per_op", "ops_per_handoff");
-        let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
-        let f = &findings(&tables)[0];
-        assert_eq!(f.headline, "no figures of ns_per_op to compare");
-        let text = line("rust", "sharded", 2, 1.0);
-        let tables = Tables::build(&Merged::from_streams([parse_jsonl("t", &text).unwrap()]));
+    fn rounds_that_disagree_give_no_verdict_and_no_confirmation() {
+        // Round 1 says cas-bool is 1.5x slower, round 2 that it is 1.3x faster.
+        let lines = [
+            line("rust", "cas-bool", 2, 15.0, 1),
+            line("rust", "lock-xadd", 2, 10.0, 1),
+            line("rust", "cas-bool", 2, 7.7, 2),
+            line("rust", "lock-xadd", 2, 10.0, 2),
+        ];
+        let f = &found(&lines)[0];
         assert_eq!(
-            findings(&tables)[0].headline,
-            "best ns_per_op: Rust sharded 1.0 ns",
-            "without both variants, the best figure of each language"
+            f.headline,
+            "cas-bool against lock-xadd inconclusive at threads=2 in Rust"
         );
+        assert!(
+            !f.numbers.contains("slower") && !f.numbers.contains("faster"),
+            "{}",
+            f.numbers
+        );
+        assert_eq!(f.lesson.as_ref().unwrap().1, LessonStatus::Inconclusive);
+    }
+
+    #[test]
+    fn a_contrary_verdict_is_not_confirmed() {
+        let mut lines = Vec::new();
+        for round in [1, 2] {
+            lines.push(line("rust", "cas-bool", 2, 5.0, round));
+            lines.push(line("rust", "lock-xadd", 2, 10.0, round));
+        }
+        let f = &found(&lines)[0];
+        assert_eq!(f.lesson.as_ref().unwrap().1, LessonStatus::NotConfirmed);
+        assert!(f.text().starts_with("[not confirmed on this machine]"));
+    }
+
+    #[test]
+    fn an_experiment_without_both_variants_has_no_lesson() {
+        let lines = [line("rust", "sharded", 2, 1.0, 1)];
+        assert!(found(&lines).is_empty());
     }
 }

@@ -43,8 +43,10 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
+mod answer;
 pub mod baseline;
 mod chart;
+mod ends;
 mod failure;
 mod findings;
 mod load_table;
@@ -53,16 +55,22 @@ mod parse;
 mod record;
 pub mod render;
 mod seed_figures;
+mod stats;
 mod table;
+mod words;
 
+pub use answer::{Answer, answers};
+pub use ends::{Ends, cell_ends, ends_of, mixed_ends};
 pub use failure::retried_suffix;
-pub use findings::{Finding, findings};
-pub use merge::{Merged, PairKey, pairing_variant, variant_label};
+pub use findings::{Finding, LessonStatus, findings};
+pub use merge::{Merged, PairKey, pairing_variant, param_text, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
 pub use record::{ComparisonRecord, Conditions, EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
 pub use seed_figures::{SeedFigure, figures_for};
+pub use stats::{ENOUGH_PAIRS, PARITY_PERCENT, RatioInterval, Verdict, parity_bound};
 pub use table::{
-    Cell, DRIFT_LIMIT_PERCENT, ExperimentTable, HopRange, LANGUAGES, MetricTable, NOISY_SPREAD,
-    RoundRatio, Row, Tables, language_title, median,
+    COMPARED, Cell, DRIFT_LIMIT_PERCENT, ExperimentTable, HopRange, LANGUAGES, MetricTable,
+    NOISY_SPREAD, Row, Tables, language_title, median, pair_ratios,
 };
+pub use words::{RatioReading, read_ratio};

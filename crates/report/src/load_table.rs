@@ -142,6 +142,78 @@ pub(crate) fn texts(points: &[LoadPoint]) -> Vec<[String; 10]> {
         .collect()
 }
 
+/// A p99 that grows more than this many times from the lowest load to the highest is said to
+/// grow with the load; otherwise it is said to stay within that factor.
+const GROWS: f64 = 10.0;
+
+/// The caption of the latency-vs-load view, made from `points`: per variant and language, the
+/// p99 at the lowest and the highest load offered, whether it grew with the load, and the share
+/// of requests rejected at the highest load. `None` without points.
+pub(crate) fn caption(points: &[LoadPoint]) -> Option<String> {
+    let mut series: Vec<(&str, &str)> = Vec::new();
+    for p in points {
+        if !series.contains(&(p.variant.as_str(), p.language.as_str())) {
+            series.push((&p.variant, &p.language));
+        }
+    }
+    let sentences: Vec<String> = series
+        .iter()
+        .filter_map(|(variant, language)| {
+            let mine: Vec<&LoadPoint> = points
+                .iter()
+                .filter(|p| p.variant == *variant && p.language == *language)
+                .collect();
+            let low = mine
+                .iter()
+                .copied()
+                .min_by(|a, b| a.load.total_cmp(&b.load))?;
+            let high = mine
+                .iter()
+                .copied()
+                .max_by(|a, b| a.load.total_cmp(&b.load))?;
+            let (p99_low, p99_high) = (
+                low.metric("latency_p99_ns")?,
+                high.metric("latency_p99_ns")?,
+            );
+            let growth = p99_high / p99_low;
+            let trend = if low.load == high.load {
+                String::new()
+            } else if growth > GROWS {
+                format!(", growing {}x with the load", format::ratio_figure(growth))
+            } else {
+                format!(
+                    ", within {}x of it",
+                    format::ratio_figure(growth.max(1.0 / growth))
+                )
+            };
+            let rejected = match (high.metric("rejected"), high.metric("completed")) {
+                (Some(r), Some(c)) if r > 0.0 => {
+                    format!(
+                        "; it rejected {:.0}% of the requests there",
+                        100.0 * r / (r + c)
+                    )
+                }
+                _ => String::new(),
+            };
+            Some(format!(
+                "{variant} ({}): p99 {} at load {}, {} at load {}{trend}{rejected}",
+                crate::table::language_title(language),
+                format::quantity(p99_low, "ns"),
+                low.load_text,
+                format::quantity(p99_high, "ns"),
+                high.load_text,
+            ))
+        })
+        .collect();
+    (!sentences.is_empty()).then(|| {
+        format!(
+            "Each row is one variant and language at one offered load (fraction of capacity), \
+             medians over the rounds. As measured: {}.",
+            sentences.join(". ")
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,5 +263,47 @@ mod tests {
         assert_eq!(rows[0][9], "0");
         assert_eq!(rows[1][9], "-");
         assert_eq!(rows[0][4], "-", "no queue_len for the unbounded queue");
+    }
+
+    #[test]
+    fn the_caption_follows_the_data_not_the_theory() {
+        let caption_of = |lines: &[String]| {
+            let merged = Merged::from_streams([parse_jsonl("t", &lines.join("\n")).unwrap()]);
+            caption(&load_points(&merged)).unwrap()
+        };
+        // What the theory says: the unbounded p99 grows past capacity, the bounded one stays
+        // and rejects.
+        let textbook = caption_of(&[
+            line("rust", "unbounded", "0.5", "latency_p99_ns", 10_000.0),
+            line("rust", "unbounded", "1.5", "latency_p99_ns", 9e6),
+            line("rust", "bounded", "0.5", "latency_p99_ns", 10_000.0),
+            line("rust", "bounded", "1.5", "latency_p99_ns", 900_000.0),
+            line("rust", "bounded", "1.5", "rejected", 330.0),
+            line("rust", "bounded", "1.5", "completed", 670.0),
+        ]);
+        assert!(
+            textbook.contains(
+                "unbounded (Rust): p99 10.0 µs at load 0.5, 9.0 ms at load 1.5, growing 900x"
+            ),
+            "{textbook}"
+        );
+        assert!(
+            textbook.contains("it rejected 33% of the requests"),
+            "{textbook}"
+        );
+        // A run that contradicts it (an unbounded p99 of 4.1 ms already at load 0.5, and flat)
+        // must not be captioned "about one service time below capacity".
+        let contrary = caption_of(&[
+            line("rust", "unbounded", "0.5", "latency_p99_ns", 4.1e6),
+            line("rust", "unbounded", "1.5", "latency_p99_ns", 5e6),
+        ]);
+        assert!(
+            contrary.contains("p99 4.1 ms at load 0.5, 5.0 ms at load 1.5, within 1.2x of it"),
+            "{contrary}"
+        );
+        assert!(
+            !contrary.contains("growing") && !contrary.contains("one service time"),
+            "{contrary}"
+        );
     }
 }

@@ -57,6 +57,28 @@ pub fn variant_label(experiment: &str, variant: &str) -> String {
     }
 }
 
+/// `key=value` as the report shows a param: a size in bytes (a key ending in `bytes`) in binary
+/// units, a whole count of ten thousand or more with `k` or `M`, anything else as written.
+///
+/// ```
+/// use sympathy_report::param_text;
+/// assert_eq!(param_text("size_bytes", "268435456"), "size_bytes=256 MiB");
+/// assert_eq!(param_text("records", "1000000"), "records=1M");
+/// assert_eq!(param_text("count", "20000"), "count=20k");
+/// assert_eq!(param_text("threads", "2"), "threads=2");
+/// assert_eq!(param_text("load", "1.5"), "load=1.5");
+/// assert_eq!(param_text("count", "1234567"), "count=1234567");
+/// ```
+pub fn param_text(key: &str, value: &str) -> String {
+    let shown = match value.parse::<u64>() {
+        Ok(n) if key.ends_with("bytes") => sympathy_harness::format::bytes(n),
+        Ok(n) if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+        Ok(n) if n >= 10_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+        _ => value.to_string(),
+    };
+    format!("{key}={shown}")
+}
+
 /// What pairs results across languages: the same experiment, variant (by the catalog's name,
 /// [`pairing_variant`]), work parameters (the params the catalog does not call runner params,
 /// `Catalog::is_work_param`; an experiment the catalog lacks pairs on all its params but the
@@ -98,7 +120,7 @@ impl PairKey {
     pub fn params_label(&self) -> String {
         self.params
             .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| crate::merge::param_text(k, v))
             .collect::<Vec<_>>()
             .join(" ")
     }

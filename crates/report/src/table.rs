@@ -7,11 +7,16 @@ use std::collections::hash_map::Entry;
 use crate::merge::{Merged, PairKey};
 use crate::record::{ResultRecord, Spread};
 use crate::seed_figures::{SeedFigure, figures_for};
+use crate::stats::RatioInterval;
 use sympathy_harness::catalog::{Better, catalog};
 use sympathy_harness::format;
 
 /// The languages with a column, in column order.
 pub const LANGUAGES: [&str; 3] = ["rust", "java", "c"];
+
+/// The ratios the report gives, as (numerator, denominator): Java against Rust, Rust against
+/// the C reference.
+pub const COMPARED: [(&str, &str); 2] = [("java", "rust"), ("rust", "c")];
 
 /// `Rust`, `Java`, `C`: a language as the report titles it (`?` for one without a column).
 pub fn language_title(language: &str) -> &'static str {
@@ -136,39 +141,16 @@ impl Cell {
     }
 }
 
-/// A ratio of two languages taken round by round: the median of the per-round ratios and
-/// their spread.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RoundRatio {
-    /// The median of the per-round ratios.
-    pub median: f64,
-    /// The smallest per-round ratio.
-    pub min: f64,
-    /// The largest.
-    pub max: f64,
-    /// How many rounds had both figures.
-    pub rounds: usize,
-}
-
-impl RoundRatio {
-    /// The per-round ratios `num / den` of two cells, over the rounds both have (`None`
-    /// when none, or the denominator is 0 in every shared round).
-    pub fn of(num: &Cell, den: &Cell) -> Option<RoundRatio> {
-        let ratios: Vec<f64> = num
-            .rounds()
-            .iter()
-            .filter_map(|n| {
-                let d = den.round_value(n.conditions.round())?;
-                (d != 0.0).then(|| n.value / d)
-            })
-            .collect();
-        Some(RoundRatio {
-            median: median(&ratios)?,
-            min: ratios.iter().copied().fold(f64::INFINITY, f64::min),
-            max: ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            rounds: ratios.len(),
+/// The per-round ratios `num / den` of two cells: one per round both have a figure in (a
+/// pair), in round order, rounds whose denominator is 0 left out.
+pub fn pair_ratios(num: &Cell, den: &Cell) -> Vec<f64> {
+    num.rounds()
+        .iter()
+        .filter_map(|n| {
+            let d = den.round_value(n.conditions.round())?;
+            (d != 0.0).then(|| n.value / d)
         })
-    }
+        .collect()
 }
 
 /// The one-way hop between two cores over every probe of a row's results.
@@ -209,18 +191,45 @@ impl Row {
             .filter_map(|(l, c)| Some((*l, c.as_ref()?)))
     }
 
-    /// `num`'s figure over `den`'s, round by round ([`RoundRatio::of`]).
-    pub fn ratio(&self, num: &str, den: &str) -> Option<RoundRatio> {
-        RoundRatio::of(self.cell(num)?, self.cell(den)?)
+    /// `num`'s figure over `den`'s from the rounds both ran in, with its 95% interval
+    /// ([`RatioInterval::of_pairs`] of [`pair_ratios`]); `None` when they share no round.
+    pub fn ratio(&self, num: &str, den: &str) -> Option<RatioInterval> {
+        RatioInterval::of_pairs(&pair_ratios(self.cell(num)?, self.cell(den)?))
     }
 
-    /// The median of Java's per-round ratios over Rust's, when both ran in a common round.
+    /// Java's figure over Rust's (the geometric mean of the per-round ratios), when both ran
+    /// in a common round.
     pub fn java_over_rust(&self) -> Option<f64> {
-        self.ratio("java", "rust").map(|r| r.median)
+        self.ratio("java", "rust").map(|r| r.estimate)
     }
 
-    /// The range of the hop probes of every result in the row (`None` without probes).
+    /// The language pairs the report compares in this row, as (subject, other): Java against
+    /// Rust and Rust against C, those that have a ratio.
+    pub fn compared_pairs(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, &'static str, RatioInterval)> {
+        COMPARED
+            .into_iter()
+            .filter_map(|(num, den)| Some((num, den, self.ratio(num, den)?)))
+    }
+
+    /// Whether more rounds could settle one of the row's ratios: some ratio is inconclusive
+    /// with fewer pairs than [`crate::stats::ENOUGH_PAIRS`]. Tail metrics (p99.9, max), which
+    /// mostly measure the machine, and metrics without a better direction never ask.
+    pub fn needs_more_rounds(&self) -> bool {
+        let tail = self.key.metric.contains("p999") || self.key.metric.contains("max");
+        let directed = catalog()
+            .metric(&self.key.metric)
+            .is_none_or(|m| m.better != Better::Neither);
+        !tail && directed && self.compared_pairs().any(|(_, _, r)| r.wants_more_pairs())
+    }
+
+    /// The range of the hop probes of every result in the row (`None` without probes, or
+    /// when the row is not [hop-dependent](Row::hop_dependent)).
     pub fn hop(&self) -> Option<HopRange> {
+        if !self.hop_dependent() {
+            return None;
+        }
         let probes = self
             .present_cells()
             .flat_map(|(_, c)| c.rounds())
@@ -240,13 +249,23 @@ impl Row {
         })
     }
 
-    /// Whether some result's hop moved more than [`DRIFT_LIMIT_PERCENT`] during its run.
+    /// Whether the experiment's figures move with the cross-core hop (its catalog entry's
+    /// `hop_dependent`): only then do the hop and drift concern the row.
+    pub fn hop_dependent(&self) -> bool {
+        catalog()
+            .experiment(&self.key.experiment)
+            .is_some_and(|e| e.hop_dependent)
+    }
+
+    /// Whether the row is [hop-dependent](Row::hop_dependent) and some result's hop moved more
+    /// than [`DRIFT_LIMIT_PERCENT`] during its run.
     pub fn drifted(&self) -> bool {
-        self.present_cells().flat_map(|(_, c)| c.rounds()).any(|r| {
-            r.conditions
-                .drift_percent()
-                .is_some_and(|p| p > DRIFT_LIMIT_PERCENT)
-        })
+        self.hop_dependent()
+            && self.present_cells().flat_map(|(_, c)| c.rounds()).any(|r| {
+                r.conditions
+                    .drift_percent()
+                    .is_some_and(|p| p > DRIFT_LIMIT_PERCENT)
+            })
     }
 
     /// Whether some cell of the row is [`Cell::noisy`].
@@ -334,7 +353,7 @@ impl MetricTable {
             .params
             .iter()
             .filter(|(k, _)| !common.contains_key(*k))
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| crate::merge::param_text(k, v))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -526,7 +545,7 @@ mod tests {
         assert_eq!(rows[1].label(), "xadd (2nd result)");
     }
 
-    fn round(lang: &str, value: f64, round: u32, before: f64, after: f64) -> String {
+    fn round_line(lang: &str, value: f64, round: u32, before: f64, after: f64) -> String {
         format!(
             r#"{{"kind":"result","experiment":"ping-pong","language":"{lang}","variant":"xadd","params":{{}},"metric":"ns_per_hop","value":{value},"unit":"ns","stats":{{"runs":2,"median":{value},"min":{value},"max":{}}},"check":"ok","conditions":{{"round":{round},"rounds":3,"hop_ns_before":{before},"hop_ns_after":{after}}}}}"#,
             value * 1.1
@@ -534,15 +553,15 @@ mod tests {
     }
 
     #[test]
-    fn rounds_fill_one_cell_and_the_ratio_is_the_median_of_per_round_ratios() {
+    fn rounds_fill_one_cell_and_the_ratio_comes_from_the_per_round_ratios() {
         // Rust 10, 20, 40; Java 30, 30, 50: per-round ratios 3, 1.5, 1.25.
         let t = tables(&[
-            round("rust", 10.0, 1, 50.0, 52.0),
-            round("java", 30.0, 1, 52.0, 51.0),
-            round("java", 30.0, 2, 51.0, 50.0),
-            round("rust", 20.0, 2, 50.0, 50.0),
-            round("rust", 40.0, 3, 50.0, 70.0),
-            round("java", 50.0, 3, 70.0, 60.0),
+            round_line("rust", 10.0, 1, 50.0, 52.0),
+            round_line("java", 30.0, 1, 52.0, 51.0),
+            round_line("java", 30.0, 2, 51.0, 50.0),
+            round_line("rust", 20.0, 2, 50.0, 50.0),
+            round_line("rust", 40.0, 3, 50.0, 70.0),
+            round_line("java", 50.0, 3, 70.0, 60.0),
         ]);
         let rows = &t.experiments[0].metrics[0].rows;
         assert_eq!(rows.len(), 1);
@@ -552,11 +571,15 @@ mod tests {
         assert_eq!(rust.value, 20.0);
         assert_eq!(row.cell("java").unwrap().value, 30.0);
         let ratio = row.ratio("java", "rust").unwrap();
-        assert_eq!(
-            (ratio.median, ratio.min, ratio.max, ratio.rounds),
-            (1.5, 1.25, 3.0, 3)
+        assert_eq!((ratio.min, ratio.max, ratio.pairs), (1.25, 3.0, 3));
+        // The geometric mean of the per-round ratios, not the ratio of the medians (1.5).
+        let geometric = (3.0f64 * 1.5 * 1.25).powf(1.0 / 3.0);
+        assert!((ratio.estimate - geometric).abs() < 1e-12, "{ratio:?}");
+        assert!(
+            ratio.low < 1.0 && ratio.high > 3.0,
+            "three spread rounds: {ratio:?}"
         );
-        assert_eq!(row.java_over_rust(), Some(1.5));
+        assert_eq!(ratio.verdict(), crate::Verdict::Inconclusive);
         let spread = rust.spread().unwrap();
         assert_eq!((spread.runs, spread.min, spread.max), (6, 10.0, 44.0));
         assert!(rust.noisy(), "10 .. 44 spreads more than 2x");
@@ -572,19 +595,42 @@ mod tests {
 
     #[test]
     fn the_ratio_is_not_the_ratio_of_the_medians() {
-        // Rust 10, 20, 40; Java 15, 60, 44: per-round 1.5, 3, 1.1 (median 1.5); medians 44/20.
+        // Rust 10, 20, 40; Java 15, 60, 44: per-round 1.5, 3, 1.1 (geometric mean 1.70);
+        // medians 44/20.
         let lines: Vec<String> = [("rust", [10.0, 20.0, 40.0]), ("java", [15.0, 60.0, 44.0])]
             .iter()
             .flat_map(|(lang, values)| {
-                (1..=3).map(move |r| round(lang, values[r as usize - 1], r, 50.0, 50.0))
+                (1..=3).map(move |r| round_line(lang, values[r as usize - 1], r, 50.0, 50.0))
             })
             .collect();
         let t = tables(&lines);
         let row = &t.experiments[0].metrics[0].rows[0];
         let medians = row.cell("java").unwrap().value / row.cell("rust").unwrap().value;
         assert_eq!(medians, 44.0 / 20.0);
-        assert_eq!(row.java_over_rust(), Some(1.5));
+        let geometric = (1.5f64 * 3.0 * 1.1).powf(1.0 / 3.0);
+        assert!((row.java_over_rust().unwrap() - geometric).abs() < 1e-12);
         assert!(!row.drifted());
+    }
+
+    #[test]
+    fn a_single_threaded_experiment_carries_no_hop_and_never_drifts() {
+        let walk = |lang: &str, round: u32, before: f64, after: f64| {
+            round_line(lang, 5.7, round, before, after)
+                .replace("ping-pong", "memory-walk")
+                .replace("ns_per_hop", "ns_per_op")
+        };
+        let t = tables(&[walk("rust", 1, 30.0, 300.0), walk("java", 1, 300.0, 30.0)]);
+        let row = &t.experiments[0].metrics[0].rows[0];
+        assert!(!row.hop_dependent());
+        assert_eq!(
+            row.hop(),
+            None,
+            "the hop says nothing about a walk on one core"
+        );
+        assert!(
+            !row.drifted(),
+            "a 10x move of the hop is no reason to doubt it"
+        );
     }
 
     #[test]

@@ -93,7 +93,7 @@ fn rounds_terminal_matches_golden() {
 }
 
 #[test]
-fn the_ratio_column_is_the_median_of_per_round_ratios() {
+fn the_ratio_column_gives_the_interval_of_the_per_round_ratios() {
     let report = rounds_report();
     let table = &report.tables.experiments[0].metrics[0];
     let cas = &table.rows[0];
@@ -101,9 +101,10 @@ fn the_ratio_column_is_the_median_of_per_round_ratios() {
     assert_eq!(cas.cell("rust").unwrap().rounds().len(), 3);
     // Rust 7, 8, 14 and Java 14, 24, 21: per round 2.0, 3.0, 1.5; the medians' ratio is 21/8.
     let ratio = cas.ratio("java", "rust").unwrap();
-    assert_eq!(
-        (ratio.median, ratio.min, ratio.max, ratio.rounds),
-        (2.0, 1.5, 3.0, 3)
+    assert_eq!((ratio.min, ratio.max, ratio.pairs), (1.5, 3.0, 3));
+    assert!(
+        (ratio.estimate - 9f64.powf(1.0 / 3.0)).abs() < 1e-12,
+        "{ratio:?}"
     );
     let medians = cas.cell("java").unwrap().value / cas.cell("rust").unwrap().value;
     assert_eq!(medians, 21.0 / 8.0);
@@ -112,15 +113,35 @@ fn the_ratio_column_is_the_median_of_per_round_ratios() {
         .lines()
         .find(|l| l.starts_with("| cas-bool | threads=2 |"))
         .expect("the cas-bool row");
+    // Three rounds agreeing that Java is slower: the whole interval lies past the band.
+    // Rounds of 2.0, 3.0 and 1.5: all three say "slower", but with three pairs the 95%
+    // interval still reaches below 1, so the column says so and no word is given.
     assert!(
-        row.contains("Java 2.0x slower (1.50..3.00, 3 rounds)"),
+        row.contains("| inconclusive (Java/Rust 2.1x, 95% CI 0.88..4.9, 3 rounds) |"),
         "{row}"
     );
-    assert!(row.contains("noisy (Rust, C)"), "{row}");
+    let xadd = md
+        .lines()
+        .find(|l| l.starts_with("| lock-xadd | threads=2 |"))
+        .expect("the lock-xadd row");
+    assert!(
+        xadd.contains("| Java 2.0x slower (95% CI 1.9..2.1, 3 rounds) |"),
+        "{xadd}"
+    );
     assert!(row.contains("drift"), "{row}");
     assert!(row.contains("retried 1 time"), "{row}");
+    assert!(!row.contains("noisy"), "the interval says how noisy: {row}");
     assert!(
-        md.contains("**0 failed runs, 1 noisy row, 5 drifted rows"),
+        md.contains("**5 drifted rows, 3 of 7 ratios inconclusive, 1 row kept after a retry**"),
+        "{md}"
+    );
+    // The banner names each drifted row once, with its params, and says what to run.
+    assert!(
+        md.contains("atomic-increment cas-bool threads=2, atomic-increment lock-xadd threads=2,"),
+        "{md}"
+    );
+    assert!(
+        md.contains("To settle them: `sympathy compare --only atomic-increment --max-drift 25`"),
         "{md}"
     );
 }
@@ -142,7 +163,7 @@ fn each_threads_share_is_a_row_of_its_own() {
         .lines()
         .find(|l| l.starts_with("| cas-bool | thread=1 |"))
         .unwrap();
-    assert!(row.contains("Java on par"), "{row}");
+    assert!(row.contains("Java/Rust 1.00x"), "{row}");
     assert!(!row.contains("slower") && !row.contains("faster"), "{row}");
 }
 
@@ -182,16 +203,24 @@ fn a_language_column_without_a_value_is_hidden() {
 }
 
 #[test]
-fn findings_come_first_with_the_catalog_rule() {
+fn the_answer_and_the_lessons_come_first() {
     let report = rounds_report();
     let findings = report.findings();
     assert_eq!(findings.len(), 1);
+    // Each language like with like: Java's three rounds agree, Rust's and C's reach parity.
     assert_eq!(
         findings[0].headline,
-        "cas-bool 2.1x slower than lock-xadd at threads=2"
+        "cas-bool against lock-xadd inconclusive at threads=2 in Rust, C; \
+         cas-bool slower than lock-xadd at threads=2 in Java"
     );
     let md = report.markdown();
-    let findings_at = md.find("## Findings").unwrap();
+    let answer_at = md.find("## The answer").unwrap();
+    assert!(
+        md.contains("- **atomic-increment**: Java is 1.6x slower than Rust on ns_per_op over 3 paired rows (95% CI 1.3..2.1, 3 rounds)"),
+        "{md}"
+    );
+    let findings_at = md.find("## The seeds' lessons").unwrap();
+    assert!(answer_at < findings_at);
     assert!(findings_at < md.find("## Contents").unwrap());
     assert!(md.find("## Contents").unwrap() < md.find("## Machine").unwrap());
     assert!(md.contains("- [atomic-increment](#atomic-increment)"));
@@ -216,15 +245,24 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
         .map(|e| e.metrics.len())
         .sum();
     assert_eq!(metric_tables, 12);
-    // One bar chart per metric table, plus back-pressure's latency-vs-load line chart.
-    assert_eq!(html.matches("<svg").count(), metric_tables + 1);
-    assert_eq!(html.matches("</svg>").count(), metric_tables + 1);
+    // The forest plot, one bar chart per metric table, back-pressure's latency-vs-load chart.
+    assert_eq!(html.matches("<svg").count(), metric_tables + 2);
+    assert_eq!(html.matches("</svg>").count(), metric_tables + 2);
+    assert!(
+        html.contains("every paired row&#39;s cost ratio")
+            || html.contains("every paired row's cost ratio")
+    );
     assert!(html.contains("p99 latency against offered load"));
     assert!(html.contains("unbounded · Java"));
     assert!(html.contains(">latency vs load</h3>"));
     // Findings first: the banner, the findings panel and the contents come before any table.
     let first_table = html.find("<table>").unwrap();
-    for id in ["id=\"banner\"", "id=\"findings\"", "id=\"toc\""] {
+    for id in [
+        "id=\"banner\"",
+        "id=\"answer\"",
+        "id=\"findings\"",
+        "id=\"toc\"",
+    ] {
         assert!(html.find(id).is_some_and(|at| at < first_table), "{id}");
     }
     // Labels are drawn as SVG text, no font file needed.
@@ -259,7 +297,11 @@ fn java_dispatch_variants_pair_with_rust_dyn_n_and_seeds_apply() {
         row.contains("290.0M ops/s") && row.contains("3.3G ops/s"),
         "{row}"
     );
-    assert!(row.contains("Java 11x faster"), "{row}");
+    // One round: no interval, so no word, however large the gap.
+    assert!(
+        row.contains("inconclusive (Java/Rust 11x, 1 round)"),
+        "{row}"
+    );
     assert!(row.contains("3.1G ops/s java (Intel Sandy Bridge"), "{row}");
     let dispatch: String = md
         .lines()

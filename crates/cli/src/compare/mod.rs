@@ -47,7 +47,7 @@ use budget::{Budget, default_budget, parse_duration};
 use conditions::StoreReleaseProbe;
 use orchestrate::{Plan, human, run_comparison, say, wrap};
 use retry::{MAX_RETRIES, Retrying};
-use rounds::RatioRule;
+use rounds::ReportRule;
 use runners::{all_jobs, preset_flag};
 use schedule::schedule;
 use timings::Timings;
@@ -336,7 +336,7 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<(orchestrate::Outcome, C
         jobs: &jobs,
         rounds,
         budget: &budget,
-        rule: &RatioRule,
+        rule: &ReportRule,
         preset_flag: preset_flag(preset).filter(|_| preset != Preset::Quick),
     };
     let outcome = run_comparison(&plan, &retrying, &args.out, &mut stderr);

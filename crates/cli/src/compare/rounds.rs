@@ -19,30 +19,19 @@ pub trait Undecided {
     fn undecided_rows(&self, merged: &Merged) -> usize;
 }
 
-/// The rule until the report crate decides it per row: a row is undecided when one of its
-/// paired ratios (Java/Rust, Rust/C) has fewer than 2 rounds, or its per-round ratios lie on
-/// both sides of 1.0 (so the rounds disagree on which language is faster).
-pub struct RatioRule;
+/// The report's rule ([`Row::needs_more_rounds`]): a row is undecided when one of its paired
+/// ratios (Java/Rust, Rust/C) is inconclusive (its 95% interval reaches into the parity band
+/// and out of it) with fewer pairs than the report takes to be enough.
+pub struct ReportRule;
 
-/// The language pairs whose ratio a row may need settled.
-const PAIRS: [(&str, &str); 2] = [("java", "rust"), ("rust", "c")];
-
-/// Whether `row` needs more rounds by [`RatioRule`].
-pub fn row_undecided(row: &Row) -> bool {
-    PAIRS.iter().any(|(num, den)| {
-        row.ratio(num, den)
-            .is_some_and(|r| r.rounds < 2 || (r.min <= 1.0 && r.max >= 1.0))
-    })
-}
-
-impl Undecided for RatioRule {
+impl Undecided for ReportRule {
     fn undecided_rows(&self, merged: &Merged) -> usize {
         Tables::build(merged)
             .experiments
             .iter()
             .flat_map(|e| &e.metrics)
             .flat_map(|m| &m.rows)
-            .filter(|row| row_undecided(row))
+            .filter(|row| Row::needs_more_rounds(row))
             .count()
     }
 }
@@ -135,19 +124,23 @@ mod tests {
     }
 
     #[test]
-    fn a_ratio_is_undecided_with_one_round_or_rounds_on_both_sides_of_one() {
-        assert_eq!(RatioRule.undecided_rows(&merged(&[(1, 10.0, 20.0)])), 1);
-        let agree = merged(&[(1, 10.0, 20.0), (2, 10.0, 18.0)]);
-        assert_eq!(RatioRule.undecided_rows(&agree), 0);
+    fn a_ratio_is_undecided_with_one_round_or_rounds_on_both_sides_of_parity() {
+        assert_eq!(
+            ReportRule.undecided_rows(&merged(&[(1, 10.0, 20.0)])),
+            1,
+            "one pair has no interval"
+        );
+        let agree = merged(&[(1, 10.0, 20.0), (2, 10.0, 20.1)]);
+        assert_eq!(ReportRule.undecided_rows(&agree), 0);
         let disagree = merged(&[(1, 10.0, 12.0), (2, 10.0, 9.0)]);
-        assert_eq!(RatioRule.undecided_rows(&disagree), 1);
+        assert_eq!(ReportRule.undecided_rows(&disagree), 1);
         let rust_only = Merged::from_streams([parse_jsonl(
             "t",
             r#"{"kind":"result","experiment":"queue","language":"rust","variant":"p1c1","params":{},"metric":"msgs_per_sec","value":1.0,"unit":"msgs/s"}"#,
         )
         .unwrap()]);
         assert_eq!(
-            RatioRule.undecided_rows(&rust_only),
+            ReportRule.undecided_rows(&rust_only),
             0,
             "nothing to pair: nothing more rounds could settle"
         );

@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec, PerPreset,
+    Better, CommonSpec, ExperimentSpec, Expect, HeadlineSpec, Language, MetricSpec, ParamSpec, PerPreset,
     PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 

@@ -118,9 +118,11 @@ pub struct ExperimentSpec {
     /// `compare --only <name>` runs it.
     #[serde(default = "yes")]
     pub compare_default: bool,
-    /// Whether its figures move with the one-way hop between two cores (it runs threads on two
-    /// cores that hand data over): `compare` re-takes a round of it whose hop drifted more than
-    /// 25% while its budget allows. Default false (single-threaded work).
+    /// Whether its figures move with the one-way hop between two cores (two threads or
+    /// processes on two cores: ping-pong, queue, ipc, ...). Only such an experiment's rows carry
+    /// the hop probed around their runs and a drift mark, and only its rounds are taken again
+    /// when the hop moved; a single-threaded experiment says `hop_dependent = false` (the
+    /// default), and a change of the hop during its run is no reason to doubt it.
     #[serde(default)]
     pub hop_dependent: bool,
 }
@@ -147,9 +149,27 @@ pub struct HeadlineSpec {
     /// Params a row must carry to count (values as in results).
     #[serde(default)]
     pub params: BTreeMap<String, toml::Value>,
-    /// Compare the languages (the best of each) rather than two variants.
+    /// Compare the languages rather than two variants (the report's answer does; no lesson).
     #[serde(default)]
     pub languages: bool,
+    /// The seed's lesson the two variants test, in words (`a CAS loop costs more than one
+    /// lock xadd under contention`); the report marks it confirmed or not on this machine.
+    #[serde(default)]
+    pub claim: Option<String>,
+    /// What the seed's lesson expects of the ratio first/second: `above` 1 or `below` 1 (in
+    /// the metric's own terms: `above` for a time means the first is slower).
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+/// Which side of 1 a seed's lesson expects a ratio on ([`HeadlineSpec::expect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// The first variant's figure is the larger.
+    Above,
+    /// The first variant's figure is the smaller.
+    Below,
 }
 
 /// Seconds at each preset (see [`ExperimentSpec::estimate_s`]).

@@ -32,7 +32,12 @@ impl RowLabels {
         }
         let join = |pairs: Vec<String>| pairs.join(" ");
         let mut labels = RowLabels {
-            common: join(common.iter().map(|(k, v)| format!("{k}={v}")).collect()),
+            common: join(
+                common
+                    .iter()
+                    .map(|(k, v)| crate::merge::param_text(k, v))
+                    .collect(),
+            ),
             rows: rows
                 .iter()
                 .map(|row| {
@@ -41,7 +46,7 @@ impl RowLabels {
                         .params
                         .iter()
                         .filter(|(k, _)| !common.contains_key(k.as_str()))
-                        .map(|(k, v)| format!("{k}={v}"))
+                        .map(|(k, v)| crate::merge::param_text(k, v))
                         .collect();
                     (
                         variant_label(&row.key.experiment, &row.key.variant),

@@ -13,11 +13,13 @@
 
 mod axis;
 mod bars;
+mod forest;
 mod labels;
 mod lines;
 mod svg;
 
 pub(crate) use bars::bar_chart;
+pub(crate) use forest::{ForestRow, forest_plot};
 pub(crate) use labels::RowLabels;
 pub(crate) use lines::latency_vs_load;
 pub(crate) use svg::{FONT_STACK, escape};

@@ -2,8 +2,10 @@
 //! something to show, the params common to every row lifted into the table's header line,
 //! ratios in words with their per-round spread, the hop and the marks.
 
-use crate::table::{Cell, MetricTable, RoundRatio, Row, language_title};
-use sympathy_harness::catalog::Better;
+use crate::ends::{cell_ends, mixed_ends, side_name};
+use crate::stats::RatioInterval;
+use crate::table::{Cell, MetricTable, Row, language_title};
+use crate::words::read_ratio;
 use sympathy_harness::format;
 
 /// A table as text: headers, which columns hold numbers (right-aligned), the rows.
@@ -33,32 +35,19 @@ impl TextTable {
 }
 
 /// What the marks column says, one sentence per mark.
-pub(crate) const MARKS_LEGEND: &str = "Marks: `noisy` = a cell's runs spread more than 2x \
-(largest over smallest; the languages named); `drift` = the one-way hop between two cores moved \
-more than 25% between the probes right before and after a run of the row; `retried N times` = a \
-run was repeated because the machine was busy.";
+pub(crate) const MARKS_LEGEND: &str = "Marks: `drift` = in an experiment whose figures move \
+with the cross-core hop, the hop moved more than 25% between the probes right before and after \
+a run of the row; `retried N times` = a run was repeated because the machine was busy.";
 
-/// `Java 1.5x slower (1.40..1.60, 3 rounds)`: a round-by-round ratio in words, with the
-/// spread of the per-round ratios, in the words' sense (a ratio 0.5 read as "2.0x faster" has
-/// its spread inverted too), when more than one round had both figures.
+/// `Java 1.5x slower (95% CI 1.40..1.60, 3 rounds)`: the ratio `subject / other` as
+/// [`read_ratio`] reads it.
 pub(crate) fn ratio_text(
     table: &MetricTable,
-    ratio: RoundRatio,
+    ratio: &RatioInterval,
     subject: &str,
     other: &str,
 ) -> String {
-    let words = format::ratio_words_in(ratio.median, table.better, &table.unit, subject, other);
-    if ratio.rounds < 2 {
-        return words;
-    }
-    let inverted =
-        table.better != Better::Neither && ratio.median < 1.0 && !words.ends_with(" on par");
-    let (low, high) = if inverted {
-        (1.0 / ratio.max, 1.0 / ratio.min)
-    } else {
-        (ratio.min, ratio.max)
-    };
-    format!("{words} ({low:.2}..{high:.2}, {} rounds)", ratio.rounds)
+    read_ratio(ratio, table.better, &table.unit, subject, other).text()
 }
 
 /// `50.0..70.0 ns` (or `52.0 ns`): the range of a row's hop probes.
@@ -76,17 +65,9 @@ pub(crate) fn hop_text(row: &Row) -> Option<String> {
     })
 }
 
-/// The marks of a row: `noisy (Rust, Java)`, `drift`, `retried 2 times`, joined by `, `.
+/// The marks of a row: `drift`, `retried 2 times`, joined by `, `.
 pub(crate) fn marks_text(row: &Row) -> String {
     let mut marks = Vec::new();
-    let noisy: Vec<&str> = row
-        .present_cells()
-        .filter(|(_, c)| c.noisy())
-        .map(|(l, _)| language_title(l))
-        .collect();
-    if !noisy.is_empty() {
-        marks.push(format!("noisy ({})", noisy.join(", ")));
-    }
     if row.drifted() {
         marks.push("drift".to_string());
     }
@@ -97,6 +78,15 @@ pub(crate) fn marks_text(row: &Row) -> String {
         n => marks.push(format!("retried {n} times")),
     }
     marks.join(", ")
+}
+
+/// A cell's figure, named by its ends when the row was measured between two languages
+/// (`Java -> Rust: 74.0M msgs/s`).
+pub(crate) fn cell_text(row: &Row, language: &str, cell: &Cell, unit: &str) -> String {
+    match cell_ends(row, language) {
+        Some(ends) if mixed_ends(row) => format!("{}: {}", ends.text(), cell.text(unit)),
+        _ => cell.text(unit),
+    }
 }
 
 /// One column: its header, whether numeric, and its text per row.
@@ -121,16 +111,26 @@ pub(crate) fn metric_columns(table: &MetricTable) -> TextTable {
     }
     for language in crate::table::LANGUAGES {
         if table.has_language(language) {
-            let cell = |r: &Row| r.cell(language).map(|c: &Cell| c.text(&table.unit));
+            let cell = |r: &Row| {
+                r.cell(language)
+                    .map(|c: &Cell| cell_text(r, language, c, &table.unit))
+            };
             columns.push((language_title(language).into(), true, text_of(&cell)));
         }
     }
     // The same pairs as the HTML tables: Java against Rust, Rust against the C reference.
     for (subject, other) in [("java", "rust"), ("rust", "c")] {
         if table.has_language(subject) && table.has_language(other) {
-            let (s, o) = (language_title(subject), language_title(other));
-            let ratio = |r: &Row| r.ratio(subject, other).map(|x| ratio_text(table, x, s, o));
-            columns.push((format!("{s} vs {o}"), false, text_of(&ratio)));
+            let ratio = |r: &Row| {
+                let (s, o) = (side_name(r, subject), side_name(r, other));
+                r.ratio(subject, other)
+                    .map(|x| ratio_text(table, &x, &s, &o))
+            };
+            columns.push((
+                format!("{} vs {}", language_title(subject), language_title(other)),
+                false,
+                text_of(&ratio),
+            ));
         }
     }
     let optional: [(&str, bool, Vec<String>); 3] = [
@@ -162,7 +162,7 @@ pub(crate) fn common_params_text(table: &MetricTable) -> Option<String> {
     (!common.is_empty()).then(|| {
         common
             .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| crate::merge::param_text(k, v))
             .collect::<Vec<_>>()
             .join(" ")
     })

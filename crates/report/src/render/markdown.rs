@@ -2,9 +2,10 @@
 
 use super::columns::{MARKS_LEGEND, TextTable, common_params_text, metric_columns};
 use super::{
-    BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, Report, baseline_texts, baseline_title, contents,
-    machine_rows, metric_title,
+    ANSWER_NOTE, BASELINE_HEADERS, MACHINE_HEADERS, Report, TABLES_NOTE, baseline_texts,
+    baseline_title, contents, machine_rows, metric_title,
 };
+use crate::ends::{MATRIX_HEADERS, matrix_rows};
 use crate::load_table;
 
 fn escape(cell: &str) -> String {
@@ -27,7 +28,20 @@ fn table(t: &TextTable) -> String {
 
 pub(super) fn render(report: &Report) -> String {
     let mut out = String::from("# sympathy compare: Rust and Java side by side\n\n");
-    out.push_str(&format!("**{}**\n\n## Findings\n\n", report.banner()));
+    out.push_str(&format!("**{}**\n\n", report.banner()));
+    for item in report.attention() {
+        out.push_str(&format!("- {}\n", item.line()));
+    }
+    out.push_str("\n## The answer\n\n");
+    for a in report.answers() {
+        out.push_str(&format!(
+            "- **{}**: {}\n",
+            a.experiment,
+            escape(&a.sentence)
+        ));
+    }
+    out.push_str(ANSWER_NOTE);
+    out.push_str("\n\n## The seeds' lessons\n\n");
     for f in report.findings() {
         out.push_str(&format!("- **{}**: {}\n", f.experiment, escape(&f.text())));
     }
@@ -35,13 +49,7 @@ pub(super) fn render(report: &Report) -> String {
     for (title, anchor) in contents(report) {
         out.push_str(&format!("- [{title}](#{anchor})\n"));
     }
-    out.push_str(
-        "\nEach cell is the median over the rounds with the spread of every run (min..max) in \
-         brackets. Java vs Rust is the median of the per-round ratios Java/Rust, in words that \
-         follow the metric's direction, with their spread and how many rounds had both; Rust vs \
-         C likewise (Rust/C). hop is the one-way hop between two cores probed before and after each \
-         run (min..max). ",
-    );
+    out.push_str(&format!("\n{TABLES_NOTE} "));
     out.push_str(MARKS_LEGEND);
     out.push_str(" See docs/report.md for how to read this report.\n\n");
     out.push_str("## Machine\n\n");
@@ -58,13 +66,20 @@ pub(super) fn render(report: &Report) -> String {
                 out.push_str(&format!("Every row: {params}\n\n"));
             }
             out.push_str(&table(&metric_columns(metric)));
+            let rows = matrix_rows(metric);
+            if !rows.is_empty() {
+                out.push_str("\nWho sent what, each against Rust -> Rust:\n\n");
+                out.push_str(&table(&TextTable::fixed(MATRIX_HEADERS, 2..3, rows)));
+            }
         }
         if experiment.experiment == load_table::EXPERIMENT {
             let points = load_table::load_points(&report.merged);
             if !points.is_empty() {
                 out.push_str("\n### latency vs load\n\n");
-                out.push_str(LOAD_NOTE);
-                out.push_str("\n\n");
+                if let Some(caption) = load_table::caption(&points) {
+                    out.push_str(&caption);
+                    out.push_str("\n\n");
+                }
                 out.push_str(&table(&TextTable::fixed(
                     load_table::HEADERS,
                     2..10,

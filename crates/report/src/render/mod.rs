@@ -10,6 +10,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::answer::{Answer, answers};
 use crate::baseline::Baseline;
 use crate::findings::{Finding, findings};
 use crate::merge::Merged;
@@ -112,34 +113,97 @@ impl Report {
         self.tables.rows()
     }
 
-    /// The findings, one per experiment ([`findings`]).
+    /// The answer, per experiment and language pair ([`answers`]).
+    pub fn answers(&self) -> Vec<Answer> {
+        answers(&self.tables)
+    }
+
+    /// The seeds' lessons, one per experiment that states one ([`findings`]).
     pub fn findings(&self) -> Vec<Finding> {
         findings(&self.tables)
     }
 
-    /// The banner over the report: `1 failed run, 2 noisy rows, 1 drifted row`, and the
-    /// results that were retried, when any were.
+    /// The banner over the report in one line: `1 failed run, 2 drifted rows, 14 of 120
+    /// ratios inconclusive`, and the results that were retried, when any were.
     pub fn banner(&self) -> String {
-        let count = |n: usize, what: &str| match n {
-            1 => format!("1 {what}"),
-            n => format!("{n} {what}s"),
-        };
-        let noisy = self.rows().filter(|r| r.noisy()).count();
-        let drifted = self.rows().filter(|r| r.drifted()).count();
-        let mut parts = vec![
-            count(self.failures.len(), "failed run"),
-            count(noisy, "noisy row"),
-            count(drifted, "drifted row"),
-        ];
-        let retried = self
-            .rows()
-            .flat_map(|r| r.present_cells())
-            .filter(|(_, c)| c.retries() > 0)
-            .count();
-        if retried > 0 {
-            parts.push(format!("{} after retries", count(retried, "result")));
+        let items = self.attention();
+        let mut parts: Vec<String> = items.iter().map(Attention::summary).collect();
+        if parts.is_empty() {
+            parts.push("every run succeeded, no row drifted, every ratio has a verdict".into());
         }
         parts.join(", ")
+    }
+
+    /// What a reader must know before trusting the tables, each with the rows it concerns
+    /// (named once each, with their params) and what to run about it.
+    pub(crate) fn attention(&self) -> Vec<Attention> {
+        let mut items = Vec::new();
+        let failed: Vec<String> = self
+            .failures
+            .iter()
+            .map(|f| format!("{} [{}] round {}", f.experiment, f.label, f.round))
+            .collect();
+        let failed_experiments = distinct(self.failures.iter().map(|f| f.experiment.clone()));
+        items.push(Attention {
+            count: failed.len(),
+            total: None,
+            noun: ("failed run", "failed runs"),
+            why: "their reasons are under Failed runs",
+            names: failed,
+            advice: rerun_advice(&failed_experiments, ""),
+        });
+        let drifted: Vec<&Row> = self.rows().filter(|r| r.drifted()).collect();
+        items.push(Attention {
+            count: drifted.len(),
+            total: None,
+            noun: ("drifted row", "drifted rows"),
+            why: "the cross-core hop moved more than 25% during a run: each gives its figures \
+                  per round",
+            names: distinct(drifted.iter().map(|r| row_name(r))),
+            advice: rerun_advice(
+                &distinct(drifted.iter().map(|r| r.key.experiment.clone())),
+                " --max-drift 25",
+            ),
+        });
+        let ratios: Vec<(&Row, bool)> = self
+            .rows()
+            .flat_map(|r| {
+                r.compared_pairs()
+                    .map(move |(_, _, ratio)| (r, ratio.verdict() == crate::Verdict::Inconclusive))
+            })
+            .collect();
+        let undecided: Vec<&Row> = ratios.iter().filter(|(_, u)| *u).map(|(r, _)| *r).collect();
+        let wanting: Vec<&Row> = undecided
+            .iter()
+            .copied()
+            .filter(|r| r.needs_more_rounds())
+            .collect();
+        items.push(Attention {
+            count: undecided.len(),
+            total: Some(ratios.len()),
+            noun: ("ratio inconclusive", "ratios inconclusive"),
+            why: "their 95% interval reaches into the parity band, so they get no verdict word",
+            names: distinct(undecided.iter().map(|r| row_name(r))),
+            advice: rerun_advice(
+                &distinct(wanting.iter().map(|r| r.key.experiment.clone())),
+                " --budget 10m",
+            ),
+        });
+        let retried: Vec<String> = distinct(
+            self.rows()
+                .filter(|r| r.present_cells().any(|(_, c)| c.retries() > 0))
+                .map(row_name),
+        );
+        items.push(Attention {
+            count: retried.len(),
+            total: None,
+            noun: ("row kept after a retry", "rows kept after a retry"),
+            why: "a run was repeated because the machine was busy",
+            names: retried,
+            advice: None,
+        });
+        items.retain(|i| i.count > 0);
+        items
     }
 
     /// Lines warning about results that could not be placed in the tables.
@@ -155,6 +219,82 @@ impl Report {
             })
             .collect()
     }
+}
+
+/// One thing the banner says: how many of what, why it matters, which rows (or runs), and
+/// the command that would settle it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Attention {
+    /// How many.
+    pub count: usize,
+    /// Out of how many, where that says something (ratios).
+    pub total: Option<usize>,
+    /// The noun, singular and plural.
+    pub noun: (&'static str, &'static str),
+    /// Why it matters, one clause.
+    pub why: &'static str,
+    /// The rows or runs, each once: `queue p1c1 placement=cross-core`.
+    pub names: Vec<String>,
+    /// What to run: `sympathy compare --only queue,ipc --max-drift 25`.
+    pub advice: Option<String>,
+}
+
+impl Attention {
+    /// `3 drifted rows`, `14 of 120 ratios inconclusive`.
+    pub fn summary(&self) -> String {
+        // `1 failed run`, but `1 of 2 ratios inconclusive`: out of a total, the noun is plural.
+        let noun = if self.count == 1 && self.total.is_none_or(|t| t == 1) {
+            self.noun.0
+        } else {
+            self.noun.1
+        };
+        match self.total {
+            Some(total) => format!("{} of {total} {noun}", self.count),
+            None => format!("{} {noun}", self.count),
+        }
+    }
+}
+
+impl Attention {
+    /// The whole item as text: `3 drifted rows (why): a, b. To settle them: `cmd``.
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "{} ({}): {}",
+            self.summary(),
+            self.why,
+            self.names.join(", ")
+        );
+        if let Some(advice) = &self.advice {
+            line.push_str(&format!(". To settle them: `{advice}`"));
+        }
+        line
+    }
+}
+
+/// `experiment variant params`: a row as the banner names it (its metric left out, so the
+/// rows of one run's metrics are named once).
+fn row_name(row: &Row) -> String {
+    match row.key.params_label() {
+        p if p.is_empty() => format!("{} {}", row.key.experiment, row.key.variant),
+        p => format!("{} {} {p}", row.key.experiment, row.key.variant),
+    }
+}
+
+/// `items` in order, each once.
+fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
+/// `sympathy compare --only a,b<flags>`, or `None` without experiments.
+fn rerun_advice(experiments: &[String], flags: &str) -> Option<String> {
+    (!experiments.is_empty())
+        .then(|| format!("sympathy compare --only {}{flags}", experiments.join(",")))
 }
 
 /// The report's sections after the findings, as (title, anchor): the machine, each
@@ -311,11 +451,24 @@ pub(crate) fn metric_title(metric: &crate::table::MetricTable) -> String {
     }
 }
 
-/// What the back-pressure latency-vs-load table shows.
-pub(crate) const LOAD_NOTE: &str = "Each row is one variant and language at one offered load \
-(fraction of capacity), medians over the runs. Below capacity both queues answer in about one \
-service time; above it the unbounded queue's latency grows with the backlog while the bounded \
-queue keeps it near its Little's-law bound and rejects the excess.";
+/// How the answer is made, under it.
+pub(crate) const ANSWER_NOTE: &str = "\nEach sentence reads the experiment's headline metric: per \
+round, the geometric mean over its rows of the cost ratio (a time over a time, or a rate's \
+reciprocal: above 1 the first language is slower), and a 95% Student-t interval over the \
+rounds. A verdict word only when the whole interval lies outside the parity band (+-5%), \
+\"on par\" only when it lies inside it, otherwise \"inconclusive\". Rows measured between two \
+languages (a Java producer feeding a Rust consumer) do not count in the sentence: their cells \
+name both ends.";
+
+/// How to read a metric table, over the tables.
+pub(crate) const TABLES_NOTE: &str = "Each cell is the median over the rounds with the spread of \
+every run (min..max) in brackets. Java vs Rust is Java/Rust taken round by round (each round \
+runs both languages back to back): the geometric mean of the per-round ratios with its 95% \
+interval, in words that follow the metric's direction, the interval in the same sense as the \
+word; a word only when the interval lies outside the +-5% parity band, else \"inconclusive\". \
+Rust vs C likewise (Rust/C). A cell measured between two processes of two languages names its \
+ends (producer -> consumer). hop is the one-way hop between two cores probed before and after \
+each run (min..max), shown for experiments whose figures move with it.";
 
 /// The baseline lines as text: language, experiment, variant, params, metric, old, new, new/old.
 pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
@@ -326,7 +479,7 @@ pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
                 .new
                 .params
                 .iter()
-                .map(|(k, v)| format!("{k}={v}"))
+                .map(|(k, v)| crate::merge::param_text(k, v))
                 .collect::<Vec<_>>()
                 .join(" ");
             [

@@ -5,6 +5,7 @@ use super::columns::{MARKS_LEGEND, TextTable, common_params_text, metric_columns
 use super::{
     BASELINE_HEADERS, MACHINE_HEADERS, Report, baseline_texts, contents, machine_rows, metric_title,
 };
+use crate::ends::{MATRIX_HEADERS, matrix_rows};
 use crate::load_table;
 
 /// Column-aligned text table, two spaces between columns, numbers right-aligned.
@@ -45,7 +46,15 @@ fn table(t: &TextTable) -> String {
 }
 
 pub(super) fn render(report: &Report) -> String {
-    let mut out = format!("sympathy compare: {}\n\n== findings\n", report.banner());
+    let mut out = format!("sympathy compare: {}\n", report.banner());
+    for item in report.attention() {
+        out.push_str(&format!("  ! {}\n", item.line()));
+    }
+    out.push_str("\n== the answer\n");
+    for a in report.answers() {
+        out.push_str(&format!("  {}: {}\n", a.experiment, a.sentence));
+    }
+    out.push_str("\n== the seeds' lessons\n");
     for f in report.findings() {
         out.push_str(&format!("  {}: {}\n", f.experiment, f.text()));
     }
@@ -69,6 +78,11 @@ pub(super) fn render(report: &Report) -> String {
                 None => out.push_str(&format!("-- {}\n", metric_title(metric))),
             }
             out.push_str(&table(&metric_columns(metric)));
+            let rows = matrix_rows(metric);
+            if !rows.is_empty() {
+                out.push_str("-- who sent what, each against Rust -> Rust\n");
+                out.push_str(&table(&TextTable::fixed(MATRIX_HEADERS, 2..3, rows)));
+            }
         }
         if experiment.experiment == load_table::EXPERIMENT {
             let points = load_table::load_points(&report.merged);

@@ -1,5 +1,5 @@
 //! `report.html`: one self-contained page (inline CSS, inline SVG charts, no script, no link),
-//! findings first: a banner naming failed runs, noisy figures and drifted rows; a findings
+//! findings first: a banner naming failed runs, drifted rows and inconclusive ratios; a findings
 //! panel, one line per experiment; a table of contents; then per experiment its tables and
 //! charts; then the machine, the seed figures cited, the baseline, failures and warnings.
 
@@ -7,13 +7,15 @@ mod style;
 mod tables;
 
 use super::{
-    BASELINE_HEADERS, LOAD_NOTE, MACHINE_HEADERS, Report, baseline_texts, machine_rows,
+    ANSWER_NOTE, BASELINE_HEADERS, MACHINE_HEADERS, Report, baseline_texts, machine_rows,
     metric_title,
 };
-use crate::chart::{self, FONT_STACK, LANGUAGE_NAMES, RowLabels, escape};
+use crate::answer::forest_rows;
+use crate::chart::{self, FONT_STACK, RowLabels, escape};
+use crate::ends::{MATRIX_HEADERS, matrix_rows};
 use crate::findings::findings;
 use crate::load_table;
-use crate::table::{ExperimentTable, LANGUAGES};
+use crate::table::ExperimentTable;
 use sympathy_harness::catalog::catalog;
 use tables::{metric_table, text_table};
 
@@ -55,82 +57,85 @@ fn some_names(names: &[String]) -> String {
     }
 }
 
-/// A line of the banner: `<strong>N nouns</strong> why: names`; `None` when there are none.
-fn banner_line(names: &[String], noun: &str, why: &str) -> Option<String> {
-    let plural = if names.len() == 1 { "" } else { "s" };
-    (!names.is_empty()).then(|| {
-        format!(
-            "<strong>{} {noun}{plural}</strong>{why}: {}",
-            names.len(),
-            some_names(names)
-        )
-    })
-}
-
-/// The banner: failed runs, noisy figures and drifted rows, or that there are none.
+/// The banner: failed runs, drifted rows, inconclusive ratios and retried rows, each with the
+/// rows it concerns and what to run; or that there are none.
 fn banner(report: &Report) -> String {
-    let mut noisy = Vec::new();
-    let mut drifted = Vec::new();
-    for experiment in &report.tables.experiments {
-        for metric in &experiment.metrics {
-            for row in &metric.rows {
-                let name = format!(
-                    "{} {} {}",
-                    experiment.experiment, row.key.variant, metric.metric
-                );
-                for (lang, display) in LANGUAGES.iter().zip(LANGUAGE_NAMES) {
-                    if row.cell(lang).is_some_and(|c| c.noisy()) {
-                        noisy.push(format!("{name} ({display})"));
-                    }
-                }
-                if row.drifted() {
-                    drifted.push(name);
-                }
-            }
-        }
-    }
-    let failed: Vec<String> = report
-        .failures
-        .iter()
-        .map(|f| format!("{} [{}]", f.experiment, f.label))
-        .collect();
-    let lines: Vec<String> = [
-        banner_line(
-            &failed,
-            "failed run",
-            " (<a href=\"#failures\">their reasons</a>)",
-        ),
-        banner_line(
-            &noisy,
-            "noisy figure",
-            " (runs spread over 2x, marked <span class=\"mark noisy\">noisy</span>)",
-        ),
-        banner_line(
-            &drifted,
-            "drifted row",
-            " (the core-to-core hop moved over 25% during a run, marked \
-             <span class=\"mark drift\">drift</span>)",
-        ),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if lines.is_empty() {
-        return "<div id=\"banner\" class=\"banner ok\">Every run succeeded; no figure is noisy \
-                and no row drifted.</div>\n"
+    let items = report.attention();
+    if items.is_empty() {
+        return "<div id=\"banner\" class=\"banner ok\">Every run succeeded, no row drifted \
+                and every ratio has a verdict.</div>\n"
             .into();
     }
-    let items: String = lines.iter().map(|l| format!("<li>{l}</li>")).collect();
-    format!("<div id=\"banner\" class=\"banner warn\">Read with care:<ul>{items}</ul></div>\n")
+    let lines: String = items
+        .iter()
+        .map(|item| {
+            let mut line = format!(
+                "<li><strong>{}</strong> ({}): {}",
+                escape(&item.summary()),
+                escape(item.why),
+                some_names(&item.names)
+            );
+            if let Some(advice) = &item.advice {
+                line.push_str(&format!(
+                    ". To settle them: <code>{}</code>",
+                    escape(advice)
+                ));
+            }
+            line.push_str("</li>");
+            line
+        })
+        .collect();
+    format!("<div id=\"banner\" class=\"banner warn\">Read with care:<ul>{lines}</ul></div>\n")
 }
 
-/// The findings panel: one line per experiment, linked to its section.
-fn findings_panel(report: &Report) -> String {
+/// The answer: one sentence per experiment and language pair, then the forest plot of every
+/// paired row's ratio.
+fn answer_panel(report: &Report) -> String {
     let mut out =
-        String::from("<section id=\"findings\" class=\"findings\">\n<h2>Findings</h2>\n<ul>\n");
+        String::from("<section id=\"answer\" class=\"findings\">\n<h2>The answer</h2>\n<ul>\n");
+    for a in report.answers() {
+        out.push_str(&format!(
+            "<li><a href=\"#{}\"><strong>{}</strong></a>: {}</li>\n",
+            experiment_id(&a.experiment),
+            escape(&a.experiment),
+            escape(&a.sentence)
+        ));
+    }
+    out.push_str("</ul>\n");
+    out.push_str(&format!(
+        "<p class=\"note\">{}</p>\n",
+        escape(ANSWER_NOTE.trim())
+    ));
+    if let Some(svg) = chart::forest_plot(
+        "every paired row's cost ratio, by experiment (headline metric)",
+        &forest_rows(&report.tables),
+    ) {
+        out.push_str(&figure(svg));
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The seeds' lessons: one line per experiment that states one, linked to its section.
+fn findings_panel(report: &Report) -> String {
+    let mut out = String::from(
+        "<section id=\"findings\" class=\"findings\">\n<h2>The seeds' lessons</h2>\n<ul>\n",
+    );
     for f in findings(&report.tables) {
+        let status = f
+            .lesson
+            .as_ref()
+            .map(|(claim, status)| {
+                format!(
+                    "<span class=\"lesson {}\">{}</span> {}: ",
+                    slug(status.text()),
+                    escape(status.text()),
+                    escape(claim)
+                )
+            })
+            .unwrap_or_default();
         let mut line = format!(
-            "<li><a href=\"#{}\"><strong>{}</strong></a>: {}",
+            "<li><a href=\"#{}\"><strong>{}</strong></a>: {status}{}",
             experiment_id(&f.experiment),
             escape(&f.experiment),
             escape(&f.headline)
@@ -236,6 +241,11 @@ fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
             ));
         }
         out.push_str(&metric_table(metric, &labels));
+        let rows = matrix_rows(metric);
+        if !rows.is_empty() {
+            out.push_str("<p class=\"params\">Who sent what, each against Rust -&gt; Rust:</p>\n");
+            out.push_str(&text_table(MATRIX_HEADERS, 2, &rows));
+        }
         if let Some(svg) = chart::bar_chart(&format!("{}: {title}", e.experiment), metric) {
             out.push_str(&figure(svg));
         }
@@ -244,7 +254,9 @@ fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
         let points = load_table::load_points(&report.merged);
         if !points.is_empty() {
             out.push_str("<h3 id=\"latency-vs-load\">latency vs load</h3>\n");
-            out.push_str(&format!("<p>{}</p>\n", escape(LOAD_NOTE)));
+            if let Some(caption) = load_table::caption(&points) {
+                out.push_str(&format!("<p>{}</p>\n", escape(&caption)));
+            }
             out.push_str(&text_table(
                 load_table::HEADERS,
                 2,
@@ -291,12 +303,15 @@ pub(super) fn render(report: &Report) -> String {
          <title>sympathy compare</title>\n<style>\nbody{{font-family:{FONT_STACK}}}\n{}</style>\n\
          </head>\n<body>\n<h1>sympathy compare: Rust, Java and C side by side</h1>\n\
          <p class=\"lede\">Each figure is the median over the rounds, in readable units, with the \
-         runs' min..max beneath it. The ratio columns say in words which side is faster, from \
-         the median of the per-round ratios. Bars: Rust orange, Java blue, C dark grey, the \
-         seed's published figure light grey; whiskers span the runs.</p>\n",
+         runs' min..max beneath it. A round runs both languages back to back; a ratio is taken \
+         round by round, with its 95% interval beneath it in the same sense as its words, and \
+         a word (faster, slower, on par) only when that interval allows it. Bars: Rust orange, \
+         Java blue, C dark grey, the seed's published figure light grey; whiskers span the \
+         runs.</p>\n",
         style::STYLE
     );
     out.push_str(&banner(report));
+    out.push_str(&answer_panel(report));
     out.push_str(&findings_panel(report));
     out.push_str(&toc(report));
     for e in &report.tables.experiments {
@@ -383,8 +398,8 @@ mod tests {
         // The common param is said once, above the table and in the chart's header.
         assert!(html.contains("params of every row: <code>size=64</code>"));
         assert!(html.contains("params of every bar: size=64"));
-        // Runs spreading 2.8x are marked, and named in the banner.
-        assert!(html.contains("class=\"banner warn\""));
-        assert!(html.contains("<span class=\"mark noisy\""));
+        // No pair, no ratio: nothing for the banner to doubt, and no row is marked.
+        assert!(html.contains("class=\"banner ok\""), "{html}");
+        assert!(!html.contains("class=\"mark"), "{html}");
     }
 }

@@ -1,10 +1,11 @@
 //! The tables of `report.html`: a metric table per experiment and metric (readable units, the
-//! runs' spread beneath each figure, "noisy" and "drift" marks, direction-aware ratios over the
-//! rounds, columns with nothing in them left out), and plain text tables.
+//! runs' spread beneath each figure, "drift" marks, ratios in words with their 95% interval, columns with nothing in them left out), and plain text tables.
 
 use crate::chart::{LANGUAGE_NAMES, RowLabels, escape, range_text};
-use crate::table::{Cell, LANGUAGES, MetricTable, RoundRatio, Row};
-use sympathy_harness::catalog::Better;
+use crate::ends::{cell_ends, mixed_ends, side_name};
+use crate::stats::{RatioInterval, Verdict};
+use crate::table::{Cell, LANGUAGES, MetricTable, Row};
+use crate::words::read_ratio;
 use sympathy_harness::format;
 
 /// A table of texts; columns from `numeric_from` on are right-aligned figures.
@@ -62,9 +63,6 @@ fn cell_html(cell: &Cell, unit: &str) -> String {
         "<span class=\"figure\">{}</span>",
         escape(&format::quantity(cell.value, unit))
     );
-    if cell.noisy() {
-        out.push_str(&mark("noisy", "the runs spread more than 2x (max/min)"));
-    }
     let spread = cell
         .spread()
         .filter(|s| s.runs > 1 && s.min < s.max)
@@ -90,16 +88,20 @@ fn beneath_html(pieces: &[String]) -> String {
     format!("<span class=\"spread\">{}</span>", spans.join(" "))
 }
 
-/// A ratio in words ("Java 1.5x slower"), and beneath it its spread over the rounds.
-fn ratio_html(ratio: RoundRatio, better: Better, subject: &str, other: &str) -> String {
-    let mut out = escape(&format::ratio_words(ratio.median, better, subject, other));
-    if ratio.rounds > 1 {
-        out.push_str(&beneath_html(&[
-            format!("{}..{}", format::ratio(ratio.min), format::ratio(ratio.max)),
-            format!("over {} rounds", ratio.rounds),
-        ]));
-    }
-    out
+/// A ratio in words ("Java 1.5x slower", or "inconclusive"), and beneath it its 95% interval
+/// and rounds, in the same sense as the words ([`read_ratio`]).
+fn ratio_html(ratio: &RatioInterval, table: &MetricTable, subject: &str, other: &str) -> String {
+    let reading = read_ratio(ratio, table.better, &table.unit, subject, other);
+    let class = match reading.verdict {
+        Verdict::Inconclusive => "verdict inconclusive",
+        _ => "verdict",
+    };
+    let pieces: Vec<String> = reading.detail.split(", ").map(str::to_string).collect();
+    format!(
+        "<span class=\"{class}\">{}</span>{}",
+        escape(&reading.words),
+        beneath_html(&pieces)
+    )
 }
 
 /// The hop probes' range over the row's runs, marked when it drifted.
@@ -145,17 +147,24 @@ pub(super) fn metric_table(table: &MetricTable, labels: &RowLabels) -> String {
     for (lang, name) in LANGUAGES.iter().zip(LANGUAGE_NAMES) {
         let cells = rows
             .iter()
-            .map(|r| r.cell(lang).map(|c| cell_html(c, &table.unit)))
+            .map(|r| {
+                r.cell(lang).map(|c| {
+                    let ends = cell_ends(r, lang)
+                        .filter(|_| mixed_ends(r))
+                        .map(|e| format!("<span class=\"ends\">{}</span> ", escape(&e.text())));
+                    format!("{}{}", ends.unwrap_or_default(), cell_html(c, &table.unit))
+                })
+            })
             .collect();
         columns.push((name, true, cells));
     }
     for (num, den, header) in [("java", "rust", "Java vs Rust"), ("rust", "c", "Rust vs C")] {
-        let (subject, other) = header.split_once(" vs ").unwrap_or((num, den));
         let cells = rows
             .iter()
             .map(|r| {
+                let (subject, other) = (side_name(r, num), side_name(r, den));
                 r.ratio(num, den)
-                    .map(|ratio| ratio_html(ratio, table.better, subject, other))
+                    .map(|ratio| ratio_html(&ratio, table, &subject, &other))
             })
             .collect();
         columns.push((header, false, cells));

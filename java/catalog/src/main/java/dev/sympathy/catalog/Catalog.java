@@ -134,7 +134,8 @@ public final class Catalog {
                     .filter(v -> !v.languages().contains(Language.JAVA) || javaNames.contains(v.nameIn(Language.JAVA)))
                     .toList();
             narrowed.put(e.getKey(), new ExperimentSpec(spec.name(), spec.purpose(), spec.seeds(), kept, spec.params(),
-                    spec.metrics(), spec.headline(), spec.seedFigures(), spec.estimateS(), spec.compareDefault()));
+                    spec.metrics(), spec.headline(), spec.seedFigures(), spec.estimateS(), spec.compareDefault(),
+                    spec.hopDependent()));
         }
         return new Catalog(common, narrowed);
     }

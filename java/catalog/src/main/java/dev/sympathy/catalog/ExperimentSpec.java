@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param seedFigures figures the seed articles published, shown beside ours
  * @param estimateS seconds each language's run is expected to take at each preset
  * @param compareDefault whether {@code compare} without {@code --only} runs it (true when absent)
+ * @param hopDependent whether its figures move with the one-way hop between two cores (false when
+ *     absent); only the report reads it
  */
 public record ExperimentSpec(
         @JsonProperty(required = true) String name,
@@ -36,9 +38,11 @@ public record ExperimentSpec(
         HeadlineSpec headline,
         List<SeedFigureSpec> seedFigures,
         Map<Language, PresetSeconds> estimateS,
-        Boolean compareDefault) {
+        Boolean compareDefault,
+        Boolean hopDependent) {
     public ExperimentSpec {
         compareDefault = compareDefault == null || compareDefault;
+        hopDependent = hopDependent != null && hopDependent;
         seeds = seeds == null ? List.of() : List.copyOf(seeds);
         variants = List.copyOf(variants);
         params = params == null ? List.of() : List.copyOf(params);

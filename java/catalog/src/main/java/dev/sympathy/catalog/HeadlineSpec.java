@@ -14,12 +14,17 @@ import java.util.Map;
  * @param variants two variants, the first compared with the second (empty with {@code languages})
  * @param params params a row must carry to count
  * @param languages compare the languages rather than two variants
+ * @param claim the seed's lesson the two variants test, in words, or {@code null}
+ * @param expect which side of 1 the lesson expects the ratio first/second on ({@code above} or
+ *     {@code below}), or {@code null}
  */
 public record HeadlineSpec(
         @JsonProperty(required = true) String metric,
         List<String> variants,
         Map<String, Object> params,
-        Boolean languages) {
+        Boolean languages,
+        String claim,
+        String expect) {
     public HeadlineSpec {
         variants = variants == null ? List.of() : List.copyOf(variants);
         params = params == null ? Map.of() : Map.copyOf(params);
