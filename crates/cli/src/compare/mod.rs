@@ -367,6 +367,12 @@ mod tests {
     fn only_takes_a_comma_separated_list_and_out_has_a_default() {
         let args = parse(&["--only", "queue,ping-pong"]).unwrap();
         assert_eq!(args.only, ["queue", "ping-pong"]);
+        let repeated = parse(&["--only", "queue,ping-pong", "--only", "ipc"]).unwrap();
+        assert_eq!(
+            repeated.only,
+            ["queue", "ping-pong", "ipc"],
+            "repeated --only adds up"
+        );
         assert_eq!(args.out, PathBuf::from("target/sympathy"));
         assert!(!args.full, "quick is the default");
         assert_eq!(args.preset(), Preset::Quick);

@@ -54,10 +54,15 @@ pub fn say(progress: &mut dyn Write, line: &str) {
 
 /// `words` in lines of at most [`WIDTH`] columns, each starting with `indent`.
 pub fn wrap(indent: &str, words: &[String]) -> Vec<String> {
+    wrap_to(WIDTH, indent, words)
+}
+
+/// `words` in lines of at most `width` columns, each starting with `indent`.
+fn wrap_to(width: usize, indent: &str, words: &[String]) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = indent.to_string();
     for word in words {
-        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > WIDTH {
+        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > width {
             lines.push(std::mem::replace(&mut line, indent.to_string()));
         }
         if line.len() > indent.len() {
@@ -342,22 +347,54 @@ pub fn run_comparison(
             })
             .sum();
         let minutes = needed.as_secs().div_ceil(60).max(1);
-        let mut command = vec![
-            "to settle them:".to_string(),
-            "sympathy compare".to_string(),
-        ];
+        let mut command = vec!["sympathy".to_string(), "compare".to_string()];
         command.extend(plan.preset_flag.clone());
         let names: Vec<&str> = open
             .iter()
             .map(|g| groups[*g][0].experiment.as_str())
             .collect();
-        command.push(format!("--only {}", names.join(",")));
-        command.push(format!("--budget {minutes}m"));
-        for line in wrap("", &command) {
+        command.extend(only_args(&names));
+        command.extend(["--budget".to_string(), format!("{minutes}m")]);
+        for line in command_lines("to settle them:", &command) {
             say(progress, &line);
         }
     }
     outcome
+}
+
+/// `--only a,b,c`, split into several `--only` flags (which add up) where one list would not
+/// fit on a line.
+fn only_args(names: &[&str]) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut list = String::new();
+    for name in names {
+        if !list.is_empty() && list.len() + 1 + name.len() > WIDTH / 2 {
+            args.extend(["--only".to_string(), std::mem::take(&mut list)]);
+        }
+        if !list.is_empty() {
+            list.push(',');
+        }
+        list.push_str(name);
+    }
+    if !list.is_empty() {
+        args.extend(["--only".to_string(), list]);
+    }
+    args
+}
+
+/// `intro command` on one line when it fits in [`WIDTH`] columns, else `intro` and then the
+/// command over indented lines joined by ` \` (as a shell reads it when pasted).
+fn command_lines(intro: &str, command: &[String]) -> Vec<String> {
+    let one = format!("{intro} {}", command.join(" "));
+    if one.chars().count() <= WIDTH {
+        return vec![one];
+    }
+    let mut lines = wrap_to(WIDTH - 2, "  ", command);
+    let last = lines.len().saturating_sub(1);
+    for line in &mut lines[..last] {
+        line.push_str(" \\");
+    }
+    std::iter::once(intro.to_string()).chain(lines).collect()
 }
 
 /// The expected time of one more round of `jobs`: each job's mean measured time in this
@@ -945,6 +982,22 @@ echo 'progress goes to stderr' >&2"#;
                 .all(|l| l.chars().count() <= WIDTH)
         );
         assert_eq!(fit(&long).chars().count(), WIDTH);
+        let names = sympathy_harness::catalog::catalog().names();
+        let mut many = vec!["sympathy".to_string(), "compare".to_string()];
+        many.extend(only_args(&names));
+        many.extend(["--budget".to_string(), "19m".to_string()]);
+        assert!(
+            many.iter().filter(|w| *w == "--only").count() >= 2,
+            "{many:?}"
+        );
+        let lines = command_lines("to settle them:", &many);
+        assert_eq!(lines[0], "to settle them:");
+        assert!(lines[1].starts_with("  sympathy compare --only") && lines[1].ends_with(" \\"));
+        assert!(lines.last().unwrap().ends_with("--budget 19m"), "{lines:?}");
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= WIDTH),
+            "{lines:?}"
+        );
         assert!(fit(&long).ends_with('…'));
         fs::remove_dir_all(&dir).unwrap();
     }
