@@ -160,6 +160,9 @@ impl Runner<'_, '_> {
     /// Runs `slot` of group `group`; records its stream or failure.
     fn run(&mut self, slot: Slot<'_>, group: usize) {
         let started = Instant::now();
+        // The pace compares the kept attempt's time with the estimate: a re-take after a drift
+        // or a busy machine says nothing about how long the next runs take.
+        let mut took = None;
         match self.retrying.run(slot, self.work, self.progress) {
             Ok((stream, conditions)) => {
                 say(
@@ -174,6 +177,7 @@ impl Runner<'_, '_> {
                 );
                 if let Some(usage) = conditions.usage {
                     self.outcome.walls.push((slot.job.clone(), usage.wall));
+                    took = Some(usage.wall);
                 }
                 self.outcome.streams.push(stream);
                 self.stamps.push((group, conditions));
@@ -191,8 +195,8 @@ impl Runner<'_, '_> {
                 self.outcome.failures.push(failure);
             }
         }
-        self.pace
-            .record(slot.job.label(), slot.job.estimate, started.elapsed());
+        let took = took.unwrap_or_else(|| started.elapsed());
+        self.pace.record(slot.job.label(), slot.job.estimate, took);
     }
 
     /// The undecided rows of group `group`'s results so far.
