@@ -28,8 +28,8 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, ExperimentSpec, Expect, HeadlineSpec, Language, MetricSpec, ParamSpec, PerPreset,
-    PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
+    Better, CommonSpec, Expect, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec,
+    PerPreset, PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 
 use crate::preset::Preset;
