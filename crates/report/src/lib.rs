@@ -65,7 +65,7 @@ pub use failure::retried_suffix;
 pub use findings::{Finding, LessonStatus, findings};
 pub use merge::{Merged, PairKey, pairing_variant, param_text, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
-pub use record::{Conditions, EnvRecord, ResultRecord, Source, Spread};
+pub use record::{ComparisonRecord, Conditions, EnvRecord, ResultRecord, Source, Spread};
 pub use render::{Report, RunFailure};
 pub use seed_figures::{SeedFigure, figures_for};
 pub use stats::{ENOUGH_PAIRS, PARITY_PERCENT, RatioInterval, Verdict, parity_bound};

@@ -6,7 +6,7 @@ use sympathy_harness::catalog::{Language, catalog};
 
 use crate::failure::RunFailure;
 use crate::parse::Stream;
-use crate::record::{EnvRecord, ResultRecord};
+use crate::record::{ComparisonRecord, EnvRecord, ResultRecord};
 
 /// Result params that older results files name differently, as (old name, catalog name): the
 /// Java runner wrote the preset as `scale`. A key is looked up in the catalog by its new name,
@@ -135,6 +135,8 @@ pub struct Merged {
     pub results: Vec<ResultRecord>,
     /// Every run that failed, in stream order.
     pub failures: Vec<RunFailure>,
+    /// The run of `sympathy compare` as a whole: the first `comparison` record seen.
+    pub comparison: Option<ComparisonRecord>,
 }
 
 impl Merged {
@@ -143,6 +145,9 @@ impl Merged {
         let mut merged = Merged::default();
         let mut seen = HashSet::new();
         for stream in streams {
+            if merged.comparison.is_none() {
+                merged.comparison = stream.comparison;
+            }
             for env in stream.envs {
                 if seen.insert(serde_json::Value::Object(env.machine_identity()).to_string()) {
                     merged.envs.push(env);
@@ -154,14 +159,19 @@ impl Merged {
         merged
     }
 
-    /// The merged JSON Lines: the `env` records, then the `result` records, each as written,
-    /// then the `failure` records.
+    /// The merged JSON Lines: the `comparison` record, the `env` records, then the `result`
+    /// records, each as written, then the `failure` records.
     pub fn to_jsonl(&self) -> String {
         let mut out = String::new();
         let objects = self
-            .envs
+            .comparison
             .iter()
-            .map(|e| serde_json::Value::Object(e.raw.clone()))
+            .map(|c| serde_json::Value::Object(c.raw.clone()))
+            .chain(
+                self.envs
+                    .iter()
+                    .map(|e| serde_json::Value::Object(e.raw.clone())),
+            )
             .chain(
                 self.results
                     .iter()
@@ -281,6 +291,7 @@ mod tests {
         )
         .unwrap();
         let mut merged = Merged::from_streams([a]);
+        assert_eq!(merged.comparison, None);
         merged.failures.push(RunFailure {
             experiment: "queue".into(),
             label: "java".into(),
@@ -288,8 +299,20 @@ mod tests {
             retries: 1,
             reason: "exited with status 1".into(),
         });
+        let comparison = r#"{"kind":"comparison","preset":"quick","commit":"abc1234","dirty":false,"rounds":2,"runs_s":371.2}"#;
+        let with_comparison = parse_jsonl("c", comparison).unwrap();
+        merged = Merged::from_streams([
+            parse_jsonl("m", &merged.to_jsonl()).unwrap(),
+            with_comparison,
+        ]);
+        assert!(
+            merged.to_jsonl().starts_with(comparison),
+            "the comparison record comes first: {}",
+            merged.to_jsonl()
+        );
         let again = Merged::from_streams([parse_jsonl("m", &merged.to_jsonl()).unwrap()]);
         assert_eq!(again.to_jsonl(), merged.to_jsonl());
+        assert_eq!(again.comparison.as_ref().unwrap().field("runs_s"), "371.2");
         assert_eq!(again.results[0].params["count"], "5");
         assert_eq!(again.failures, merged.failures);
     }

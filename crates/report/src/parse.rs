@@ -7,7 +7,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::failure::RunFailure;
-use crate::record::{Conditions, EnvRecord, ResultRecord, Source, Spread, value_text};
+use crate::record::{
+    ComparisonRecord, Conditions, EnvRecord, ResultRecord, Source, Spread, value_text,
+};
 
 /// A stream that is not valid results-schema JSON Lines.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -39,6 +41,9 @@ pub struct Stream {
     pub results: Vec<ResultRecord>,
     /// The `failure` records: runs of a comparison that produced no results.
     pub failures: Vec<RunFailure>,
+    /// The `comparison` record (the first one, when a stream has several): the run of
+    /// `sympathy compare` as a whole.
+    pub comparison: Option<ComparisonRecord>,
 }
 
 /// Reads a JSON Lines file of the results schema.
@@ -99,9 +104,17 @@ pub fn parse_jsonl(name: &str, text: &str) -> Result<Stream, ParseError> {
             "failure" => stream
                 .failures
                 .push(RunFailure::from_json(&raw).map_err(&bad)?),
+            "comparison" => {
+                if stream.comparison.is_none() {
+                    stream.comparison = Some(ComparisonRecord {
+                        raw: raw.clone(),
+                        source,
+                    });
+                }
+            }
             other => {
                 return Err(bad(format!(
-                    "unknown kind `{other}` (expected `env`, `result` or `failure`)"
+                    "unknown kind `{other}` (expected `env`, `result`, `failure` or `comparison`)"
                 )));
             }
         }
@@ -123,10 +136,17 @@ fn parse_result(
         None | Some(Value::Null) => None,
         Some(Value::Object(s)) => {
             let stats = Fields { raw: s };
+            let first = match s.get("first") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(v.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
+                    format!("stats: field `first` must be a finite number, found {v}")
+                })?),
+            };
             Some(Spread {
                 runs: stats.number("runs").map_err(|e| format!("stats: {e}"))? as u64,
                 min: stats.number("min").map_err(|e| format!("stats: {e}"))?,
                 max: stats.number("max").map_err(|e| format!("stats: {e}"))?,
+                first,
             })
         }
         Some(_) => return Err("field `stats` must be an object".into()),
@@ -211,7 +231,8 @@ mod tests {
             Some(Spread {
                 runs: 5,
                 min: 63.8,
-                max: 66.0
+                max: 66.0,
+                first: None,
             })
         );
         assert_eq!(r.source.to_string(), "f.jsonl:3");
@@ -264,6 +285,73 @@ mod tests {
     #[test]
     fn non_object_line_is_rejected() {
         assert!(line_error("[1,2]").contains("not a JSON object"));
+    }
+
+    #[test]
+    fn stats_first_is_the_first_measured_iteration_when_written() {
+        let with_first = RESULT.replace("\"max\":66.0}", "\"max\":66.0,\"first\":91.5}");
+        let stream = parse_jsonl("f.jsonl", &with_first).unwrap();
+        assert_eq!(stream.results[0].spread.unwrap().first, Some(91.5));
+        let stream = parse_jsonl("f.jsonl", RESULT).unwrap();
+        assert_eq!(stream.results[0].spread.unwrap().first, None, "optional");
+        let err = line_error(&RESULT.replace("\"max\":66.0}", "\"max\":66.0,\"first\":\"x\"}"));
+        assert!(
+            err.contains("stats: field `first` must be a finite number"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn conditions_carry_the_runs_resources_and_name_a_bad_one() {
+        let with = |conditions: &str| {
+            RESULT.replace(
+                "\"check\":\"ok\"}",
+                &format!("\"check\":\"ok\",\"conditions\":{conditions}}}"),
+            )
+        };
+        let text = with(r#"{"round":1,"peak_rss_bytes":52428800,"cpu_s":3.21,"wall_s":4.5}"#);
+        let c = parse_jsonl("f.jsonl", &text).unwrap().results[0].conditions;
+        assert_eq!(c.peak_rss_bytes, Some(52_428_800));
+        assert_eq!((c.cpu_s, c.wall_s), (Some(3.21), Some(4.5)));
+        assert_eq!(
+            c.to_json(),
+            serde_json::json!({"round":1,"peak_rss_bytes":52428800,"cpu_s":3.21,"wall_s":4.5})
+        );
+        let older = parse_jsonl("f.jsonl", &with(r#"{"round":1}"#)).unwrap();
+        assert_eq!(older.results[0].conditions.peak_rss_bytes, None);
+        let err = line_error(&with(r#"{"peak_rss_bytes":-1}"#));
+        assert!(
+            err.contains("conditions: field `peak_rss_bytes` must be a whole number of bytes"),
+            "{err}"
+        );
+        let err = line_error(&with(r#"{"cpu_s":"lots"}"#));
+        assert!(
+            err.contains("conditions: field `cpu_s` must be a number of seconds"),
+            "{err}"
+        );
+        let err = line_error(&with(r#"{"wall_s":-2.0}"#));
+        assert!(err.contains("field `wall_s`"), "{err}");
+    }
+
+    #[test]
+    fn a_comparison_record_is_kept_and_an_unknown_kind_still_errors() {
+        let comparison = r#"{"kind":"comparison","preset":"quick","commit":"0aba4b7","dirty":true,"rounds":2,"budget_s":300,"jvm_flags":{"launcher":["-Da=b"]}}"#;
+        let second = r#"{"kind":"comparison","preset":"full"}"#;
+        let stream = parse_jsonl("f.jsonl", &format!("{comparison}\n{RESULT}\n{second}")).unwrap();
+        let record = stream.comparison.unwrap();
+        assert_eq!(record.field("preset"), "quick", "the first one is kept");
+        assert_eq!(record.field("dirty"), "true");
+        assert_eq!(record.field("budget_s"), "300");
+        assert_eq!(record.field("jvm_flags"), r#"{"launcher":["-Da=b"]}"#);
+        assert_eq!(record.source.line, 1);
+        assert_eq!(stream.results.len(), 1);
+        let older = parse_jsonl("f.jsonl", RESULT).unwrap();
+        assert_eq!(older.comparison, None, "a file without one still parses");
+        let err = line_error(r#"{"kind":"summary","preset":"quick"}"#);
+        assert!(
+            err.starts_with("f.jsonl:1: unknown kind `summary`"),
+            "{err}"
+        );
     }
 
     #[test]

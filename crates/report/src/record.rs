@@ -45,6 +45,32 @@ impl EnvRecord {
     }
 }
 
+/// The `comparison` record `sympathy compare` writes first in its `results.jsonl`: the run as a
+/// whole (preset, commit, rounds, budget, machine, JDK, JVM flags, wall time of the runs).
+///
+/// ```
+/// let text = r#"{"kind":"comparison","preset":"quick","commit":"0aba4b7","dirty":false,"rounds":2}"#;
+/// let stream = sympathy_report::parse_jsonl("results.jsonl", text).unwrap();
+/// let comparison = stream.comparison.unwrap();
+/// assert_eq!(comparison.field("preset"), "quick");
+/// assert_eq!(comparison.field("dirty"), "false");
+/// assert_eq!(comparison.field("jdk"), "");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComparisonRecord {
+    /// The record as written (every field kept, in order).
+    pub raw: Map<String, Value>,
+    /// Where it was read.
+    pub source: Source,
+}
+
+impl ComparisonRecord {
+    /// A field rendered as text (`""` when absent): strings bare, other values as JSON.
+    pub fn field(&self, key: &str) -> String {
+        self.raw.get(key).map(value_text).unwrap_or_default()
+    }
+}
+
 /// `min .. max` over `runs` runs, whose median is the result's value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spread {
@@ -54,6 +80,9 @@ pub struct Spread {
     pub min: f64,
     /// Largest run.
     pub max: f64,
+    /// The first measured iteration's value, in the metric's unit (`stats.first`; Java writes
+    /// it, so that warm-up shows), when the record carries it.
+    pub first: Option<f64>,
 }
 
 /// A `result` record: one measurement of one variant in one language.
@@ -109,6 +138,13 @@ pub struct Conditions {
     pub hop_ns_after: Option<f64>,
     /// How many times the run was repeated before this result.
     pub retries: Option<u32>,
+    /// Peak resident set size of the run's process, in bytes: the largest of the process and
+    /// the descendants it waited for (a JMH fork counts).
+    pub peak_rss_bytes: Option<u64>,
+    /// CPU time of the run's process and its waited-for descendants, user + system, seconds.
+    pub cpu_s: Option<f64>,
+    /// Wall-clock seconds of the run's process, from its start to its exit.
+    pub wall_s: Option<f64>,
 }
 
 impl Conditions {
@@ -153,12 +189,37 @@ impl Conditions {
                     }),
             }
         };
+        let bytes = |key: &str| -> Result<Option<u64>, String> {
+            match map.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+                    format!("conditions: field `{key}` must be a whole number of bytes, found {v}")
+                }),
+            }
+        };
+        let seconds = |key: &str| -> Result<Option<f64>, String> {
+            match map.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_f64()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .map(Some)
+                    .ok_or_else(|| {
+                        format!(
+                            "conditions: field `{key}` must be a number of seconds >= 0, found {v}"
+                        )
+                    }),
+            }
+        };
         Ok(Conditions {
             round: integer("round", 1)?,
             rounds: integer("rounds", 1)?,
             hop_ns_before: hop("hop_ns_before")?,
             hop_ns_after: hop("hop_ns_after")?,
             retries: integer("retries", 0)?,
+            peak_rss_bytes: bytes("peak_rss_bytes")?,
+            cpu_s: seconds("cpu_s")?,
+            wall_s: seconds("wall_s")?,
         })
     }
 
@@ -177,7 +238,8 @@ impl Conditions {
 }
 
 impl Conditions {
-    /// The `conditions` object as written: the fields that are set, hops rounded to 0.1 ns.
+    /// The `conditions` object as written: the fields that are set, hops rounded to 0.1 ns,
+    /// seconds to 0.01 s.
     ///
     /// ```
     /// use sympathy_report::Conditions;
@@ -187,6 +249,7 @@ impl Conditions {
     pub fn to_json(&self) -> Value {
         let mut object = Map::new();
         let tenth = |ns: f64| (ns * 10.0).round() / 10.0;
+        let hundredth = |s: f64| (s * 100.0).round() / 100.0;
         let fields = [
             ("round", self.round.map(Value::from)),
             ("rounds", self.rounds.map(Value::from)),
@@ -199,6 +262,9 @@ impl Conditions {
                 self.hop_ns_after.map(|ns| Value::from(tenth(ns))),
             ),
             ("retries", self.retries.map(Value::from)),
+            ("peak_rss_bytes", self.peak_rss_bytes.map(Value::from)),
+            ("cpu_s", self.cpu_s.map(|s| Value::from(hundredth(s)))),
+            ("wall_s", self.wall_s.map(|s| Value::from(hundredth(s)))),
         ];
         for (name, value) in fields {
             if let Some(value) = value {

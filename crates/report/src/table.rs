@@ -111,12 +111,14 @@ impl Cell {
                 runs: 1,
                 min: r.value,
                 max: r.value,
+                first: None,
             })
         });
         spreads.reduce(|a, b| Spread {
             runs: a.runs + b.runs,
             min: a.min.min(b.min),
             max: a.max.max(b.max),
+            first: None,
         })
     }
 

@@ -1,13 +1,16 @@
 //! The machine's state beside every figure: the `conditions` object `compare` adds to each
 //! result of a run (`docs/results.md`), with the store-release hop measured right before and
-//! right after the run (`sympathy_lab::hop_probe`).
+//! right after the run (`sympathy_lab::hop_probe`), and what the run's process used.
 //!
 //! ```text
-//! "conditions":{"round":2,"rounds":3,"hop_ns_before":51.8,"hop_ns_after":55.2,"retries":0}
+//! "conditions":{"round":2,"rounds":3,"hop_ns_before":51.8,"hop_ns_after":55.2,"retries":0,
+//!               "peak_rss_bytes":48234496,"cpu_s":7.31,"wall_s":6.02}
 //! ```
 
 use sympathy_lab::hop_probe::{probe_cores, probe_hop_ns};
 use sympathy_report::Stream;
+
+use super::process::Usage;
 
 /// Measures the machine's one-way hop, in ns; `None` when it cannot (fewer than two cores, a
 /// failed pin).
@@ -49,6 +52,8 @@ pub struct Conditions {
     pub hop_ns_after: Option<f64>,
     /// How many times the run was made again before this result.
     pub retries: u32,
+    /// What the run's process used (`None` in tests that make conditions by hand).
+    pub usage: Option<Usage>,
 }
 
 impl Conditions {
@@ -61,6 +66,9 @@ impl Conditions {
             hop_ns_before: self.hop_ns_before,
             hop_ns_after: self.hop_ns_after,
             retries: Some(self.retries),
+            peak_rss_bytes: self.usage.map(|u| u.peak_rss_bytes),
+            cpu_s: self.usage.map(|u| u.cpu_s),
+            wall_s: self.usage.map(|u| u.wall.as_secs_f64()),
         }
     }
 
@@ -100,6 +108,7 @@ mod tests {
             hop_ns_before: before,
             hop_ns_after: after,
             retries: 1,
+            usage: None,
         }
     }
 
@@ -125,6 +134,22 @@ mod tests {
             assert_eq!(result.conditions.hop_ns_after, Some(55.2));
         }
         assert!(!stream.envs[0].raw.contains_key("conditions"));
+    }
+
+    #[test]
+    fn the_runs_usage_is_written_in_bytes_and_hundredths_of_seconds() {
+        let c = Conditions {
+            usage: Some(Usage {
+                peak_rss_bytes: 48_234_496,
+                cpu_s: 7.3149,
+                wall: std::time::Duration::from_millis(6021),
+            }),
+            ..conditions(None, None)
+        };
+        assert_eq!(
+            c.record().to_json(),
+            json!({"round":2,"rounds":3,"retries":1,"peak_rss_bytes":48234496,"cpu_s":7.31,"wall_s":6.02})
+        );
     }
 
     #[test]

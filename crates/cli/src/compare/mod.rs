@@ -3,40 +3,54 @@
 //!
 //! ```text
 //! sympathy compare [--smoke|--quick|--full] [--only queue,ping-pong,...] [--out DIR] [--baseline FILE]
-//!                  [--max-drift PCT]
+//!                  [--max-drift PCT] [--budget DURATION]
 //! sympathy compare --from results.jsonl [--from more.jsonl] [--baseline FILE]   # re-render only
 //! ```
 //!
 //! The runs, one per experiment and language, come from the experiment catalog ([`runners`]);
 //! each runs in every round of `compare_rounds` (`experiments/common.toml`), the languages
 //! alternating ([`schedule`]), with the machine's hop probed before and after it and written
-//! into its results ([`conditions`]); a run that failed because the machine was busy, or (with
-//! `--max-drift`) whose hop drifted, is run again ([`retry`]). The report is the
-//! `sympathy-report` crate.
+//! into its results with what the run used ([`conditions`]); a run that failed because the
+//! machine was busy, or whose hop drifted (with `--max-drift`, or by default for a
+//! hop-dependent experiment within the budget), is run again ([`retry`]). After the base rounds,
+//! experiments whose paired ratios are undecided get extra rounds while the budget allows
+//! ([`rounds`], [`budget`]). Estimates are the times measured on this machine before
+//! ([`timings`]), else the catalog's. `results.jsonl` starts with a `comparison` record
+//! ([`summary`]). The report is the `sympathy-report` crate.
 
+mod budget;
 mod conditions;
 mod orchestrate;
 mod process;
 mod retry;
+mod rounds;
 mod runners;
 mod schedule;
+mod summary;
+mod timings;
 mod toolchain;
 
 #[cfg(test)]
 use std::path::Path;
 use std::path::PathBuf;
 
+use std::time::{Duration, Instant};
+
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use sympathy_harness::Preset;
 use sympathy_harness::catalog::catalog;
-use sympathy_report::{Merged, Report, baseline, read_jsonl};
+use sympathy_harness::machine::Env;
+use sympathy_report::{ComparisonRecord, Merged, Report, baseline, read_jsonl};
 
+use budget::{Budget, default_budget, parse_duration};
 use conditions::StoreReleaseProbe;
-use orchestrate::{human, run_jobs};
+use orchestrate::{Plan, human, run_comparison, say, wrap};
 use retry::{MAX_RETRIES, Retrying};
-use runners::all_jobs;
+use rounds::ReportRule;
+use runners::{all_jobs, preset_flag};
 use schedule::schedule;
+use timings::Timings;
 
 /// `sympathy compare ...`
 #[derive(Args, Debug)]
@@ -72,6 +86,12 @@ pub struct CompareArgs {
     /// moved more than PCT percent between the probes before and after it.
     #[arg(long, value_name = "PCT", value_parser = positive_percent)]
     max_drift: Option<f64>,
+    /// How long the runs may take (`5m`, `300s`, `1h`): the base rounds always run; extra
+    /// rounds of experiments with undecided ratios, and re-takes of hop-dependent rounds whose
+    /// hop drifted, run while they fit. Default: 5m for quick, none for smoke, no limit for
+    /// full.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    budget: Option<Duration>,
 }
 
 /// `--max-drift`: a positive number of percent.
@@ -87,11 +107,12 @@ fn positive_percent(text: &str) -> Result<f64, String> {
 /// Runs the comparison.
 pub fn run(args: CompareArgs) -> Result<()> {
     let merged = if args.from.is_empty() {
-        let Some(outcome) = run_experiments(&args)? else {
+        let Some((outcome, comparison)) = run_experiments(&args)? else {
             return Ok(());
         };
         let mut merged = Merged::from_streams(outcome.streams);
         merged.failures.extend(outcome.failures);
+        merged.comparison = Some(comparison);
         merged
     } else {
         let streams = args
@@ -142,32 +163,30 @@ impl CompareArgs {
             _ => Preset::Quick,
         }
     }
+
+    /// `--budget`, else the preset's default ([`default_budget`]).
+    fn budget(&self) -> Option<Duration> {
+        self.budget.or_else(|| default_budget(self.preset()))
+    }
 }
 
-/// Selects, announces and runs the jobs; `None` for `--dry-run`.
-fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
-    let preset = args.preset();
-    let names = catalog().names();
-    for name in &args.only {
-        if !names.contains(&name.as_str()) {
-            bail!(
-                "--only: unknown experiment `{name}`; the experiments are {}",
-                names.join(", ")
-            );
-        }
-    }
-    let jobs = all_jobs(preset, &args.only);
-    let rounds = catalog().compare_rounds(preset);
-    let slots = schedule(&jobs, rounds);
-    let expected: std::time::Duration = slots.iter().map(|s| s.job.estimate).sum();
-    eprintln!(
-        "sympathy compare: {} run(s), {} of each experiment with its languages alternating, at \
-         the {} preset, expected to take about {}{}",
-        slots.len(),
+/// The lines that announce a comparison, each within the progress width.
+fn announce(
+    runs: usize,
+    rounds: u32,
+    preset: Preset,
+    expected: Duration,
+    budget: Option<Duration>,
+    measured: usize,
+) -> Vec<String> {
+    let mut words: Vec<String> = format!(
+        "sympathy compare: {runs} run(s), {} of each experiment with its languages alternating, \
+         at the {} preset, expected to take about {} ({measured} of the runs' estimates measured \
+         on this machine before, the others from the catalog){}.",
         if rounds == 1 {
-            "1 round".to_string()
+            "1 base round".to_string()
         } else {
-            format!("{rounds} rounds")
+            format!("{rounds} base rounds")
         },
         if preset == Preset::Full {
             "full (the seeds' sizes)"
@@ -180,15 +199,76 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
         } else {
             ""
         },
+    )
+    .split(' ')
+    .map(str::to_string)
+    .collect();
+    let budget = match budget {
+        Some(b) if b.is_zero() => "No extra rounds (budget 0).".to_string(),
+        Some(b) => format!(
+            "Budget {}: extra rounds for undecided ratios while they fit.",
+            human(b)
+        ),
+        None => format!(
+            "No budget limit: extra rounds for undecided ratios, up to {} rounds.",
+            rounds::MAX_ROUNDS
+        ),
+    };
+    words.extend(budget.split(' ').map(str::to_string));
+    wrap("", &words)
+}
+
+/// Selects, announces and runs the jobs; their outcome and the `comparison` record, or `None`
+/// for `--dry-run`.
+fn run_experiments(args: &CompareArgs) -> Result<Option<(orchestrate::Outcome, ComparisonRecord)>> {
+    let preset = args.preset();
+    let names = catalog().names();
+    for name in &args.only {
+        if !names.contains(&name.as_str()) {
+            bail!(
+                "--only: unknown experiment `{name}`; the experiments are {}",
+                names.join(", ")
+            );
+        }
+    }
+    let env = Env::collect();
+    let cache = timings::default_path();
+    let (mut timings, warning) = Timings::load(
+        cache.as_deref(),
+        &timings::machine_key(&env.cpu_model, env.cores),
     );
+    let mut stderr = std::io::stderr();
+    if let Some(warning) = warning {
+        say(&mut stderr, &format!("warning: run timings: {warning}"));
+    }
+    let mut jobs = all_jobs(preset, &args.only);
+    timings.apply(&mut jobs, preset);
+    let measured = jobs
+        .iter()
+        .filter(|j| timings.get(j, preset).is_some())
+        .count();
+    let rounds = catalog().compare_rounds(preset);
+    let slots = schedule(&jobs, rounds);
+    let expected: Duration = slots.iter().map(|s| s.job.estimate).sum();
+    for line in announce(
+        slots.len(),
+        rounds,
+        preset,
+        expected,
+        args.budget(),
+        measured,
+    ) {
+        say(&mut stderr, &line);
+    }
     if cfg!(debug_assertions) {
-        eprintln!(
-            "warning: this is a debug build; its figures mean little (use `cargo run --release -- compare`)"
+        say(
+            &mut stderr,
+            "warning: this is a debug build; its figures mean little (use `cargo run --release -- compare`)",
         );
     }
     if args.dry_run {
         for slot in &slots {
-            eprintln!(
+            let line = format!(
                 "  {} [{}] round {}/{}  ~{}  {}",
                 slot.job.experiment,
                 slot.job.label(),
@@ -197,6 +277,7 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
                 human(slot.job.estimate),
                 slot.job.command_line()
             );
+            say(&mut stderr, &line);
         }
         return Ok(None);
     }
@@ -204,33 +285,67 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<orchestrate::Outcome>> {
         .with_context(|| format!("creating {}", args.out.display()))?;
     let need_java = jobs.iter().any(|j| j.needs_java());
     if need_java {
-        eprintln!(
-            "preparing the Java side (ci/find-jdk, java/sidecar builds its jar if missing) ..."
+        say(
+            &mut stderr,
+            "preparing the Java side (ci/find-jdk, java/sidecar builds its jar if missing) ...",
         );
     }
     let root = toolchain::repo_root();
+    let preparing = Instant::now();
     let launcher = toolchain::RealLauncher::new(
         need_java,
         root.as_deref(),
         &args.out.join("logs/java-prepare.log"),
     )
     .map_err(anyhow::Error::msg)?;
-    if let (true, Some(problem)) = (need_java, launcher.java_problem()) {
-        eprintln!("warning: Java runs will fail: {problem}");
+    if need_java {
+        let line = format!(
+            "Java side prepared in {} (not part of the runs' estimate, pace or budget)",
+            human(preparing.elapsed())
+        );
+        say(&mut stderr, &line);
     }
+    if let (true, Some(problem)) = (need_java, launcher.java_problem()) {
+        say(
+            &mut stderr,
+            &format!("warning: Java runs will fail: {problem}"),
+        );
+    }
+    let record = summary::start(
+        &summary::Setup {
+            preset,
+            rounds,
+            budget: args.budget(),
+            root: root.as_deref(),
+            java_home: launcher.java_home(),
+        },
+        // Collected again: `started` is when the runs start, after the Java build.
+        &Env::collect(),
+    );
     let probe = StoreReleaseProbe::new();
+    let budget = Budget::new(args.budget());
     let retrying = Retrying {
         launcher: &launcher,
         probe: &probe,
         max_drift: args.max_drift,
+        budget: &budget,
         busy_pause: retry::BUSY_PAUSE,
+        heartbeat: process::HEARTBEAT,
     };
-    Ok(Some(run_jobs(
-        &slots,
-        &retrying,
-        &args.out,
-        &mut std::io::stderr(),
-    )))
+    let plan = Plan {
+        jobs: &jobs,
+        rounds,
+        budget: &budget,
+        rule: &ReportRule,
+        preset_flag: preset_flag(preset).filter(|_| preset != Preset::Quick),
+    };
+    let outcome = run_comparison(&plan, &retrying, &args.out, &mut stderr);
+    timings.record(outcome.walls.iter().map(|(job, wall)| (job, *wall)), preset);
+    if let Some(Err(e)) = cache.as_deref().map(|path| timings.save(path)) {
+        say(&mut stderr, &format!("warning: run timings not kept: {e}"));
+    }
+    let comparison = summary::finish(record, outcome.runs);
+    Ok(Some((outcome, comparison)))
 }
 
 #[cfg(test)]
@@ -287,6 +402,40 @@ mod tests {
     }
 
     #[test]
+    fn budget_takes_a_duration_and_defaults_by_preset() {
+        assert_eq!(
+            parse(&["--budget", "10m"]).unwrap().budget(),
+            Some(Duration::from_secs(600))
+        );
+        assert_eq!(parse(&[]).unwrap().budget(), Some(Duration::from_secs(300)));
+        assert_eq!(parse(&["--full"]).unwrap().budget(), None, "no limit");
+        assert_eq!(
+            parse(&["--full", "--budget", "1h"]).unwrap().budget(),
+            Some(Duration::from_secs(3600))
+        );
+        assert_eq!(parse(&["--smoke"]).unwrap().budget(), Some(Duration::ZERO));
+        let err = parse(&["--budget", "soon"]).unwrap_err().to_string();
+        assert!(err.contains("not a duration"), "{err}");
+    }
+
+    #[test]
+    fn the_announcement_fits_in_the_progress_width() {
+        for (preset, budget) in [
+            (Preset::Full, None),
+            (Preset::Quick, Some(Duration::from_secs(300))),
+            (Preset::Smoke, Some(Duration::ZERO)),
+        ] {
+            let lines = announce(120, 3, preset, Duration::from_secs(36_000), budget, 7);
+            let text = lines.join(" ");
+            assert!(text.contains("expected to take about 600m00s"), "{text}");
+            assert!(text.contains("7 of the runs' estimates measured"), "{text}");
+            for line in &lines {
+                assert!(line.chars().count() <= orchestrate::WIDTH, "{line}");
+            }
+        }
+    }
+
+    #[test]
     fn max_drift_takes_a_positive_percentage() {
         assert_eq!(parse(&["--max-drift", "25"]).unwrap().max_drift, Some(25.0));
         assert_eq!(
@@ -310,6 +459,8 @@ mod tests {
         std::fs::write(
             &results,
             concat!(
+                r#"{"kind":"comparison","preset":"quick","commit":"abc1234","dirty":false,"rounds":3}"#,
+                "\n",
                 r#"{"kind":"env","language":"rust"}"#,
                 "\n",
                 r#"{"kind":"result","experiment":"ping-pong","language":"rust","variant":"xadd","params":{},"metric":"ns_per_hop","value":64.0,"unit":"ns","check":"ok","conditions":{"round":1,"rounds":3,"hop_ns_before":50.0,"hop_ns_after":52.0,"retries":0}}"#,
@@ -335,6 +486,10 @@ mod tests {
         let written = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
         assert!(written.contains(r#""kind":"failure""#), "{written}");
         assert!(written.contains(r#""conditions":{"#), "{written}");
+        assert!(
+            written.starts_with(r#"{"kind":"comparison","preset":"quick","commit":"abc1234""#),
+            "--from keeps the comparison record, first: {written}"
+        );
         run(parse(&["--from", &from, "--out", &out_arg, "--allow-failures"]).unwrap()).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -2,7 +2,9 @@
 //! again when the machine got in the way: a run that exited 75 (its own check failed because
 //! the machine was busy), or, with `--max-drift PCT`, a run whose hop moved more than PCT
 //! percent between its probes. At most [`MAX_RETRIES`] times; of the drift reruns the attempt
-//! with the smallest drift is kept. Any other failure is final at once.
+//! with the smallest drift is kept. Any other failure is final at once. Without `--max-drift`,
+//! a round of a hop-dependent experiment (its catalog entry says `hop_dependent = true`) whose
+//! hop moved more than [`HOP_DRIFT_PERCENT`] is re-taken while the budget fits another attempt.
 
 use std::io::Write;
 use std::path::Path;
@@ -10,12 +12,18 @@ use std::time::Duration;
 
 use sympathy_report::{RunFailure, Stream};
 
+use super::budget::Budget;
 use super::conditions::{Conditions, HopProbe};
-use super::process::{JobError, Launcher, run_job};
+use super::orchestrate::say;
+use super::process::{JobError, Launcher, Watch, run_job};
 use super::schedule::Slot;
 
 /// How many times a slot is run again, at most.
 pub const MAX_RETRIES: u32 = 2;
+
+/// The drift, in percent, past which a round of a hop-dependent experiment is re-taken while
+/// the budget allows (without `--max-drift`): the report's `drift` mark.
+pub const HOP_DRIFT_PERCENT: f64 = 25.0;
 
 /// What a slot is run with besides its job.
 pub struct Retrying<'a> {
@@ -23,11 +31,17 @@ pub struct Retrying<'a> {
     pub launcher: &'a dyn Launcher,
     /// Measures the hop around it.
     pub probe: &'a dyn HopProbe,
-    /// `--max-drift`: rerun a slot whose hop moved more than this many percent.
+    /// `--max-drift`: rerun a slot whose hop moved more than this many percent (whatever the
+    /// budget).
     pub max_drift: Option<f64>,
+    /// The comparison's budget: a hop-dependent slot is re-taken after drifting more than
+    /// [`HOP_DRIFT_PERCENT`] only when another attempt fits it.
+    pub budget: &'a Budget,
     /// How long to let the machine settle before running a busy slot again
     /// ([`BUSY_PAUSE`]; zero in tests).
     pub busy_pause: Duration,
+    /// How often a running slot says it is still going (`process::HEARTBEAT`).
+    pub heartbeat: Duration,
 }
 
 /// The pause before a slot that found the machine busy runs again: whatever took the cores
@@ -78,25 +92,35 @@ impl Retrying<'_> {
                 n => format!("{}-retry{n}", slot.log_stem()),
             };
             let hop_ns_before = self.probe.hop_ns();
-            let attempt = run_job(slot.job, &stem, self.launcher, work);
+            let mut watch = Watch {
+                out: &mut *progress,
+                every: self.heartbeat,
+                expected: slot.job.estimate,
+            };
+            let attempt = run_job(slot.job, &stem, self.launcher, work, &mut watch);
             let conditions = Conditions {
                 round: slot.round,
                 rounds: slot.rounds,
                 hop_ns_before,
                 hop_ns_after: self.probe.hop_ns(),
                 retries,
+                usage: attempt.as_ref().ok().map(|(_, usage)| *usage),
             };
+            let max_drift = self.max_drift.or_else(|| {
+                let again = conditions.usage.map_or(slot.job.estimate, |u| u.wall);
+                (slot.job.hop_dependent && self.budget.fits(again)).then_some(HOP_DRIFT_PERCENT)
+            });
             let decision = decide(
                 attempt
                     .as_ref()
                     .map(|_| conditions.drift_percent())
                     .map_err(|e| e.environmental),
                 retries,
-                self.max_drift,
+                max_drift,
             );
             let retrying = decision == Decision::Retry;
             match attempt {
-                Ok(stream) => {
+                Ok((stream, _)) => {
                     let drift = |c: &Conditions| c.drift_percent().unwrap_or(f64::INFINITY);
                     if kept
                         .as_ref()
@@ -105,21 +129,21 @@ impl Retrying<'_> {
                         kept = Some((stream, conditions));
                     }
                     if retrying {
-                        let _ = writeln!(
-                            progress,
+                        let line = format!(
                             "        the hop moved more than {:.0}%{}: running it again",
-                            self.max_drift.unwrap_or_default(),
+                            max_drift.unwrap_or_default(),
                             conditions.hop_text()
                         );
+                        say(progress, &line);
                     }
                 }
                 Err(JobError { reason, .. }) => {
                     if retrying {
-                        let _ = writeln!(
-                            progress,
-                            "        the machine was busy ({reason}): running it again in {}s",
+                        let line = format!(
+                            "        the machine was busy, running it again in {}s: {reason}",
                             self.busy_pause.as_secs()
                         );
+                        say(progress, &line);
                         std::thread::sleep(self.busy_pause);
                     }
                     last_reason = reason;

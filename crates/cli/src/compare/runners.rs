@@ -41,8 +41,14 @@ pub struct Job {
     pub program: Program,
     /// Its arguments.
     pub args: Vec<String>,
-    /// How long it is expected to take.
+    /// How long it is expected to take: measured on this machine by an earlier comparison
+    /// (`timings`), else the catalog's estimate.
     pub estimate: Duration,
+    /// The catalog's `estimate_s` (the deadline is three times the longer of the two).
+    pub catalog_estimate: Duration,
+    /// Its figures move with the cross-core hop (`hop_dependent` in its catalog entry): a round
+    /// whose hop drifted is re-taken while the budget allows.
+    pub hop_dependent: bool,
 }
 
 /// Seconds expected of a run whose catalog entry gives its language no `estimate_s`: a
@@ -66,12 +72,15 @@ impl Job {
             .estimate_s
             .get(&language)
             .map_or(UNKNOWN_ESTIMATE_S, |s| s.at(preset));
+        let estimate = Duration::from_secs(u64::from(seconds));
         Job {
             experiment: experiment.name.clone(),
             language,
             program,
             args,
-            estimate: Duration::from_secs(u64::from(seconds)),
+            estimate,
+            catalog_estimate: estimate,
+            hop_dependent: experiment.hop_dependent,
         }
     }
 

@@ -30,9 +30,8 @@ impl Slot<'_> {
     }
 }
 
-/// `jobs` (grouped by experiment, in the order given) in `rounds` alternating rounds.
-pub fn schedule(jobs: &[Job], rounds: u32) -> Vec<Slot<'_>> {
-    let rounds = rounds.max(1);
+/// `jobs` grouped by experiment, in the order given.
+pub fn groups(jobs: &[Job]) -> Vec<Vec<&Job>> {
     let mut experiments: Vec<Vec<&Job>> = Vec::new();
     for job in jobs {
         match experiments
@@ -43,16 +42,27 @@ pub fn schedule(jobs: &[Job], rounds: u32) -> Vec<Slot<'_>> {
             None => experiments.push(vec![job]),
         }
     }
-    let mut slots = Vec::new();
-    for group in experiments {
-        for round in 1..=rounds {
-            let start = (round - 1) as usize % group.len();
-            for job in group[start..].iter().chain(&group[..start]) {
-                slots.push(Slot { job, round, rounds });
-            }
-        }
-    }
-    slots
+    experiments
+}
+
+/// Round `round` of one experiment's jobs (`group`), starting one language further along than
+/// the round before; `rounds` is how many rounds it has.
+pub fn round_slots<'a>(group: &[&'a Job], round: u32, rounds: u32) -> Vec<Slot<'a>> {
+    let start = (round.max(1) - 1) as usize % group.len().max(1);
+    group[start..]
+        .iter()
+        .chain(&group[..start])
+        .map(|job| Slot { job, round, rounds })
+        .collect()
+}
+
+/// `jobs` (grouped by experiment, in the order given) in `rounds` alternating rounds.
+pub fn schedule(jobs: &[Job], rounds: u32) -> Vec<Slot<'_>> {
+    let rounds = rounds.max(1);
+    groups(jobs)
+        .iter()
+        .flat_map(|group| (1..=rounds).flat_map(move |round| round_slots(group, round, rounds)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -40,6 +40,11 @@ impl RealLauncher {
         Ok(RealLauncher { sympathy, java })
     }
 
+    /// The JDK home the Java runs use, when the Java side is ready.
+    pub fn java_home(&self) -> Option<&str> {
+        self.java.as_ref().ok().map(|(_, home)| home.as_str())
+    }
+
     /// Why the Java side is unavailable, if it is.
     pub fn java_problem(&self) -> Option<&str> {
         self.java.as_ref().err().map(String::as_str)
