@@ -136,11 +136,33 @@ impl Cell {
             .sum()
     }
 
-    /// `64.2 ns (63.8..66.0)`: the median in `unit` and, when known, the spread over the runs.
+    /// The first measured iteration (`stats.first`, Java's), the median over the rounds that
+    /// give one: beside the cell's median it shows warm-up left in the measurement.
+    pub fn first(&self) -> Option<f64> {
+        let firsts: Vec<f64> = self
+            .rounds
+            .iter()
+            .filter_map(|r| r.spread.and_then(|s| s.first))
+            .collect();
+        median(&firsts)
+    }
+
+    /// `64.2 ns (63.8..66.0)`: the median in `unit` and, when known, the spread over the runs;
+    /// `, first 90.1 ns` inside the brackets where the results give their first iteration.
     pub fn text(&self, unit: &str) -> String {
-        match self.spread() {
+        let text = match self.spread() {
             Some(s) if s.runs > 1 => format::quantity_spread(self.value, s.min, s.max, unit),
             _ => format::quantity(self.value, unit),
+        };
+        match self.first() {
+            Some(first) => {
+                let first = format!("first {}", format::quantity(first, unit));
+                match text.strip_suffix(')') {
+                    Some(open) => format!("{open}, {first})"),
+                    None => format!("{text} ({first})"),
+                }
+            }
+            None => text,
         }
     }
 }

@@ -71,7 +71,10 @@ fn cell_html(cell: &Cell, unit: &str) -> String {
         n if n > 1 => Some(format!("{n} rounds")),
         _ => None,
     };
-    let beneath: Vec<String> = spread.into_iter().chain(rounds).collect();
+    let first = cell
+        .first()
+        .map(|f| format!("first {}", format::quantity(f, unit)));
+    let beneath: Vec<String> = spread.into_iter().chain(first).chain(rounds).collect();
     out.push_str(&beneath_html(&beneath));
     out
 }
