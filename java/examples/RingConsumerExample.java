@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The consumer half of the README's "Use the ring from your program": reads COUNT messages from
+ * The consumer half of "Use the ring from your program" (docs/ring.md): reads COUNT messages from
  * a ring file (waiting for its producer to create it) and prints the first three and the last.
  * Run with the JDK's source launcher against the sympathy-ring jar and its one dependency:
  * {@code java --enable-native-access=ALL-UNNAMED

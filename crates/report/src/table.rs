@@ -32,6 +32,10 @@ pub fn language_title(language: &str) -> &'static str {
 /// right before and right after its run ([`crate::Conditions::drift_percent`]).
 pub const DRIFT_LIMIT_PERCENT: f64 = 25.0;
 
+/// Hops of two pairs more than this factor apart belong to two phases of the machine (the
+/// 2-vCPU VMs here move between ~30, ~65 and ~300 ns).
+pub const PHASE_STEP: f64 = 1.5;
+
 /// A cell is noisy when its largest run is more than this many times its smallest.
 pub const NOISY_SPREAD: f64 = 2.0;
 
@@ -132,11 +136,33 @@ impl Cell {
             .sum()
     }
 
-    /// `64.2 ns (63.8..66.0)`: the median in `unit` and, when known, the spread over the runs.
+    /// The first measured iteration (`stats.first`, Java's), the median over the rounds that
+    /// give one: beside the cell's median it shows warm-up left in the measurement.
+    pub fn first(&self) -> Option<f64> {
+        let firsts: Vec<f64> = self
+            .rounds
+            .iter()
+            .filter_map(|r| r.spread.and_then(|s| s.first))
+            .collect();
+        median(&firsts)
+    }
+
+    /// `64.2 ns (63.8..66.0)`: the median in `unit` and, when known, the spread over the runs;
+    /// `, first 90.1 ns` inside the brackets where the results give their first iteration.
     pub fn text(&self, unit: &str) -> String {
-        match self.spread() {
+        let text = match self.spread() {
             Some(s) if s.runs > 1 => format::quantity_spread(self.value, s.min, s.max, unit),
             _ => format::quantity(self.value, unit),
+        };
+        match self.first() {
+            Some(first) => {
+                let first = format!("first {}", format::quantity(first, unit));
+                match text.strip_suffix(')') {
+                    Some(open) => format!("{open}, {first})"),
+                    None => format!("{text} ({first})"),
+                }
+            }
+            None => text,
         }
     }
 }
@@ -211,6 +237,51 @@ impl Row {
         COMPARED
             .into_iter()
             .filter_map(|(num, den)| Some((num, den, self.ratio(num, den)?)))
+    }
+
+    /// The row's ratio `num / den` per phase of the machine, when its pairs fell into more than
+    /// one (a [hop-dependent](Row::hop_dependent) row only): the pairs grouped by the hop probed
+    /// around them, a new phase wherever the sorted hops jump by more than [`PHASE_STEP`], each
+    /// phase as (its median hop in ns, its ratio). `None` with one phase: the row's ratio is
+    /// then the whole story; with several, a ratio over all pairs would average two machines.
+    pub fn phase_ratios(&self, num: &str, den: &str) -> Option<Vec<(f64, RatioInterval)>> {
+        if !self.hop_dependent() {
+            return None;
+        }
+        let (n, d) = (self.cell(num)?, self.cell(den)?);
+        let mut pairs: Vec<(f64, f64)> = n
+            .rounds()
+            .iter()
+            .filter_map(|a| {
+                let round = a.conditions.round();
+                let b = d.rounds().iter().find(|b| b.conditions.round() == round)?;
+                let probes: Vec<f64> = [a, b]
+                    .iter()
+                    .flat_map(|r| [r.conditions.hop_ns_before, r.conditions.hop_ns_after])
+                    .flatten()
+                    .collect();
+                let hop = median(&probes)?;
+                (b.value != 0.0).then(|| (hop, a.value / b.value))
+            })
+            .collect();
+        pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut phases: Vec<Vec<(f64, f64)>> = Vec::new();
+        for pair in pairs {
+            match phases.last_mut() {
+                Some(phase) if pair.0 <= phase.last()?.0 * PHASE_STEP => phase.push(pair),
+                _ => phases.push(vec![pair]),
+            }
+        }
+        (phases.len() > 1).then(|| {
+            phases
+                .iter()
+                .filter_map(|phase| {
+                    let hops: Vec<f64> = phase.iter().map(|p| p.0).collect();
+                    let ratios: Vec<f64> = phase.iter().map(|p| p.1).collect();
+                    Some((median(&hops)?, RatioInterval::of_pairs(&ratios)?))
+                })
+                .collect()
+        })
     }
 
     /// Whether more rounds could settle one of the row's ratios: some ratio is inconclusive
@@ -630,6 +701,36 @@ mod tests {
         assert!(
             !row.drifted(),
             "a 10x move of the hop is no reason to doubt it"
+        );
+    }
+
+    #[test]
+    fn pairs_in_two_phases_of_the_machine_get_a_ratio_each() {
+        // Rounds 1 and 3 at a ~50 ns hop (Java 2x Rust), round 2 at ~300 ns (Java 1x Rust).
+        let t = tables(&[
+            round_line("rust", 10.0, 1, 50.0, 52.0),
+            round_line("java", 20.0, 1, 51.0, 50.0),
+            round_line("rust", 30.0, 2, 300.0, 310.0),
+            round_line("java", 30.0, 2, 305.0, 300.0),
+            round_line("rust", 10.0, 3, 55.0, 50.0),
+            round_line("java", 21.0, 3, 50.0, 52.0),
+        ]);
+        let row = &t.experiments[0].metrics[0].rows[0];
+        let phases = row.phase_ratios("java", "rust").unwrap();
+        assert_eq!(phases.len(), 2);
+        assert!((phases[0].0 - 50.5).abs() < 1.0, "{phases:?}");
+        assert_eq!(phases[0].1.pairs, 2);
+        assert!((phases[0].1.estimate - (2.0f64 * 2.1).sqrt()).abs() < 1e-12);
+        assert_eq!(phases[1].1.pairs, 1);
+        assert_eq!(phases[1].1.estimate, 1.0);
+        // One phase: no split.
+        let calm = tables(&[
+            round_line("rust", 10.0, 1, 50.0, 52.0),
+            round_line("java", 20.0, 1, 51.0, 50.0),
+        ]);
+        assert_eq!(
+            calm.experiments[0].metrics[0].rows[0].phase_ratios("java", "rust"),
+            None
         );
     }
 

@@ -255,8 +255,9 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
     assert!(html.contains("p99 latency against offered load"));
     assert!(html.contains("unbounded · Java"));
     assert!(html.contains(">latency vs load</h3>"));
-    // Findings first: the banner, the findings panel and the contents come before any table.
-    let first_table = html.find("<table>").unwrap();
+    // The first screen first: the banner, the answer, the lessons and the contents come before
+    // any experiment's table (the conditions table is part of the first screen).
+    let first_table = html.find("class=\"experiment\"").unwrap();
     for id in [
         "id=\"banner\"",
         "id=\"answer\"",

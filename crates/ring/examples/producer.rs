@@ -1,4 +1,4 @@
-//! The producer half of the README's "Use the ring from your program": creates a ring file and
+//! The producer half of "Use the ring from your program" (docs/ring.md): creates a ring file and
 //! writes `count` messages ("message 0", "message 1", ...), waiting while the ring is full. Its
 //! consumer is `java/examples/RingConsumerExample.java`; `ci/ring-examples` runs the two.
 //!

@@ -2,8 +2,9 @@
 
 use super::columns::{MARKS_LEGEND, TextTable, common_params_text, metric_columns};
 use super::{
-    ANSWER_NOTE, BASELINE_HEADERS, MACHINE_HEADERS, Report, TABLES_NOTE, baseline_texts,
-    baseline_title, contents, machine_rows, metric_title,
+    ANSWER_NOTE, BASELINE_HEADERS, CONDITION_HEADERS, MACHINE_HEADERS, RUN_HEADERS, Report,
+    TABLES_NOTE, baseline_texts, baseline_title, condition_rows, contents, machine_rows,
+    metric_title, run_rows,
 };
 use crate::ends::{MATRIX_HEADERS, matrix_rows};
 use crate::load_table;
@@ -45,6 +46,12 @@ pub(super) fn render(report: &Report) -> String {
     for f in report.findings() {
         out.push_str(&format!("- **{}**: {}\n", f.experiment, escape(&f.text())));
     }
+    out.push_str("\n## Conditions\n\n");
+    out.push_str(&table(&TextTable::fixed(
+        CONDITION_HEADERS,
+        0..0,
+        condition_rows(report),
+    )));
     out.push_str("\n## Contents\n\n");
     for (title, anchor) in contents(report) {
         out.push_str(&format!("- [{title}](#{anchor})\n"));
@@ -71,6 +78,11 @@ pub(super) fn render(report: &Report) -> String {
                 out.push_str("\nWho sent what, each against Rust -> Rust:\n\n");
                 out.push_str(&table(&TextTable::fixed(MATRIX_HEADERS, 2..3, rows)));
             }
+        }
+        let runs = run_rows(report, &experiment.experiment);
+        if !runs.is_empty() {
+            out.push_str("\n### runs\n\nWhat each run of the experiment cost (every row above comes from these runs; CPU counts its child processes):\n\n");
+            out.push_str(&table(&TextTable::fixed(RUN_HEADERS, 1..5, runs)));
         }
         if experiment.experiment == load_table::EXPERIMENT {
             let points = load_table::load_points(&report.merged);

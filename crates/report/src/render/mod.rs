@@ -430,6 +430,151 @@ pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
         .collect()
 }
 
+/// The conditions of the comparison, as (what, value) rows: the preset, the commit (and whether
+/// the tree was dirty), when, the CPU and its frequency, cores, RAM, kernel, the JDK and the
+/// JVM flags, the rounds (base, and the most any experiment ran), the budget and the runs' wall
+/// time; from the `comparison` record `compare` writes, else (an older results file) from the
+/// `env` records.
+pub(crate) fn condition_rows(report: &Report) -> Vec<[String; 2]> {
+    let mut rows: Vec<[String; 2]> = Vec::new();
+    let mut add = |what: &str, value: String| {
+        if !value.is_empty() {
+            rows.push([what.to_string(), value]);
+        }
+    };
+    let rounds_run = report
+        .merged
+        .results
+        .iter()
+        .filter_map(|r| r.conditions.rounds)
+        .max();
+    let Some(c) = &report.merged.comparison else {
+        add(
+            "preset",
+            "not recorded (results written before the comparison record)".into(),
+        );
+        if let Some(env) = report.merged.envs.first() {
+            add("cpu", env.field("cpu_model"));
+            add("cores", env.field("cores"));
+            add("kernel", env.field("kernel"));
+        }
+        if let Some(n) = rounds_run {
+            add("rounds", n.to_string());
+        }
+        return rows;
+    };
+    add("preset", c.field("preset"));
+    let commit = c.field("commit");
+    add(
+        "commit",
+        match c.raw.get("dirty").and_then(|d| d.as_bool()) {
+            Some(true) => format!("{commit} (the tree had uncommitted changes)"),
+            _ => commit,
+        },
+    );
+    add("started", c.field("started"));
+    let mhz = c
+        .raw
+        .get("cpu_mhz")
+        .and_then(|v| v.as_f64())
+        .map(|m| format!(" at {:.2} GHz", m / 1000.0))
+        .unwrap_or_default();
+    add("cpu", format!("{}{mhz}", c.field("cpu_model")));
+    add("cores", c.field("cores"));
+    add(
+        "ram",
+        c.raw
+            .get("ram_bytes")
+            .and_then(|v| v.as_u64())
+            .map(|b| format::quantity(b as f64, "bytes"))
+            .unwrap_or_default(),
+    );
+    add("kernel", c.field("kernel"));
+    add("jdk", c.field("jdk"));
+    let flags = |key: &str| {
+        c.raw
+            .get("jvm_flags")
+            .and_then(|f| f.get(key))
+            .and_then(|f| f.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default()
+    };
+    add("jvm flags (every JVM)", flags("launcher"));
+    add("jvm flags (latency runs)", flags("latency"));
+    let base = c.field("rounds");
+    add(
+        "rounds",
+        match rounds_run {
+            Some(n) if n.to_string() != base => {
+                format!("{base} per experiment, up to {n} where more pairs were needed")
+            }
+            _ => format!("{base} per experiment"),
+        },
+    );
+    add(
+        "budget",
+        c.raw
+            .get("budget_s")
+            .and_then(|v| v.as_f64())
+            .map(|s| format::quantity(s * 1e3, "ms"))
+            .unwrap_or_else(|| "none".into()),
+    );
+    add(
+        "runs took",
+        c.raw
+            .get("runs_s")
+            .and_then(|v| v.as_f64())
+            .map(|s| format::quantity(s * 1e3, "ms"))
+            .unwrap_or_default(),
+    );
+    rows
+}
+
+/// Headers of [`condition_rows`].
+pub(crate) const CONDITION_HEADERS: [&str; 2] = ["condition", "value"];
+
+/// Every run of `experiment` with what it cost: per language and round, its wall time, CPU
+/// time (its child processes included) and peak RSS, from the results' `conditions`. The C
+/// variants run inside the Rust run, so their results add no row.
+pub(crate) fn run_rows(report: &Report, experiment: &str) -> Vec<[String; 5]> {
+    let mut seen: Vec<(String, u32)> = Vec::new();
+    let mut rows = Vec::new();
+    for r in report
+        .merged
+        .results
+        .iter()
+        .filter(|r| r.experiment == experiment && r.language != "c")
+    {
+        let key = (r.language.clone(), r.conditions.round());
+        let c = &r.conditions;
+        if seen.contains(&key) || (c.wall_s.is_none() && c.peak_rss_bytes.is_none()) {
+            continue;
+        }
+        seen.push(key);
+        let seconds = |s: Option<f64>| s.map_or("-".into(), |s| format::quantity(s * 1e3, "ms"));
+        rows.push([
+            crate::table::language_title(&r.language).to_string(),
+            c.round().to_string(),
+            seconds(c.wall_s),
+            seconds(c.cpu_s),
+            c.peak_rss_bytes
+                .map_or("-".into(), |b| format::quantity(b as f64, "bytes")),
+        ]);
+    }
+    rows.sort_by(|a, b| {
+        (a[0].clone(), a[1].parse::<u32>().ok()).cmp(&(b[0].clone(), b[1].parse::<u32>().ok()))
+    });
+    rows
+}
+
+/// Headers of [`run_rows`].
+pub(crate) const RUN_HEADERS: [&str; 5] = ["language", "round", "wall", "CPU", "peak RSS"];
+
 /// Headers of [`machine_rows`].
 pub(crate) const MACHINE_HEADERS: [&str; 8] = [
     "languages",

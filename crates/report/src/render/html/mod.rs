@@ -7,8 +7,8 @@ mod style;
 mod tables;
 
 use super::{
-    ANSWER_NOTE, BASELINE_HEADERS, MACHINE_HEADERS, Report, baseline_texts, machine_rows,
-    metric_title,
+    ANSWER_NOTE, BASELINE_HEADERS, CONDITION_HEADERS, MACHINE_HEADERS, RUN_HEADERS, Report,
+    baseline_texts, condition_rows, machine_rows, metric_title, run_rows,
 };
 use crate::answer::forest_rows;
 use crate::chart::{self, FONT_STACK, RowLabels, escape};
@@ -250,6 +250,12 @@ fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
             out.push_str(&figure(svg));
         }
     }
+    let runs = run_rows(report, &e.experiment);
+    if !runs.is_empty() {
+        out.push_str("<h3>runs</h3>\n<p class=\"params\">What each run of the experiment cost \
+                      (every row above comes from these runs; CPU counts its child processes).</p>\n");
+        out.push_str(&text_table(RUN_HEADERS, 1, &runs));
+    }
     if e.experiment == load_table::EXPERIMENT {
         let points = load_table::load_points(&report.merged);
         if !points.is_empty() {
@@ -313,6 +319,13 @@ pub(super) fn render(report: &Report) -> String {
     out.push_str(&banner(report));
     out.push_str(&answer_panel(report));
     out.push_str(&findings_panel(report));
+    out.push_str("<section id=\"conditions\">\n<h2>Conditions</h2>\n");
+    out.push_str(&text_table(
+        CONDITION_HEADERS,
+        usize::MAX,
+        &condition_rows(report),
+    ));
+    out.push_str("</section>\n");
     out.push_str(&toc(report));
     for e in &report.tables.experiments {
         out.push_str(&experiment_section(report, e));
@@ -391,9 +404,11 @@ mod tests {
     fn findings_come_first_and_wide_spans_get_a_log_axis() {
         let html = html("write_ns", &[("rust", "a", 9.0), ("java", "b", 1800.0)]);
         let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle}"));
-        assert!(at("id=\"banner\"") < at("id=\"findings\""));
-        assert!(at("id=\"findings\"") < at("id=\"toc\""));
-        assert!(at("id=\"toc\"") < at("<table>"));
+        assert!(at("id=\"banner\"") < at("id=\"answer\""));
+        assert!(at("id=\"answer\"") < at("id=\"findings\""));
+        assert!(at("id=\"findings\"") < at("id=\"conditions\""));
+        assert!(at("id=\"conditions\"") < at("id=\"toc\""));
+        assert!(at("id=\"toc\"") < at("class=\"experiment\""));
         assert!(html.contains("log scale"), "9 ns to 1.8 µs spans 200x");
         // The common param is said once, above the table and in the chart's header.
         assert!(html.contains("params of every row: <code>size=64</code>"));

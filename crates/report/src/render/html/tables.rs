@@ -71,7 +71,10 @@ fn cell_html(cell: &Cell, unit: &str) -> String {
         n if n > 1 => Some(format!("{n} rounds")),
         _ => None,
     };
-    let beneath: Vec<String> = spread.into_iter().chain(rounds).collect();
+    let first = cell
+        .first()
+        .map(|f| format!("first {}", format::quantity(f, unit)));
+    let beneath: Vec<String> = spread.into_iter().chain(first).chain(rounds).collect();
     out.push_str(&beneath_html(&beneath));
     out
 }
@@ -163,8 +166,21 @@ pub(super) fn metric_table(table: &MetricTable, labels: &RowLabels) -> String {
             .iter()
             .map(|r| {
                 let (subject, other) = (side_name(r, num), side_name(r, den));
-                r.ratio(num, den)
-                    .map(|ratio| ratio_html(&ratio, table, &subject, &other))
+                let ratio = r.ratio(num, den)?;
+                Some(match r.phase_ratios(num, den) {
+                    Some(phases) => phases
+                        .iter()
+                        .map(|(hop, p)| {
+                            format!(
+                                "<span class=\"phase\">hop {}:</span> {}",
+                                escape(&format::quantity(*hop, "ns")),
+                                ratio_html(p, table, &subject, &other)
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("<br>"),
+                    None => ratio_html(&ratio, table, &subject, &other),
+                })
             })
             .collect();
         columns.push((header, false, cells));

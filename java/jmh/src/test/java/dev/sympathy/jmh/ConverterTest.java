@@ -1,6 +1,7 @@
 package dev.sympathy.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sympathy.jmh.runner.Converter;
@@ -98,7 +99,14 @@ class ConverterTest {
         final Map<String, Object> init = find(records, "boxed", "init_ms");
         assertEquals(2.0, (double) init.get("value"), 1e-9);
         assertEquals(2, stats(init).get("runs"));
-        assertEquals("n/a", find(records, "boxed", "bytes_per_record").get("check"));
+        // two measured runs: the first and every run in the order recorded
+        assertEquals(3.0, (double) stats(init).get("first"), 1e-9);
+        assertEquals(List.of(3.0, 1.0), stats(init).get("samples"));
+        final Map<String, Object> bytes = find(records, "boxed", "bytes_per_record");
+        assertEquals("n/a", bytes.get("check"));
+        // one run: neither
+        assertFalse(stats(bytes).containsKey("first"), "first of a single run: " + bytes);
+        assertFalse(stats(bytes).containsKey("samples"), "samples of a single run: " + bytes);
     }
 
     @Test
@@ -112,6 +120,48 @@ class ConverterTest {
         assertEquals(3, stats(r).get("runs"));
         assertEquals(2.5e8, (double) stats(r).get("min"), 1e-3);
         assertEquals(1e9, (double) stats(r).get("max"), 1e-3);
+        // rawData [[2000, 4000], [1000]]: the first fork's iterations, then the second's
+        assertEquals(5e8, (double) stats(r).get("first"), 1e-3);
+        assertSamples(List.of(5e8, 2.5e8, 1e9), stats(r), 1e-3);
+    }
+
+    @Test
+    void shouldWriteTheFirstMeasuredIterationAndEverySampleNormalised() {
+        // three measured shots of 1000 round trips (2000 hops), the first still warming up
+        final String jmh = "[{\"benchmark\":\"dev.sympathy.jmh.pingpong.PingPong.run\",\"mode\":\"ss\","
+                + "\"threads\":1,\"forks\":1,\"params\":{\"iterations\":\"1000\",\"variant\":\"xadd\"},"
+                + "\"primaryMetric\":{\"score\":136000.0,\"scoreUnit\":\"ns/op\","
+                + "\"rawData\":[[150000.0,128000.0,130000.0]]},\"secondaryMetrics\":{}}]";
+        final List<Map<String, Object>> records = new Converter(COMMON).convert(jmh, List.of());
+        final Map<String, Object> hop = find(records, "xadd", "ns_per_hop");
+        assertEquals(3, stats(hop).get("runs"));
+        assertEquals(75.0, (double) stats(hop).get("first"), 1e-9); // 150000 ns / 2000 hops
+        assertSamples(List.of(75.0, 64.0, 65.0), stats(hop), 1e-9);
+        assertEquals(65.0, (double) stats(hop).get("median"), 1e-9);
+        assertEquals(65.0, (double) hop.get("value"), 1e-9);
+        assertEquals(64.0, (double) stats(hop).get("min"), 1e-9);
+        assertEquals(75.0, (double) stats(hop).get("max"), 1e-9);
+        // the rate is the same runs, each turned into hops per second
+        final Map<String, Object> rate = find(records, "xadd", "hops_per_sec");
+        assertEquals(1e9 / 75.0, (double) stats(rate).get("first"), 1e-3);
+        assertSamples(List.of(1e9 / 75.0, 1e9 / 64.0, 1e9 / 65.0), stats(rate), 1e-3);
+        assertEquals(1e9 / 65.0, (double) rate.get("value"), 1e-3);
+    }
+
+    @Test
+    void shouldWriteTheFirstOfASingleMeasuredIteration() throws IOException {
+        // memory-walk's rawData is [[2684354560]]: one run, still a measured iteration
+        final Map<String, Object> r = find(convert(List.of()), "random-heap", "ns_per_op");
+        assertEquals(10.0, (double) stats(r).get("first"), 1e-9);
+        assertSamples(List.of(10.0), stats(r), 1e-9);
+    }
+
+    private static void assertSamples(List<Double> expected, Map<String, Object> stats, double delta) {
+        final List<?> samples = (List<?>) stats.get("samples");
+        assertEquals(expected.size(), samples.size(), "samples " + samples);
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i), (double) (Double) samples.get(i), delta, "sample " + i + " of " + samples);
+        }
     }
 
     @Test
@@ -142,6 +192,7 @@ class ConverterTest {
         final Map<String, Object> write = find(records, "ffm", "write_ns");
         assertEquals("serialization", write.get("experiment"));
         assertEquals(20.0, (double) write.get("value"), 1e-9);
+        assertEquals(21.0, (double) stats(write).get("first"), 1e-9);
         assertEquals(Map.of("count", 1000L, "preset", "quick"), write.get("params"));
         final Map<String, Object> phase = find(records, "step-down", "ops_per_sec");
         assertEquals(Map.of("implementations", 2L, "phase", 2L, "iterations", 1000L, "preset", "quick"), phase.get("params"));
@@ -150,6 +201,7 @@ class ConverterTest {
         assertEquals("1.5", ((Map<?, ?>) rejected.get("params")).get("load"));
         assertEquals(100L, ((Map<?, ?>) rejected.get("params")).get("queue_len"));
         assertEquals("requests", rejected.get("unit"));
+        assertFalse(stats(rejected).containsKey("first"), "first of a single run: " + rejected);
     }
 
     @Test
@@ -157,8 +209,8 @@ class ConverterTest {
         final String line = Json.write(find(convert(List.of()), "lock-xadd", "ns_per_op"));
         assertEquals("{\"kind\":\"result\",\"experiment\":\"atomic-increment\",\"language\":\"java\","
                 + "\"variant\":\"lock-xadd\",\"params\":{\"threads\":2,\"preset\":\"quick\"},\"metric\":\"ns_per_op\","
-                + "\"value\":10.0,\"unit\":\"ns\",\"stats\":{\"runs\":4,\"median\":10.0,\"min\":8.0,\"max\":12.5},"
-                + "\"check\":\"ok\"}", line);
+                + "\"value\":10.0,\"unit\":\"ns\",\"stats\":{\"runs\":4,\"median\":10.0,\"first\":10.0,\"min\":8.0,"
+                + "\"max\":12.5,\"samples\":[10.0,8.0,12.5,10.0]},\"check\":\"ok\"}", line);
     }
 
     @Test

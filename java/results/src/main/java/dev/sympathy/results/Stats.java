@@ -4,18 +4,43 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * Median, min and max over runs, as the Rust side's {@code Stats::from_samples} computes them
  * (the median of an even count is the mean of the two middle values): the schema's
- * {@code stats} object, whose median is a result's {@code value}.
+ * {@code stats} object, whose median is a result's {@code value}. Made with {@link #inOrder}, it
+ * also keeps every run's value in the order measured ({@code samples}), and with it the first
+ * ({@code first}), whose distance from the median shows warm-up left in the measurement.
  *
  * <pre>{@code
- * Stats s = Stats.of(List.of(3.0, 1.0, 2.0));   // runs 3, median 2, min 1, max 3
- * Stats t = Stats.of(3.0, 1.0, 2.0, 10.0);      // runs 4, median 2.5, min 1, max 10
+ * Stats s = Stats.of(List.of(3.0, 1.0, 2.0));       // runs 3, median 2, min 1, max 3
+ * Stats t = Stats.of(3.0, 1.0, 2.0, 10.0);          // runs 4, median 2.5, min 1, max 10
+ * Stats u = Stats.inOrder(List.of(3.0, 1.0, 2.0));  // as s, plus first 3 and samples [3, 1, 2]
  * }</pre>
+ *
+ * @param runs how many runs the values came from
+ * @param median their median
+ * @param min the smallest
+ * @param max the largest
+ * @param samples every run's value in the order measured, or empty where they were not kept
  */
-public record Stats(int runs, double median, double min, double max) {
+public record Stats(int runs, double median, double min, double max, List<Double> samples) {
+    /**
+     * @throws IllegalArgumentException when {@code samples} is neither empty nor {@code runs} long
+     */
+    public Stats {
+        samples = List.copyOf(samples);
+        if (!samples.isEmpty() && samples.size() != runs) {
+            throw new IllegalArgumentException(runs + " runs but " + samples.size() + " samples");
+        }
+    }
+
+    /** Stats without the runs' values ({@code samples} empty). */
+    public Stats(int runs, double median, double min, double max) {
+        this(runs, median, min, max, List.of());
+    }
+
     /**
      * @throws IllegalArgumentException when there is no sample or one is NaN
      */
@@ -38,13 +63,44 @@ public record Stats(int runs, double median, double min, double max) {
         return new Stats(n, median, sorted[0], sorted[n - 1]);
     }
 
-    /** The schema's {@code stats} object: {@code {"runs":3,"median":2.0,"min":1.0,"max":3.0}}. */
+    /**
+     * {@link #of(List)}, keeping the runs' values in the order given: {@link #toJson} writes them
+     * as {@code samples}, and the first as {@code first}.
+     *
+     * <pre>{@code
+     * Stats s = Stats.inOrder(List.of(12.0, 9.0, 10.0));
+     * s.first();   // OptionalDouble[12.0]
+     * s.toJson();  // {runs=3, median=10.0, first=12.0, min=9.0, max=12.0, samples=[12.0, 9.0, 10.0]}
+     * }</pre>
+     *
+     * @throws IllegalArgumentException when there is no sample or one is NaN
+     */
+    public static Stats inOrder(List<Double> samples) {
+        final Stats s = of(samples);
+        return new Stats(s.runs, s.median, s.min, s.max, samples);
+    }
+
+    /** The first run's value, where the runs' values were kept ({@link #inOrder}); else empty. */
+    public OptionalDouble first() {
+        return samples.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(samples.get(0));
+    }
+
+    /**
+     * The schema's {@code stats} object: {@code {"runs":3,"median":2.0,"min":1.0,"max":3.0}},
+     * with {@code first} after {@code median} and {@code samples} at the end where the runs'
+     * values were kept: {@code {"runs":3,"median":2.0,"first":3.0,"min":1.0,"max":3.0,
+     * "samples":[3.0,1.0,2.0]}}.
+     */
     public Map<String, Object> toJson() {
         final Map<String, Object> map = new LinkedHashMap<>();
         map.put("runs", runs);
         map.put("median", median);
+        first().ifPresent(first -> map.put("first", first));
         map.put("min", min);
         map.put("max", max);
+        if (!samples.isEmpty()) {
+            map.put("samples", samples);
+        }
         return map;
     }
 

@@ -2,6 +2,7 @@ package dev.sympathy.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,29 @@ class StatsTest {
     void shouldWriteTheSchemasStatsObjectInOrder() {
         final Map<String, Object> json = Stats.of(3.0, 1.0, 2.0).toJson();
         assertEquals("{\"runs\":3,\"median\":2.0,\"min\":1.0,\"max\":3.0}", Json.write(json));
+    }
+
+    @Test
+    void shouldKeepTheRunsInOrderAndWriteTheFirstBesideTheMedian() {
+        final Stats s = Stats.inOrder(List.of(12.0, 9.0, 10.0));
+        assertEquals(Stats.of(12.0, 9.0, 10.0).median(), s.median());
+        assertEquals(12.0, s.first().orElseThrow());
+        assertEquals(List.of(12.0, 9.0, 10.0), s.samples());
+        assertEquals("{\"runs\":3,\"median\":10.0,\"first\":12.0,\"min\":9.0,\"max\":12.0,"
+                + "\"samples\":[12.0,9.0,10.0]}", Json.write(s.toJson()));
+    }
+
+    @Test
+    void shouldWriteNoFirstNorSamplesWhereTheRunsWereNotKept() {
+        final Stats s = Stats.of(3.0, 1.0, 2.0);
+        assertTrue(s.first().isEmpty());
+        assertEquals(List.of("runs", "median", "min", "max"), List.copyOf(s.toJson().keySet()));
+    }
+
+    @Test
+    void shouldRejectSamplesThatAreNotTheRuns() {
+        assertThrows(IllegalArgumentException.class, () -> new Stats(2, 1.0, 1.0, 1.0, List.of(1.0)));
+        assertThrows(IllegalArgumentException.class, () -> Stats.inOrder(List.of(1.0, Double.NaN)));
     }
 
     @Test

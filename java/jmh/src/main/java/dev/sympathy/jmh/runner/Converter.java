@@ -26,7 +26,10 @@ import java.util.function.DoubleUnaryOperator;
  *
  * <p>JMH gives one score per measurement iteration and fork ({@code primaryMetric.rawData}); each
  * is one run: {@code value} and {@code stats.median} are their median, {@code stats.runs} is
- * iterations x forks. Scores are normalised per experiment:
+ * iterations x forks, {@code stats.samples} every run's normalised score in order (fork by fork,
+ * iteration by iteration) and {@code stats.first} the first of them: the first measured
+ * iteration of the first fork, whose distance from the median shows warm-up left in the
+ * measurement. Scores are normalised per experiment:
  * <ul>
  *   <li>atomic-increment: throughput (ops/ns, all threads) to {@code ns_per_op = 1 / score}</li>
  *   <li>ping-pong: one run (ns) over {@code 2 x iterations} hops to {@code ns_per_hop}, {@code hops_per_sec}</li>
@@ -38,6 +41,9 @@ import java.util.function.DoubleUnaryOperator;
  *   <li>serialization, dispatch step-down, back-pressure, offheap-map: single-shot runs whose score
  *       (the whole run, checks included) is not reported; their metrics come from the extras</li>
  * </ul>
+ * The extras' values of one result are its runs, in the order the benchmarks recorded them
+ * (measured iterations only); where there are several, {@code stats.first} and
+ * {@code stats.samples} are written as for a score, where there is one they are left out.
  * Params carry the catalog's names ({@code size_bytes}, not the {@code @Param} {@code sizeBytes});
  * {@link #groups} says which (variant, params) groups a case emits, for the run and for
  * {@code --plan} alike.
@@ -262,22 +268,32 @@ public final class Converter {
         for (Map.Entry<List<Object>, List<Double>> e : grouped.entrySet()) {
             final List<Object> k = e.getKey();
             final Map<String, Object> params = map(k.get(2), "extras params");
+            final List<Double> values = e.getValue();
             final Map<String, Object> rec = record((String) k.get(0), (String) k.get(1), params,
-                    (String) k.get(3), (String) k.get(4), e.getValue());
+                    (String) k.get(3), (String) k.get(4), values.size() > 1 ? Stats.inOrder(values) : Stats.of(values));
             rec.put("check", k.get(5));
             out.add(rec);
         }
         return out;
     }
 
+    /** A record of a score's runs, {@code samples} in the order measured (kept: first and samples). */
     private Map<String, Object> record(String experiment, String variant, Map<String, Object> params,
             String metric, String unit, List<Double> samples) {
-        final Map<String, Object> allParams = new LinkedHashMap<>(params);
-        commonParams.forEach(allParams::putIfAbsent);
-        return ResultRecord.of(experiment, variant, allParams, metric, unit, Stats.of(samples), "ok");
+        return record(experiment, variant, params, metric, unit, Stats.inOrder(samples));
     }
 
-    /** Every iteration score of every fork, normalised by {@code f}; checks the score unit. */
+    private Map<String, Object> record(String experiment, String variant, Map<String, Object> params,
+            String metric, String unit, Stats stats) {
+        final Map<String, Object> allParams = new LinkedHashMap<>(params);
+        commonParams.forEach(allParams::putIfAbsent);
+        return ResultRecord.of(experiment, variant, allParams, metric, unit, stats, "ok");
+    }
+
+    /**
+     * Every iteration score of every fork, normalised by {@code f}, in JMH's order (the first
+     * fork's iterations first); checks the score unit.
+     */
     private static List<Double> samples(Map<String, Object> metric, String expectedUnit, DoubleUnaryOperator f) {
         final Object unit = metric.get("scoreUnit");
         if (!expectedUnit.equals(unit)) {

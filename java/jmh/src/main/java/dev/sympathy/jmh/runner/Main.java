@@ -210,7 +210,10 @@ public final class Main {
         return records;
     }
 
-    /** {@code lock-xadd threads=2 preset=quick: ns_per_op 9.30 ns (9.10 .. 9.60, 5 runs) ok}. */
+    /**
+     * {@code lock-xadd threads=2 preset=quick: ns_per_op 9.30 ns (9.10 .. 9.60, 5 runs, first 9.60) ok};
+     * {@code first} only where the record has it.
+     */
     static String human(Map<String, Object> rec) {
         @SuppressWarnings("unchecked")
         final Map<String, Object> stats = (Map<String, Object>) rec.get("stats");
@@ -218,9 +221,11 @@ public final class Main {
         final Map<String, Object> params = (Map<String, Object>) rec.get("params");
         final StringBuilder p = new StringBuilder();
         params.forEach((k, v) -> p.append(' ').append(k).append('=').append(v));
-        return String.format(Locale.ROOT, "%s %s%s: %s %s %s (%s .. %s, %s runs) %s",
+        final String first = stats.containsKey("first") ? ", first " + number(stats.get("first")) : "";
+        return String.format(Locale.ROOT, "%s %s%s: %s %s %s (%s .. %s, %s runs%s) %s",
                 rec.get("experiment"), rec.get("variant"), p, rec.get("metric"), number(rec.get("value")),
-                rec.get("unit"), number(stats.get("min")), number(stats.get("max")), stats.get("runs"), rec.get("check"));
+                rec.get("unit"), number(stats.get("min")), number(stats.get("max")), stats.get("runs"), first,
+                rec.get("check"));
     }
 
     private static String number(Object value) {
