@@ -59,6 +59,11 @@ const UNKNOWN_ESTIMATE_S: u32 = 300;
 /// when it is missing, so this is where a missing or broken Java build shows up.
 pub const SIDECAR_PREPARE_ARGS: &[&str] = &["--help"];
 
+/// Arguments of `java/jmh/run` run once before the Java jobs, after the sidecar's: it builds
+/// the JMH jar when it is missing or stale (which would otherwise be timed inside the first
+/// JMH run) and prints the plan, running nothing.
+pub const JMH_PREPARE_ARGS: &[&str] = &["run", "all", "--plan", "--smoke"];
+
 impl Job {
     /// The job of `language` for `experiment` at `preset`.
     pub fn new(experiment: &ExperimentSpec, language: Language, preset: Preset) -> Job {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::process::Launcher;
-use super::runners::{Program, SIDECAR_PREPARE_ARGS};
+use super::runners::{JMH_PREPARE_ARGS, Program, SIDECAR_PREPARE_ARGS};
 
 /// The checkout root: the first ancestor of the current folder, then of the executable, that
 /// holds `ci/find-jdk`.
@@ -68,7 +68,8 @@ impl Launcher for RealLauncher {
     }
 }
 
-/// Finds a JDK and checks that `java/sidecar` runs (building the jar if needed).
+/// Finds a JDK and checks that `java/sidecar` and `java/jmh/run` run (building their jars if
+/// needed), so that no build is timed inside a run.
 fn prepare_java(root: Option<&Path>, log: &Path) -> Result<(PathBuf, String), String> {
     let root = root.ok_or("the checkout root (a folder with ci/find-jdk) was not found; run compare from the repository")?;
     let find_jdk = Command::new(root.join("ci/find-jdk"))
@@ -94,21 +95,35 @@ fn prepare_java(root: Option<&Path>, log: &Path) -> Result<(PathBuf, String), St
     let log_err = log_file
         .try_clone()
         .map_err(|e| format!("{}: {e}", log.display()))?;
-    let status = Command::new(&sidecar)
-        .args(SIDECAR_PREPARE_ARGS)
-        .env("JAVA_HOME", &java_home)
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stdout(log_file)
-        .stderr(log_err)
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", sidecar.display()))?;
-    if !status.success() {
-        return Err(format!(
-            "`java/sidecar {}` failed ({status}): the Java build is broken (log: {})",
-            SIDECAR_PREPARE_ARGS.join(" "),
-            log.display()
-        ));
+    let jmh = root.join("java/jmh/run");
+    for (program, args, name) in [
+        (&sidecar, SIDECAR_PREPARE_ARGS, "java/sidecar"),
+        (&jmh, JMH_PREPARE_ARGS, "java/jmh/run"),
+    ] {
+        let (out, err) = (
+            log_file
+                .try_clone()
+                .map_err(|e| format!("{}: {e}", log.display()))?,
+            log_err
+                .try_clone()
+                .map_err(|e| format!("{}: {e}", log.display()))?,
+        );
+        let status = Command::new(program)
+            .args(args)
+            .env("JAVA_HOME", &java_home)
+            .current_dir(root)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+        if !status.success() {
+            return Err(format!(
+                "`{name} {}` failed ({status}): the Java build is broken (log: {})",
+                args.join(" "),
+                log.display()
+            ));
+        }
     }
     Ok((sidecar, java_home))
 }

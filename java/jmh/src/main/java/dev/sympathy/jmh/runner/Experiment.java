@@ -17,6 +17,7 @@ import dev.sympathy.catalog.Language;
 import dev.sympathy.catalog.ParamSpec;
 import dev.sympathy.catalog.Preset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -91,16 +92,28 @@ public enum Experiment {
         @Override
         List<Run> runs(Preset preset, ExperimentSpec spec) {
             // the unsafe variant is the seed's sun.misc.Unsafe, as struct-table's unsafe-flyweight;
-            // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots); a young
-            // generation that holds a whole shot's decoded orders, emptied between shots, so that
-            // no collection pauses inside a shot's timed reads (Serialization.youngGenMib); the
-            // sbe variant's Agrona buffer reaches jdk.internal.misc.Unsafe
+            // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots), one run
+            // per number of shots (java-serialization is warm sooner); a young generation that
+            // holds a whole shot's decoded orders, emptied between shots, so that no collection
+            // pauses inside a shot's timed reads (Serialization.youngGenMib). JMH's shouldDoGC
+            // empties it and waits for the collectors to settle, which also lets C2 finish
+            // compiling between shots: one System.gc() in the benchmark instead read sbe at
+            // 120-127 ns, not 54-64. The sbe variant's Agrona buffer reaches
+            // jdk.internal.misc.Unsafe.
             final int count = Math.toIntExact(max(spec, "count", preset));
-            final int warmups = Serialization.warmupShots(count, JmhIterations.at(preset).warmupIterations());
+            final int presetWarmups = JmhIterations.at(preset).warmupIterations();
             final long young = Serialization.youngGenMib(count);
-            return List.of(new Run(Serialization.class, base(preset, spec, Serialization.class).warmupIterations(warmups)
-                    .shouldDoGC(true), List.of(Main.UNSAFE_ALLOW, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                            "-Xmn" + young + "m", "-Xms" + (2 * young) + "m", "-Xmx" + (2 * young) + "m")));
+            final Map<Integer, List<String>> byWarmups = new LinkedHashMap<>();
+            for (String variant : spec.variantsIn(Language.JAVA)) {
+                byWarmups.computeIfAbsent(Serialization.warmupShots(count, presetWarmups, variant), k -> new ArrayList<>())
+                        .add(variant);
+            }
+            final List<Run> runs = new ArrayList<>();
+            byWarmups.forEach((warmups, variants) -> runs.add(new Run(Serialization.class,
+                    base(preset, spec, Serialization.class, variants).warmupIterations(warmups).shouldDoGC(true),
+                    List.of(Main.UNSAFE_ALLOW, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                            "-Xmn" + young + "m", "-Xms" + (2 * young) + "m", "-Xmx" + (2 * young) + "m"))));
+            return runs;
         }
     },
     DISPATCH("dispatch", Dispatch.class) {

@@ -123,10 +123,38 @@ public class Serialization {
      * }</pre>
      */
     public static int warmupShots(int count, int presetWarmups) {
+        return warmupShots(count, presetWarmups, WARM_ROUND_TRIPS);
+    }
+
+    /**
+     * Round trips after which {@code java-serialization} is warm: its round trip is thousands of
+     * bytecodes (a stream header, a class descriptor, reflection), so C2 has compiled it long
+     * before a million; a quick run's shots of 100k took 6245, 2724, 1124, then 882..1252 ms
+     * from the first, so three shots reach the steady time, and the seven more that
+     * {@link #WARM_ROUND_TRIPS} would ask for cost seven seconds a run and change nothing.
+     */
+    public static final int WARM_JAVA_SERIALIZATION_ROUND_TRIPS = 300_000;
+
+    /**
+     * {@link #warmupShots(int, int)} for {@code variant}: the {@code java-serialization} variant
+     * warms up for {@link #WARM_JAVA_SERIALIZATION_ROUND_TRIPS}, every other for
+     * {@link #WARM_ROUND_TRIPS}.
+     *
+     * <pre>{@code
+     * Serialization.warmupShots(100_000, 1, "java-serialization")  // 3
+     * Serialization.warmupShots(100_000, 1, "sbe")                 // 10
+     * }</pre>
+     */
+    public static int warmupShots(int count, int presetWarmups, String variant) {
+        final int warm = variant.equals("java-serialization") ? WARM_JAVA_SERIALIZATION_ROUND_TRIPS : WARM_ROUND_TRIPS;
+        return warmupShots(count, presetWarmups, warm);
+    }
+
+    private static int warmupShots(int count, int presetWarmups, int warmRoundTrips) {
         if (presetWarmups == 0) {
             return 0;
         }
-        final long shots = (WARM_ROUND_TRIPS + (long) count - 1) / count;
+        final long shots = (warmRoundTrips + (long) count - 1) / count;
         return (int) Math.max(presetWarmups, Math.min(shots, MAX_WARMUP_SHOTS));
     }
 

@@ -17,6 +17,14 @@ class WarmupShotsTest {
     }
 
     @Test
+    void shouldWarmJavaSerializationUpForFewerRoundTrips() {
+        assertEquals(3, Serialization.warmupShots(100_000, 1, "java-serialization"), "quick: three shots of 100k");
+        assertEquals(10, Serialization.warmupShots(100_000, 1, "sbe"), "the other codecs as before");
+        assertEquals(2, Serialization.warmupShots(1_000_000, 2, "java-serialization"), "never fewer than the preset's");
+        assertEquals(0, Serialization.warmupShots(1_000, 0, "java-serialization"), "smoke: none");
+    }
+
+    @Test
     void shouldSizeTheYoungGenerationForTwoShotsOfDecodedOrders() {
         assertEquals(64, Serialization.youngGenMib(1_000), "the floor");
         assertEquals(488, Serialization.youngGenMib(1_000_000), "1M orders of 256 bytes, twice");
