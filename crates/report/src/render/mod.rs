@@ -157,8 +157,8 @@ impl Report {
             count: drifted.len(),
             total: None,
             noun: ("drifted row", "drifted rows"),
-            why: "the cross-core hop moved more than 25% during a run: each gives its figures \
-                  per round",
+            why: "the cross-core hop moved more than 25% during a run of the row, so the machine \
+                  changed under it",
             names: distinct(drifted.iter().map(|r| row_name(r))),
             advice: rerun_advice(
                 &distinct(drifted.iter().map(|r| r.key.experiment.clone())),
@@ -253,17 +253,29 @@ impl Attention {
             None => format!("{} {noun}", self.count),
         }
     }
-}
 
-impl Attention {
     /// The whole item as text: `3 drifted rows (why): a, b. To settle them: `cmd``.
     pub fn line(&self) -> String {
-        let mut line = format!(
-            "{} ({}): {}",
-            self.summary(),
-            self.why,
-            self.names.join(", ")
-        );
+        self.line_naming(&self.names.join(", "))
+    }
+
+    /// The item with its names counted per experiment (a name's first word), for the terminal:
+    /// `88 drifted rows (why): queue 68, messaging 9. To settle them: `cmd``.
+    pub fn brief_line(&self) -> String {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for name in &self.names {
+            let experiment = name.split(' ').next().unwrap_or_default();
+            match counts.iter_mut().find(|(e, _)| *e == experiment) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((experiment, 1)),
+            }
+        }
+        let counted: Vec<String> = counts.iter().map(|(e, n)| format!("{e} {n}")).collect();
+        self.line_naming(&counted.join(", "))
+    }
+
+    fn line_naming(&self, names: &str) -> String {
+        let mut line = format!("{} ({}): {names}", self.summary(), self.why);
         if let Some(advice) = &self.advice {
             line.push_str(&format!(". To settle them: `{advice}`"));
         }

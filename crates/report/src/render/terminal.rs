@@ -170,7 +170,7 @@ fn brief(table: &MetricTable) -> TextTable {
 pub(super) fn render(report: &Report) -> String {
     let mut out = wrap(&report.banner(), "sympathy compare: ", "  ");
     for item in report.attention() {
-        out.push_str(&wrap(&item.line(), "  ! ", "    "));
+        out.push_str(&wrap(&item.brief_line(), "  ! ", "    "));
     }
     out.push_str("\n== the answer\n");
     for a in report.answers() {
