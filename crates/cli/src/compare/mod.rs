@@ -58,7 +58,7 @@ pub struct CompareArgs {
     /// Tiny sizes and one run each: checks the plumbing of every run, not the figures.
     #[arg(long, conflicts_with_all = ["quick", "full"])]
     smoke: bool,
-    /// Small sizes: the whole comparison in about 6.5 minutes on 2 cores (the default).
+    /// Small sizes, two base rounds and more within --budget (the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
     /// The seeds' sizes (50M trades, a 2 GiB walk); prints the expected duration first.

@@ -114,7 +114,7 @@ pub struct ExperimentSpec {
     pub estimate_s: BTreeMap<Language, PresetSeconds>,
     /// Whether `compare` without `--only` runs it (default true). An experiment that takes
     /// minutes even at its quick sizes (offheap-map and map-service build maps of a million
-    /// users) says `compare_default = false`, so the main job keeps its 6.5-minute budget;
+    /// users) says `compare_default = false`, so the main job does not take minutes more;
     /// `compare --only <name>` runs it.
     #[serde(default = "yes")]
     pub compare_default: bool,
