@@ -177,18 +177,18 @@ impl Conditions {
                     }),
             }
         };
-        let hop = |key: &str| -> Result<Option<f64>, String> {
+        // A number >= 0 of what `what` says (`a number of ns`), or absent.
+        let non_negative = |key: &str, what: &str| -> Result<Option<f64>, String> {
             match map.get(key) {
                 None | Some(Value::Null) => Ok(None),
                 Some(v) => v
                     .as_f64()
                     .filter(|x| x.is_finite() && *x >= 0.0)
                     .map(Some)
-                    .ok_or_else(|| {
-                        format!("conditions: field `{key}` must be a number of ns, found {v}")
-                    }),
+                    .ok_or_else(|| format!("conditions: field `{key}` must be {what}, found {v}")),
             }
         };
+        let hop = |key: &str| non_negative(key, "a number of ns");
         let bytes = |key: &str| -> Result<Option<u64>, String> {
             match map.get(key) {
                 None | Some(Value::Null) => Ok(None),
@@ -197,20 +197,7 @@ impl Conditions {
                 }),
             }
         };
-        let seconds = |key: &str| -> Result<Option<f64>, String> {
-            match map.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => v
-                    .as_f64()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .map(Some)
-                    .ok_or_else(|| {
-                        format!(
-                            "conditions: field `{key}` must be a number of seconds >= 0, found {v}"
-                        )
-                    }),
-            }
-        };
+        let seconds = |key: &str| non_negative(key, "a number of seconds >= 0");
         Ok(Conditions {
             round: integer("round", 1)?,
             rounds: integer("rounds", 1)?,

@@ -528,22 +528,17 @@ pub(crate) fn condition_rows(report: &Report) -> Vec<[String; 2]> {
             _ => format!("{base} per experiment"),
         },
     );
+    let seconds = |key: &str| {
+        c.raw
+            .get(key)
+            .and_then(|v| v.as_f64())
+            .map(|s| format::quantity(s * 1e3, "ms"))
+    };
     add(
         "budget",
-        c.raw
-            .get("budget_s")
-            .and_then(|v| v.as_f64())
-            .map(|s| format::quantity(s * 1e3, "ms"))
-            .unwrap_or_else(|| "none".into()),
+        seconds("budget_s").unwrap_or_else(|| "none".into()),
     );
-    add(
-        "runs took",
-        c.raw
-            .get("runs_s")
-            .and_then(|v| v.as_f64())
-            .map(|s| format::quantity(s * 1e3, "ms"))
-            .unwrap_or_default(),
-    );
+    add("runs took", seconds("runs_s").unwrap_or_default());
     rows
 }
 
