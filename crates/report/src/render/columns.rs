@@ -37,7 +37,8 @@ impl TextTable {
 /// What the marks column says, one sentence per mark.
 pub(crate) const MARKS_LEGEND: &str = "Marks: `drift` = in an experiment whose figures move \
 with the cross-core hop, the hop moved more than 25% between the probes right before and after \
-a run of the row; `retried N times` = a run was repeated because the machine was busy.";
+a run of the row; `retried N times` = a run was repeated because the machine was busy or, in a \
+hop-dependent experiment, its hop drifted (the calmest attempt is kept).";
 
 /// `Java 1.5x slower (95% CI 1.40..1.60, 3 rounds)`: the ratio `subject / other` as
 /// [`read_ratio`] reads it.

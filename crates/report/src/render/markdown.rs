@@ -81,7 +81,10 @@ pub(super) fn render(report: &Report) -> String {
         }
         let runs = run_rows(report, &experiment.experiment);
         if !runs.is_empty() {
-            out.push_str("\n### runs\n\nWhat each run of the experiment cost (every row above comes from these runs; CPU counts its child processes):\n\n");
+            out.push_str(
+                "\n### runs\n\nWhat each run of the experiment cost (every row above comes from \
+                 these runs; CPU counts its child processes):\n\n",
+            );
             out.push_str(&table(&TextTable::fixed(RUN_HEADERS, 1..5, runs)));
         }
         if experiment.experiment == load_table::EXPERIMENT {

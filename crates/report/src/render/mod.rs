@@ -206,7 +206,7 @@ impl Report {
             count: retried.len(),
             total: None,
             noun: ("row kept after a retry", "rows kept after a retry"),
-            why: "a run was repeated because the machine was busy",
+            why: "a run was repeated: the machine was busy, or its hop drifted and the calmest attempt was kept",
             names: retried,
             advice: None,
         });
