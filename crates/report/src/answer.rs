@@ -15,7 +15,7 @@ use sympathy_harness::format;
 
 use crate::ends::mixed_ends;
 use crate::stats::{RatioInterval, Verdict};
-use crate::table::{ExperimentTable, MetricTable, Row, Tables, language_title, pair_ratios};
+use crate::table::{ExperimentTable, MetricTable, Row, Tables, language_title, round_ratios};
 
 /// One experiment's answer for one pair of languages.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,15 +85,8 @@ pub(crate) fn cost_pairs(row: &Row, better: Better, subject: &str, other: &str) 
     let (Some(s), Some(o)) = (row.cell(subject), row.cell(other)) else {
         return Vec::new();
     };
-    let rounds: Vec<u32> = s
-        .rounds()
-        .iter()
-        .map(|r| r.conditions.round())
-        .filter(|r| o.round_value(*r).is_some())
-        .collect();
-    rounds
+    round_ratios(s, o)
         .into_iter()
-        .zip(pair_ratios(s, o))
         .map(|(round, ratio)| {
             let cost = if better == Better::Higher {
                 1.0 / ratio
@@ -327,6 +320,25 @@ mod tests {
             "{}",
             a.sentence
         );
+    }
+
+    #[test]
+    fn a_round_whose_denominator_is_zero_does_not_shift_the_others() {
+        // Round 1's Rust rate is 0 (no pair); rounds 2 and 3 pair with their own round.
+        let lines = [
+            line("rust", "dyn-1", 0.0, 1),
+            line("java", "dyn-1", 100e6, 1),
+            line("rust", "dyn-1", 200e6, 2),
+            line("java", "dyn-1", 100e6, 2),
+            line("rust", "dyn-1", 400e6, 3),
+            line("java", "dyn-1", 100e6, 3),
+        ];
+        let tables = Tables::build(&Merged::from_streams([
+            parse_jsonl("t", &lines.join("\n")).unwrap()
+        ]));
+        let table = &tables.experiments[0].metrics[0];
+        let costs = cost_pairs(&table.rows[0], table.better, "java", "rust");
+        assert_eq!(costs, [(2, 2.0), (3, 4.0)]);
     }
 
     #[test]

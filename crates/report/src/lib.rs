@@ -71,6 +71,6 @@ pub use seed_figures::{SeedFigure, figures_for};
 pub use stats::{ENOUGH_PAIRS, PARITY_PERCENT, RatioInterval, Verdict, parity_bound};
 pub use table::{
     COMPARED, Cell, DRIFT_LIMIT_PERCENT, ExperimentTable, HopRange, LANGUAGES, MetricTable,
-    NOISY_SPREAD, Row, Tables, language_title, median, pair_ratios,
+    NOISY_SPREAD, Row, Tables, language_title, median, pair_ratios, round_ratios,
 };
 pub use words::{RatioReading, read_ratio};

@@ -167,16 +167,22 @@ impl Cell {
     }
 }
 
-/// The per-round ratios `num / den` of two cells: one per round both have a figure in (a
-/// pair), in round order, rounds whose denominator is 0 left out.
-pub fn pair_ratios(num: &Cell, den: &Cell) -> Vec<f64> {
+/// The per-round ratios `num / den` of two cells with their round: one per round both have a
+/// figure in (a pair), in round order, rounds whose denominator is 0 left out.
+pub fn round_ratios(num: &Cell, den: &Cell) -> Vec<(u32, f64)> {
     num.rounds()
         .iter()
         .filter_map(|n| {
-            let d = den.round_value(n.conditions.round())?;
-            (d != 0.0).then(|| n.value / d)
+            let round = n.conditions.round();
+            let d = den.round_value(round)?;
+            (d != 0.0).then(|| (round, n.value / d))
         })
         .collect()
+}
+
+/// [`round_ratios`] without their rounds.
+pub fn pair_ratios(num: &Cell, den: &Cell) -> Vec<f64> {
+    round_ratios(num, den).into_iter().map(|(_, r)| r).collect()
 }
 
 /// The one-way hop between two cores over every probe of a row's results.
