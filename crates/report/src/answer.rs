@@ -16,6 +16,7 @@ use sympathy_harness::format;
 use crate::ends::mixed_ends;
 use crate::stats::{RatioInterval, Verdict};
 use crate::table::{ExperimentTable, MetricTable, Row, Tables, language_title, round_ratios};
+use crate::words::interval_text;
 
 /// One experiment's answer for one pair of languages.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,44 +150,34 @@ fn answer(table: &MetricTable, subject: &'static str, other: &'static str) -> An
             "no row of {} ran in both {s} and {o} in a common round",
             table.metric
         ),
-        Some(r) => {
-            let ci = |x: &RatioInterval| match x.interval() {
-                Some((low, high)) => format!(
-                    "95% CI {}..{}",
-                    format::ratio_figure(low),
-                    format::ratio_figure(high)
-                ),
-                None => "one round: no interval".into(),
-            };
-            match r.verdict() {
-                Verdict::Above => format!(
-                    "{s} is {}x {slower} than {o} {over} ({}, {} rounds)",
-                    format::ratio_figure(r.estimate),
-                    ci(&r),
-                    r.pairs
-                ),
-                Verdict::Below => format!(
-                    "{s} is {}x {faster} than {o} {over} ({}, {} rounds)",
-                    format::ratio_figure(1.0 / r.estimate),
-                    ci(&r.inverse()),
-                    r.pairs
-                ),
-                Verdict::OnPar => format!(
-                    "{s} is on par with {o} {over} ({s}/{o} cost {}x, {}, {} rounds)",
-                    format::ratio_figure(r.estimate),
-                    ci(&r),
-                    r.pairs
-                ),
-                Verdict::Inconclusive => format!(
-                    "{s} against {o} is inconclusive {over} ({s}/{o} cost {}x, {}, {} round{}): \
+        Some(r) => match r.verdict() {
+            Verdict::Above => format!(
+                "{s} is {}x {slower} than {o} {over} ({}, {} rounds)",
+                format::ratio_figure(r.estimate),
+                interval_text(&r),
+                r.pairs
+            ),
+            Verdict::Below => format!(
+                "{s} is {}x {faster} than {o} {over} ({}, {} rounds)",
+                format::ratio_figure(1.0 / r.estimate),
+                interval_text(&r.inverse()),
+                r.pairs
+            ),
+            Verdict::OnPar => format!(
+                "{s} is on par with {o} {over} ({s}/{o} cost {}x, {}, {} rounds)",
+                format::ratio_figure(r.estimate),
+                interval_text(&r),
+                r.pairs
+            ),
+            Verdict::Inconclusive => format!(
+                "{s} against {o} is inconclusive {over} ({s}/{o} cost {}x, {}, {} round{}): \
                      more rounds would settle it (`sympathy compare --only {experiment} --budget 10m`)",
-                    format::ratio_figure(r.estimate),
-                    ci(&r),
-                    r.pairs,
-                    if r.pairs == 1 { "" } else { "s" }
-                ),
-            }
-        }
+                format::ratio_figure(r.estimate),
+                interval_text(&r),
+                r.pairs,
+                if r.pairs == 1 { "" } else { "s" }
+            ),
+        },
     };
     // The rows that go the other way, and those that have no verdict.
     if let Some(r) = ratio {

@@ -295,10 +295,16 @@ impl Row {
     /// mostly measure the machine, and metrics without a better direction never ask.
     pub fn needs_more_rounds(&self) -> bool {
         let tail = self.key.metric.contains("p999") || self.key.metric.contains("max");
-        let directed = catalog()
+        !tail && self.ranks() && self.compared_pairs().any(|(_, _, r)| r.wants_more_pairs())
+    }
+
+    /// Whether the row's metric has a better direction, so its ratios can have a verdict (a
+    /// share such as `thread_share` describes, it does not rank; a metric the catalog lacks
+    /// counts as ranking).
+    pub fn ranks(&self) -> bool {
+        catalog()
             .metric(&self.key.metric)
-            .is_none_or(|m| m.better != Better::Neither);
-        !tail && directed && self.compared_pairs().any(|(_, _, r)| r.wants_more_pairs())
+            .is_none_or(|m| m.better != Better::Neither)
     }
 
     /// The range of the hop probes of every result in the row (`None` without probes, or

@@ -29,6 +29,15 @@ impl RatioReading {
     }
 }
 
+/// `95% CI 1.31..1.76`, or `one round: no interval`: the interval of `ratio` as every text of
+/// the report writes it.
+pub(crate) fn interval_text(ratio: &RatioInterval) -> String {
+    match ratio.interval() {
+        Some((low, high)) => format!("95% CI {}", range(low, high)),
+        None => "one round: no interval".into(),
+    }
+}
+
 /// `1.31..1.76`.
 fn range(low: f64, high: f64) -> String {
     format!(

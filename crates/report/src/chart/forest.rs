@@ -7,6 +7,7 @@ use super::COLOURS;
 use super::bars::{PAD, WIDTH};
 use super::svg::{self, Anchor, LABEL, NOTE, Svg, TITLE};
 use crate::stats::{RatioInterval, Verdict, parity_bound};
+use crate::words::interval_text;
 use sympathy_harness::format;
 
 /// One line of the plot.
@@ -112,12 +113,11 @@ pub(crate) fn forest_plot(title: &str, rows: &[ForestRow]) -> Option<String> {
             row.label.clone()
         };
         let tip = format!(
-            "{} {}: {}x (95% CI {}..{}, {} rounds)",
+            "{} {}: {}x ({}, {} rounds)",
             row.group,
             row.label,
             format::ratio_figure(row.ratio.estimate),
-            format::ratio_figure(row.ratio.low),
-            format::ratio_figure(row.ratio.high),
+            interval_text(&row.ratio),
             row.ratio.pairs
         );
         out.text(

@@ -165,16 +165,10 @@ impl Report {
                 " --max-drift 25",
             ),
         });
-        // The ratios that can have a verdict: of metrics with a better direction (a share such
-        // as thread_share describes, it does not rank).
-        let directed = |r: &&Row| {
-            sympathy_harness::catalog::catalog()
-                .metric(&r.key.metric)
-                .is_none_or(|m| m.better != sympathy_harness::catalog::Better::Neither)
-        };
+        // The ratios that can have a verdict ([`Row::ranks`]).
         let ratios: Vec<(&Row, bool)> = self
             .rows()
-            .filter(directed)
+            .filter(|r| r.ranks())
             .flat_map(|r| {
                 r.compared_pairs()
                     .map(move |(_, _, ratio)| (r, ratio.verdict() == crate::Verdict::Inconclusive))
