@@ -115,6 +115,9 @@ fn check_against_catalog(preset: Preset, planned: &[Planned]) -> Vec<String> {
                 "{at}: the catalog does not list {} for it",
                 p.language
             )),
+            Some(v) if !v.runs_at(preset) => errors.push(format!(
+                "{at}: planned, but the catalog skips it at {preset} (skip_at)"
+            )),
             Some(_) => {}
         }
         for (key, value) in &p.work {

@@ -6,19 +6,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// How big a run should be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Preset {
-    /// One short run on tiny sizes: for tests that check the plumbing, not the figures.
-    Smoke,
-    /// Seconds per experiment: for a first look and `compare`'s default.
-    Quick,
-    /// Large enough for stable figures, small enough for a laptop.
-    #[default]
-    Default,
-    /// The sizes the seed articles used (a 2 GiB walk, 50M trades, ...).
-    Full,
-}
+// The enum itself lives with the catalog's file format (`catalog/spec.rs`, which the build
+// script reads too: a variant's `skip_at` names presets); its methods are here.
+pub use crate::catalog::Preset;
 
 impl Preset {
     /// Every preset, smallest first.

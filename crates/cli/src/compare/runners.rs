@@ -122,7 +122,7 @@ pub fn preset_flag(preset: Preset) -> Option<String> {
 /// The jobs of `experiment`: Rust when it has Rust or C variants, then Java when it has Java
 /// variants.
 pub fn jobs_of(experiment: &ExperimentSpec, preset: Preset) -> Vec<Job> {
-    let runs = |language| !experiment.variants_in(language).is_empty();
+    let runs = |language| !experiment.variants_at(language, preset).is_empty();
     let mut jobs = Vec::new();
     if runs(Language::Rust) || runs(Language::C) {
         jobs.push(Job::new(experiment, Language::Rust, preset));

@@ -72,31 +72,33 @@ fn not_a(experiment: &str, name: &str, preset: Preset, what: &str) -> String {
     format!("experiments/{experiment}.toml: param `{name}` at {preset} is not {what}")
 }
 
-/// The kernels of `all` that the catalog lists for `language` in `experiment`, in catalog
-/// order: the variants a run measures when `--variants` is not given.
-pub fn variants_in<V: Copy>(
+/// The kernels of `all` that the catalog lists for `language` in `experiment` at `preset`, in
+/// catalog order: the variants a run measures when `--variants` is not given.
+pub fn variants_at<V: Copy>(
     experiment: &str,
     language: Language,
+    preset: Preset,
     all: &[V],
     name: fn(V) -> &'static str,
 ) -> Result<Vec<V>> {
     Ok(spec(experiment)?
-        .variants_in(language)
+        .variants_at(language, preset)
         .into_iter()
         .filter_map(|n| all.iter().copied().find(|&v| name(v) == n))
         .collect())
 }
 
-/// `flag` when given, else [`variants_in`] for Rust: the variants a run measures.
+/// `flag` when given, else [`variants_at`] for Rust at `preset`: the variants a run measures.
 pub fn variants_or<V: Copy>(
     flag: &Option<Vec<V>>,
     experiment: &str,
+    preset: Preset,
     all: &[V],
     name: fn(V) -> &'static str,
 ) -> Result<Vec<V>> {
     match flag {
         Some(chosen) => Ok(chosen.clone()),
-        None => variants_in(experiment, Language::Rust, all, name),
+        None => variants_at(experiment, Language::Rust, preset, all, name),
     }
 }
 

@@ -143,9 +143,14 @@ fn cases_on(
         spec.variant(v.name())
             .is_some_and(|s| s.languages.contains(&catalog_language(language)))
     };
+    // named ones as asked; by default those the catalog runs at the preset, in any language
     let variants: Vec<Variant> = match &args.variants {
         Some(v) => v.clone(),
-        None => Variant::ALL.to_vec(),
+        None => Variant::ALL
+            .iter()
+            .copied()
+            .filter(|v| spec.variant(v.name()).is_some_and(|s| s.runs_at(preset)))
+            .collect(),
     };
     let mut cases = Vec::new();
     for variant in variants {

@@ -95,7 +95,13 @@ impl Experiment for BackPressureArgs {
         let preset = common.preset();
         let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
         let service_ns = u64_or(self.service_ns, EXPERIMENT, "service_ns", preset)?;
-        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let variants = variants_or(
+            &self.variants,
+            EXPERIMENT,
+            preset,
+            &Variant::ALL,
+            Variant::name,
+        )?;
         let loads = loads(self, preset)?;
         let cores = available_cores();
         let mut cases = Vec::new();

@@ -44,7 +44,13 @@ impl Experiment for DispatchArgs {
         if iterations == 0 {
             return Err(DispatchError::ZeroIterations.into());
         }
-        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let variants = variants_or(
+            &self.variants,
+            EXPERIMENT,
+            common.preset(),
+            &Variant::ALL,
+            Variant::name,
+        )?;
         Ok(variants
             .into_iter()
             .map(|v| {

@@ -21,7 +21,7 @@ use sympathy_lab::ipc::{
     self, IpcError, JavaSidecar, Overrides, PeerLauncher, PeerTask, Variant, WriteMode,
 };
 
-use crate::experiment::catalog::variant_parser;
+use crate::experiment::catalog::{variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run ipc` (beside the common ones).
@@ -61,7 +61,13 @@ impl Experiment for IpcArgs {
     const NAME: &'static str = ipc::EXPERIMENT;
 
     fn cases(&self, common: &Common) -> Result<Vec<Case<ipc::Case>>> {
-        let variants = self.variants.clone().unwrap_or(Variant::ALL.to_vec());
+        let variants = variants_or(
+            &self.variants,
+            ipc::EXPERIMENT,
+            common.preset(),
+            &Variant::ALL,
+            Variant::name,
+        )?;
         let overrides = Overrides {
             size_bytes: self.size,
             capacity: self.capacity,

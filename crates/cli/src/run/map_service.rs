@@ -136,7 +136,13 @@ impl Experiment for MapServiceArgs {
         if users == 0 || connections == 0 || requests == 0 || max_seconds == 0 {
             bail!("--users, --connections, --requests and --max-seconds must be at least 1");
         }
-        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let variants = variants_or(
+            &self.variants,
+            EXPERIMENT,
+            preset,
+            &Variant::ALL,
+            Variant::name,
+        )?;
         let mut cases = Vec::new();
         for server in self.servers() {
             for &variant in &variants {

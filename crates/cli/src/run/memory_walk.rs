@@ -77,7 +77,13 @@ impl Experiment for MemoryWalkArgs {
                 })
                 .collect()
         } else {
-            let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+            let variants = variants_or(
+                &self.variants,
+                EXPERIMENT,
+                common.preset(),
+                &Variant::ALL,
+                Variant::name,
+            )?;
             variants
                 .into_iter()
                 .map(|variant| Walk {

@@ -20,7 +20,7 @@ use sympathy_lab::ipc::JavaSidecar;
 use sympathy_lab::messaging::{self, EXPERIMENT, Overrides, Sender, Variant};
 
 use super::ipc::{CliPeers, pick_cores};
-use crate::experiment::catalog::variant_parser;
+use crate::experiment::catalog::{variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
 
 /// Flags of `sympathy run messaging` (beside the common ones).
@@ -57,7 +57,13 @@ impl Experiment for MessagingArgs {
     const NAME: &'static str = EXPERIMENT;
 
     fn cases(&self, common: &Common) -> Result<Vec<Case<messaging::Case>>> {
-        let variants = self.variants.clone().unwrap_or(Variant::ALL.to_vec());
+        let variants = variants_or(
+            &self.variants,
+            EXPERIMENT,
+            common.preset(),
+            &Variant::ALL,
+            Variant::name,
+        )?;
         let overrides = Overrides {
             count: self.count,
             capacity: self.capacity,

@@ -62,7 +62,13 @@ impl Experiment for OffheapMapArgs {
                  seed: --users 15000000)"
             );
         }
-        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let variants = variants_or(
+            &self.variants,
+            EXPERIMENT,
+            preset,
+            &Variant::ALL,
+            Variant::name,
+        )?;
         Ok(variants
             .into_iter()
             .map(|v| {

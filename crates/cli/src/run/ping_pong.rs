@@ -112,8 +112,8 @@ fn cases_on(args: &PingPongArgs, preset: Preset, available: &[usize]) -> Result<
     let mut cases = Vec::new();
     for &language in &args.languages {
         let in_catalog = match language {
-            Language::Rust => spec.variants_in(sympathy_harness::catalog::Language::Rust),
-            Language::C => spec.variants_in(sympathy_harness::catalog::Language::C),
+            Language::Rust => spec.variants_at(sympathy_harness::catalog::Language::Rust, preset),
+            Language::C => spec.variants_at(sympathy_harness::catalog::Language::C, preset),
         };
         for &variant in chosen.iter().filter(|v| in_catalog.contains(&v.name())) {
             for &pair in &pairs {

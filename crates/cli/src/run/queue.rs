@@ -88,7 +88,7 @@ impl Experiment for QueueArgs {
         let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
         let capacity = usize_or(self.capacity, EXPERIMENT, "capacity", preset)?;
         let chosen = (!self.variants.is_empty()).then(|| self.variants.clone());
-        let variants = variants_or(&chosen, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let variants = variants_or(&chosen, EXPERIMENT, preset, &Variant::ALL, Variant::name)?;
         let mut cases = Vec::new();
         for element in or_catalog(&self.element, "element", preset, ElementKind::parse)? {
             for placement in or_catalog(&self.placement, "placement", preset, Placement::parse)? {

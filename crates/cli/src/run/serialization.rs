@@ -35,7 +35,13 @@ impl Experiment for SerializationArgs {
                 "--count 0: at least one round trip is needed (e.g. --count 1000000, the seed's)"
             );
         }
-        let codecs = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let codecs = variants_or(
+            &self.variants,
+            EXPERIMENT,
+            common.preset(),
+            &Variant::ALL,
+            Variant::name,
+        )?;
         Ok(codecs
             .into_iter()
             .map(|codec| Case::new((codec, count), codec.name(), "rust").param("count", count))

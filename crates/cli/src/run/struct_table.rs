@@ -37,7 +37,13 @@ impl Experiment for StructTableArgs {
 
     fn cases(&self, common: &Common) -> Result<Vec<Case<Table>>> {
         let records = usize_or(self.records, EXPERIMENT, "records", common.preset())?;
-        let variants = variants_or(&self.variants, EXPERIMENT, &Variant::ALL, Variant::name)?;
+        let variants = variants_or(
+            &self.variants,
+            EXPERIMENT,
+            common.preset(),
+            &Variant::ALL,
+            Variant::name,
+        )?;
         // Check every layout before spending minutes on the first.
         for &variant in &variants {
             struct_table::check_records(variant, records)?;

@@ -29,10 +29,8 @@ use std::sync::OnceLock;
 
 pub use spec::{
     Better, CommonSpec, Expect, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec,
-    PerPreset, PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
+    PerPreset, Preset, PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
-
-use crate::preset::Preset;
 
 /// The catalog files, as `(file name, text)`, embedded by the build script.
 const FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/catalog_files.rs"));
@@ -197,10 +195,25 @@ impl ExperimentSpec {
         self.variants
             .iter()
             .filter(|v| v.languages.contains(&language))
-            .map(|v| match (language, &v.java) {
-                (Language::Java, Some(java)) => java.as_str(),
-                _ => v.name.as_str(),
-            })
+            .map(|v| v.name_in(language))
+            .collect()
+    }
+
+    /// The variants `language` runs at `preset`: [`ExperimentSpec::variants_in`] less those
+    /// whose `skip_at` lists the preset.
+    ///
+    /// ```
+    /// use sympathy_harness::Preset;
+    /// use sympathy_harness::catalog::{Language, catalog};
+    /// let walk = catalog().experiment("memory-walk").unwrap();
+    /// assert!(walk.variants_at(Language::Java, Preset::Default).contains(&"linear-on-heap"));
+    /// assert!(!walk.variants_at(Language::Java, Preset::Quick).contains(&"linear-on-heap"));
+    /// ```
+    pub fn variants_at(&self, language: Language, preset: Preset) -> Vec<&str> {
+        self.variants
+            .iter()
+            .filter(|v| v.languages.contains(&language) && v.runs_at(preset))
+            .map(|v| v.name_in(language))
             .collect()
     }
 }
@@ -369,6 +382,47 @@ full = 4
             catalog.is_work_param("toy", "runs"),
             "the experiment's role wins"
         );
+    }
+
+    #[test]
+    fn skip_at_leaves_a_variant_out_of_its_presets_only() {
+        let text = experiment("").replace(
+            "java = \"vanilla\"",
+            "java = \"vanilla\"\nskip_at = [\"quick\"]\n[[variants]]\nname = \"other\"\ndoes = \"x\"\nlanguages = [\"rust\"]",
+        );
+        let catalog = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &text)]).unwrap();
+        let toy = catalog.experiment("toy").unwrap();
+        assert_eq!(
+            toy.variants_at(Language::Java, Preset::Quick),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            toy.variants_at(Language::Java, Preset::Default),
+            ["vanilla"]
+        );
+        assert_eq!(toy.variants_at(Language::Rust, Preset::Quick), ["other"]);
+        assert_eq!(
+            toy.variants_at(Language::Rust, Preset::Smoke),
+            ["plain", "other"]
+        );
+        assert_eq!(
+            toy.variants_in(Language::Java),
+            ["vanilla"],
+            "still implemented"
+        );
+
+        let smoke = experiment("").replace(
+            "java = \"vanilla\"",
+            "java = \"vanilla\"\nskip_at = [\"smoke\"]",
+        );
+        let err = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &smoke)]).unwrap_err();
+        assert!(err.contains("skips smoke"), "{err}");
+        let headline = text.replace(
+            "metrics = [\"ns_per_op\"]",
+            "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", variants = [\"plain\", \"other\"] }",
+        );
+        let err = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &headline)]).unwrap_err();
+        assert!(err.contains("`plain` is a headline variant"), "{err}");
     }
 
     #[test]

@@ -6,6 +6,22 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
 
+/// How big a run should be. In the catalog a preset is its lower-case name
+/// (`skip_at = ["quick"]`); its methods are in `preset.rs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    /// One short run on tiny sizes: for tests that check the plumbing, not the figures.
+    Smoke,
+    /// Seconds per experiment: for a first look and `compare`'s default.
+    Quick,
+    /// Large enough for stable figures, small enough for a laptop.
+    #[default]
+    Default,
+    /// The sizes the seed articles used (a 2 GiB walk, 50M trades, ...).
+    Full,
+}
+
 /// A language an experiment's variant runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -208,6 +224,27 @@ pub struct VariantSpec {
     /// its elements has `element = "boxed-u32"`). Keys are params of the experiment.
     #[serde(default)]
     pub params: BTreeMap<String, toml::Value>,
+    /// Presets at which no language runs it (`skip_at = ["quick"]`): a single-language
+    /// baseline that pairs with nothing leaves `quick` (compare's default, timed in minutes) and
+    /// runs from `default` on. Never `smoke` (which checks every variant's plumbing), never a
+    /// headline variant.
+    #[serde(default)]
+    pub skip_at: Vec<Preset>,
+}
+
+impl VariantSpec {
+    /// Whether it runs at `preset` (not listed in [`VariantSpec::skip_at`]).
+    pub fn runs_at(&self, preset: Preset) -> bool {
+        !self.skip_at.contains(&preset)
+    }
+
+    /// Its name in `language`'s results: [`VariantSpec::java`] for Java when set, else `name`.
+    pub fn name_in(&self, language: Language) -> &str {
+        match (language, &self.java) {
+            (Language::Java, Some(java)) => java,
+            _ => &self.name,
+        }
+    }
 }
 
 /// What a parameter describes.
@@ -309,6 +346,23 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
         for v in &e.variants {
             if v.languages.is_empty() {
                 errors.push(at(format!("variant `{}` names no language", v.name)));
+            }
+            if v.skip_at.contains(&Preset::Smoke) {
+                errors.push(at(format!(
+                    "variant `{}` skips smoke, which checks every variant's plumbing",
+                    v.name
+                )));
+            }
+            if !v.skip_at.is_empty()
+                && e.headline
+                    .as_ref()
+                    .is_some_and(|h| h.variants.contains(&v.name))
+            {
+                errors.push(at(format!(
+                    "variant `{}` is a headline variant and must run at every preset, but skips {}",
+                    v.name,
+                    format!("{:?}", v.skip_at).to_lowercase()
+                )));
             }
             for key in v.params.keys() {
                 if !e.params.iter().any(|p| &p.name == key) {

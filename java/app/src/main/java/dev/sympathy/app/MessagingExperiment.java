@@ -102,11 +102,12 @@ final class MessagingExperiment {
         long capacity = param(spec, "capacity").longAt(at);
         List<Case> cases = new ArrayList<>();
         for (String javaName : java) {
-            if (!variants.isEmpty() && !variants.contains(javaName)) {
-                continue;
-            }
             String name = spec.variantName(Language.JAVA, javaName);
             VariantSpec variant = spec.variant(name).orElseThrow();
+            // named ones run as asked; by default those the catalog runs at the preset
+            if (variants.isEmpty() ? !variant.runsAt(at) : !variants.contains(javaName)) {
+                continue;
+            }
             String countParam = name.equals("serde") ? "stock_count" : "count";
             long messages = ((Number) fixedOr(spec, variant, countParam, at).getFirst()).longValue();
             for (Object sender : fixedOr(spec, variant, "sender", at)) {

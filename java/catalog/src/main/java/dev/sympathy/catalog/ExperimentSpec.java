@@ -76,4 +76,13 @@ public record ExperimentSpec(
     public List<String> variantsIn(Language language) {
         return variants.stream().filter(v -> v.languages().contains(language)).map(v -> v.nameIn(language)).toList();
     }
+
+    /**
+     * The variants {@code language} runs at {@code preset}: {@link #variantsIn} less those whose
+     * {@link VariantSpec#skipAt} lists it.
+     */
+    public List<String> variantsAt(Language language, Preset preset) {
+        return variants.stream().filter(v -> v.languages().contains(language) && v.runsAt(preset))
+                .map(v -> v.nameIn(language)).toList();
+    }
 }

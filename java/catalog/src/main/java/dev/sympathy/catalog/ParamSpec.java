@@ -12,8 +12,8 @@ import java.util.List;
  *
  * <pre>{@code
  * ParamSpec size = catalog.experiment("memory-walk").param("size_bytes").orElseThrow();
- * size.at(Preset.QUICK)        // 268435456L
- * size.valuesAt(Preset.QUICK)  // [268435456L]
+ * size.at(Preset.QUICK)        // 134217728L
+ * size.valuesAt(Preset.QUICK)  // [134217728L]
  * }</pre>
  *
  * @param name its key in result params (snake case; Java's JMH {@code @Param} is its lower camel case)

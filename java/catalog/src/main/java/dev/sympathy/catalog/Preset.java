@@ -1,5 +1,6 @@
 package dev.sympathy.catalog;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
@@ -8,7 +9,8 @@ import java.util.Optional;
  * How big a run is, the same four presets as the Rust harness: {@code smoke} (CI: plumbing only,
  * tiny sizes), {@code quick} (seconds per benchmark), {@code default}, {@code full} (the seeds'
  * sizes). Every catalog param has a value at each ({@link ParamSpec#at}); the result param
- * {@code preset} holds {@link #label()}.
+ * {@code preset} holds {@link #label()}, and so does the catalog where it names a preset
+ * ({@code skip_at = ["quick"]}).
  *
  * <pre>{@code
  * Preset.fromFlag("--quick")  // Optional[QUICK]
@@ -17,12 +19,16 @@ import java.util.Optional;
  */
 public enum Preset {
     /** {@code --smoke}. */
+    @JsonProperty("smoke")
     SMOKE,
     /** {@code --quick}. */
+    @JsonProperty("quick")
     QUICK,
     /** No flag. */
+    @JsonProperty("default")
     DEFAULT,
     /** {@code --full}. */
+    @JsonProperty("full")
     FULL;
 
     /** The lower-case name: the TOML key of its values and the result param {@code preset}. */

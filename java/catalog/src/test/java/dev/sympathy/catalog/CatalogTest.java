@@ -70,6 +70,12 @@ class CatalogTest {
         assertEquals(List.of("off-heap"), walk.param("memory").orElseThrow().valuesAt(Preset.SMOKE));
         assertEquals(false, walk.param("huge_pages").orElseThrow().at(Preset.FULL));
         assertTrue(walk.variantsIn(Language.JAVA).contains("linear"));
+        // skip_at = ["quick"]: implemented, run from default on, in smoke's plumbing check too
+        assertTrue(walk.variantsIn(Language.JAVA).contains("linear-on-heap"));
+        assertFalse(walk.variantsAt(Language.JAVA, Preset.QUICK).contains("linear-on-heap"));
+        assertTrue(walk.variantsAt(Language.JAVA, Preset.QUICK).contains("linear"));
+        assertTrue(walk.variantsAt(Language.JAVA, Preset.DEFAULT).contains("linear-on-heap"));
+        assertTrue(walk.variantsAt(Language.JAVA, Preset.SMOKE).contains("linear-on-heap"));
         assertEquals(Better.LOWER, catalog.metric("ns_per_op").orElseThrow().better());
         assertFalse(catalog.isWorkParam("memory-walk", "preset"));
         assertTrue(catalog.isWorkParam("memory-walk", "size_bytes"));

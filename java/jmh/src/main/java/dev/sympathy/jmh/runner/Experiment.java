@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -33,7 +34,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * the catalog's values, and so is {@code variant} (Java's names).
  *
  * <pre>{@code
- * List<Experiment.Run> runs = Experiment.MEMORY_WALK.runs(Preset.QUICK, catalog.experiment("memory-walk"));
+ * List<Experiment.Run> runs = Experiment.MEMORY_WALK.runsAt(Preset.QUICK, catalog.experiment("memory-walk"));
  * }</pre>
  */
 public enum Experiment {
@@ -95,22 +96,20 @@ public enum Experiment {
             // warm-up shots until C2 has compiled the codecs (Serialization.warmupShots), one run
             // per number of shots (java-serialization is warm sooner); a young generation that
             // holds a whole shot's decoded orders, emptied between shots, so that no collection
-            // pauses inside a shot's timed reads (Serialization.youngGenMib). JMH's shouldDoGC
-            // empties it and waits for the collectors to settle, which also lets C2 finish
-            // compiling between shots: one System.gc() in the benchmark instead read sbe at
-            // 120-127 ns, not 54-64. The sbe variant's Agrona buffer reaches
-            // jdk.internal.misc.Unsafe.
+            // pauses inside a shot's timed reads (Serialization.youngGenMib): the benchmark
+            // empties it and waits for a quiet JIT before each measured shot (Quiet.settle).
+            // The sbe variant's Agrona buffer reaches jdk.internal.misc.Unsafe.
             final int count = Math.toIntExact(max(spec, "count", preset));
             final int presetWarmups = JmhIterations.at(preset).warmupIterations();
             final long young = Serialization.youngGenMib(count);
             final Map<Integer, List<String>> byWarmups = new LinkedHashMap<>();
-            for (String variant : spec.variantsIn(Language.JAVA)) {
+            for (String variant : spec.variantsAt(Language.JAVA, preset)) {
                 byWarmups.computeIfAbsent(Serialization.warmupShots(count, presetWarmups, variant), k -> new ArrayList<>())
                         .add(variant);
             }
             final List<Run> runs = new ArrayList<>();
             byWarmups.forEach((warmups, variants) -> runs.add(new Run(Serialization.class,
-                    base(preset, spec, Serialization.class, variants).warmupIterations(warmups).shouldDoGC(true),
+                    base(preset, spec, Serialization.class, variants).warmupIterations(warmups),
                     List.of(Main.UNSAFE_ALLOW, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
                             "-Xmn" + young + "m", "-Xms" + (2 * young) + "m", "-Xmx" + (2 * young) + "m"))));
             return runs;
@@ -140,7 +139,7 @@ public enum Experiment {
             final String gcDir = System.getProperty("java.io.tmpdir") + "/sympathy-gc";
             new java.io.File(gcDir).mkdirs();
             final List<Run> runs = new ArrayList<>();
-            for (String variant : spec.variantsIn(Language.JAVA)) {
+            for (String variant : spec.variantsAt(Language.JAVA, preset)) {
                 final String log = gcDir + "/offheap-map-" + variant + "-%p.log";
                 final List<String> jvm = new ArrayList<>(List.of("-Xmx" + OffheapMap.heapMib(variant, users) + "m",
                         "-Xlog:gc:file=" + log, "-D" + OffheapMap.GC_LOG_PROPERTY + "=" + log));
@@ -186,6 +185,17 @@ public enum Experiment {
     }
 
     /**
+     * {@link #runs} less those left without a benchmark to run: a class whose methods are the
+     * variants ({@code DispatchStepDown}) when the preset runs none of them ({@code skip_at}).
+     * What {@link Main} runs and {@link Plan} plans.
+     */
+    final List<Run> runsAt(Preset preset, ExperimentSpec spec) {
+        return runs(preset, spec).stream()
+                .filter(run -> !JmhCase.expand(run.benchmark(), run.options().build()).isEmpty())
+                .toList();
+    }
+
+    /**
      * One JMH run: the benchmark class its options include, the options, and the JVM flags its
      * forks need (appended by the runner).
      */
@@ -198,22 +208,25 @@ public enum Experiment {
      * preset of {@code variant} and of each param the class declares.
      */
     static ChainedOptionsBuilder base(Preset preset, ExperimentSpec spec, Class<?> benchmarkClass) {
-        return base(preset, spec, benchmarkClass, spec.variantsIn(Language.JAVA));
+        return base(preset, spec, benchmarkClass, spec.variantsAt(Language.JAVA, preset));
     }
 
     /** {@link #base}, running only {@code variants} (a JMH param's values add up: set them once). */
     static ChainedOptionsBuilder base(Preset preset, ExperimentSpec spec, Class<?> benchmarkClass,
             List<String> variants) {
         final JmhIterations iterations = JmhIterations.at(preset);
+        final Set<String> declared = JmhCase.declaredParams(benchmarkClass);
+        // the variants are a `variant` param's values, or else the benchmark methods (kebab case)
+        final String methods = declared.contains("variant") ? ""
+                : "(" + variants.stream().map(Experiment::lowerCamel).collect(Collectors.joining("|")) + ")$";
         final ChainedOptionsBuilder options = new OptionsBuilder()
-                .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
+                .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\." + methods)
                 .warmupIterations(iterations.warmupIterations())
                 .measurementIterations(iterations.measurementIterations())
                 .warmupTime(TimeValue.milliseconds(iterations.warmupMillis()))
                 .measurementTime(TimeValue.milliseconds(iterations.measurementMillis()))
                 .forks(iterations.forks())
                 .shouldFailOnError(true);
-        final Set<String> declared = JmhCase.declaredParams(benchmarkClass);
         if (declared.contains("variant")) {
             options.param("variant", variants.toArray(String[]::new));
         }
@@ -226,12 +239,15 @@ public enum Experiment {
         return options;
     }
 
-    /** {@code size_bytes} to {@code sizeBytes}: a catalog param's JMH {@code @Param} name. */
+    /**
+     * {@code size_bytes} to {@code sizeBytes}: a catalog param's JMH {@code @Param} name; and
+     * {@code cas-val} to {@code casVal}: a variant's benchmark method.
+     */
     static String lowerCamel(String snake) {
         final StringBuilder out = new StringBuilder();
         boolean upper = false;
         for (char c : snake.toCharArray()) {
-            if (c == '_') {
+            if (c == '_' || c == '-') {
                 upper = true;
             } else {
                 out.append(upper ? Character.toUpperCase(c) : c);

@@ -130,7 +130,7 @@ public final class Main {
         final Converter converter = new Converter(common);
         try {
             for (Experiment experiment : experiments) {
-                for (Experiment.Run run : experiment.runs(preset, catalog.experiment(experiment.id))) {
+                for (Experiment.Run run : experiment.runsAt(preset, catalog.experiment(experiment.id))) {
                     for (Map<String, Object> rec : runJmh(run, converter)) {
                         stdout.println(json ? Json.write(rec) : human(rec));
                     }

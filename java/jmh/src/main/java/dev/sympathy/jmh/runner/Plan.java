@@ -30,7 +30,7 @@ final class Plan {
     /** The plan lines of {@code experiment} at {@code preset}, in run order. */
     static List<Map<String, Object>> lines(Experiment experiment, Preset preset, ExperimentSpec spec, CommonSpec common) {
         final Set<Map<String, Object>> lines = new LinkedHashSet<>();
-        for (Experiment.Run run : experiment.runs(preset, spec)) {
+        for (Experiment.Run run : experiment.runsAt(preset, spec)) {
             for (JmhCase c : JmhCase.expand(run.benchmark(), run.options().build())) {
                 for (ResultGroup group : Converter.groups(c)) {
                     final Map<String, Object> params = new LinkedHashMap<>(group.params());

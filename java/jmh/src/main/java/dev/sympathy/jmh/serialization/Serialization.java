@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.serialization;
 
 import dev.sympathy.jmh.support.Extras;
+import dev.sympathy.jmh.support.Quiet;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,19 @@ public class Serialization {
         orders[0] = Order.seedItem();
         for (int i = 1; i < orders.length; i++) {
             orders[i] = Order.random(random);
+        }
+    }
+
+    /**
+     * Before each measured shot: the young generation emptied and the JIT quiet
+     * ({@link Quiet#settle}), so that no collection pauses inside the shot's timed reads and the
+     * shot runs the codecs' C2 code. Warm-up shots run without it: a collection inside one costs
+     * nothing measured.
+     */
+    @Setup(Level.Iteration)
+    public void settle(IterationParams iteration) {
+        if (iteration.getType() == IterationType.MEASUREMENT) {
+            Quiet.settle();
         }
     }
 
@@ -167,7 +181,7 @@ public class Serialization {
      * (JMH {@code -prof gc}: 232 bytes per round trip), so a collection would otherwise start in
      * the middle of a shot's reads and its pause would count as reading (read_ns of 23 to 255
      * ns for the same code in back-to-back quick runs). With the young generation this size and
-     * a collection forced between shots (JMH's {@code shouldDoGC}), read_ns is the decode with
+     * a collection forced before each measured shot ({@link #settle}), read_ns is the decode with
      * its allocation and without a collection; {@code -prof gc}'s {@code gc.time} shows the
      * collection's cost.
      *

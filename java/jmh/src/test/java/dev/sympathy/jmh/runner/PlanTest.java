@@ -35,10 +35,10 @@ class PlanTest {
     }
 
     @Test
-    void shouldPlanTheCatalogsMemoryWalkSizeAtQuick() {
+    void shouldPlanTheCatalogsMemoryWalkSizeAtDefault() {
         final ExperimentSpec spec = CATALOG.experiment("memory-walk");
-        final long catalogSize = spec.param("size_bytes").orElseThrow().longAt(Preset.QUICK);
-        final List<Map<String, Object>> lines = plan(Experiment.MEMORY_WALK, Preset.QUICK);
+        final long catalogSize = spec.param("size_bytes").orElseThrow().longAt(Preset.DEFAULT);
+        final List<Map<String, Object>> lines = plan(Experiment.MEMORY_WALK, Preset.DEFAULT);
         assertFalse(lines.isEmpty());
         for (Map<String, Object> line : lines) {
             assertEquals("plan", line.get("kind"));
@@ -59,10 +59,10 @@ class PlanTest {
     }
 
     @Test
-    void shouldPlanTheCatalogsDispatchIterationsAtQuick() {
+    void shouldPlanTheCatalogsDispatchIterationsAtDefault() {
         final Set<Long> catalogIterations = CATALOG.experiment("dispatch").param("iterations").orElseThrow()
-                .valuesAt(Preset.QUICK).stream().map(v -> (Long) v).collect(Collectors.toSet());
-        final List<Map<String, Object>> lines = plan(Experiment.DISPATCH, Preset.QUICK);
+                .valuesAt(Preset.DEFAULT).stream().map(v -> (Long) v).collect(Collectors.toSet());
+        final List<Map<String, Object>> lines = plan(Experiment.DISPATCH, Preset.DEFAULT);
         assertFalse(lines.isEmpty());
         for (Map<String, Object> line : lines) {
             assertTrue(catalogIterations.contains(((Number) params(line).get("iterations")).longValue()), line.toString());
@@ -75,13 +75,19 @@ class PlanTest {
     }
 
     @Test
-    void shouldPlanEveryJavaVariantOfTheCatalogAndNoOther() {
-        for (Experiment experiment : Experiment.values()) {
-            final Set<Object> planned = new LinkedHashSet<>();
-            plan(experiment, Preset.QUICK).forEach(line -> planned.add(line.get("variant")));
-            assertEquals(Set.copyOf(CATALOG.experiment(experiment.id).variantsIn(Language.JAVA)), planned,
-                    experiment.id + ": the benchmarks' variants and the catalog's Java variants");
+    void shouldPlanEveryJavaVariantOfTheCatalogAtEachPresetAndNoOther() {
+        for (Preset preset : Preset.values()) {
+            for (Experiment experiment : Experiment.values()) {
+                final Set<Object> planned = new LinkedHashSet<>();
+                plan(experiment, preset).forEach(line -> planned.add(line.get("variant")));
+                assertEquals(Set.copyOf(CATALOG.experiment(experiment.id).variantsAt(Language.JAVA, preset)), planned,
+                        experiment.id + " at " + preset.label() + ": the benchmarks' variants and the catalog's Java variants");
+            }
         }
+        // skip_at = ["quick"]: the on-heap walks and step-down leave quick, and stay at smoke
+        assertFalse(plan(Experiment.MEMORY_WALK, Preset.QUICK).stream().anyMatch(l -> "linear-on-heap".equals(l.get("variant"))));
+        assertFalse(plan(Experiment.DISPATCH, Preset.QUICK).stream().anyMatch(l -> "step-down".equals(l.get("variant"))));
+        assertTrue(plan(Experiment.DISPATCH, Preset.SMOKE).stream().anyMatch(l -> "step-down".equals(l.get("variant"))));
     }
 
     @Test

@@ -1,0 +1,69 @@
+package dev.sympathy.jmh.support;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * Brings the JVM to rest before a measured shot: one full collection (the young generation
+ * empty, so no collection starts inside the shot), then a wait until the JIT has been quiet for
+ * {@link #QUIET_MILLIS} (no compilation finished in that window; at most {@link #MAX_MILLIS}),
+ * so that the shot runs the C2 code its warm-up asked for, not C1's while C2 still compiles.
+ *
+ * <p>It does what JMH's {@code shouldDoGC} does for a shot, in a tenth of the time: JMH calls
+ * {@code System.gc()} until the heap stops shrinking and sleeps between the calls (about 0.7 s a
+ * shot on the 2-core machine, before warm-up shots as well as measured ones), and its waits also
+ * let C2 finish, which a bare {@code System.gc()} did not (serialization's {@code sbe} reads
+ * took 120-127 ns after one, 54-64 ns after JMH's waits).
+ *
+ * <pre>{@code
+ * @Setup(Level.Iteration)
+ * public void settle(IterationParams iteration) {
+ *     if (iteration.getType() == IterationType.MEASUREMENT) {
+ *         Quiet.settle();
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Quiet {
+    private Quiet() {}
+
+    /** How long no compilation may finish before the JIT counts as quiet. */
+    public static final long QUIET_MILLIS = 100;
+
+    /** The longest {@link #settle} waits for a quiet JIT. */
+    public static final long MAX_MILLIS = 3_000;
+
+    /**
+     * One full collection, then waits (at most {@link #MAX_MILLIS}) until no compilation has
+     * finished for {@link #QUIET_MILLIS}; returns the milliseconds it waited.
+     */
+    public static long settle() {
+        final long start = System.nanoTime();
+        System.gc();
+        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        final boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        long compiled = timed ? jit.getTotalCompilationTime() : 0;
+        while (millisSince(start) < MAX_MILLIS) {
+            sleep(QUIET_MILLIS);
+            final long now = timed ? jit.getTotalCompilationTime() : 0;
+            if (now == compiled) {
+                break;
+            }
+            compiled = now;
+        }
+        return millisSince(start);
+    }
+
+    private static long millisSince(long start) {
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a quiet JIT", e);
+        }
+    }
+}
