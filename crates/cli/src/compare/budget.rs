@@ -1,6 +1,7 @@
 //! `compare --budget`: how long the runs may take. The base rounds always run; extra rounds of
 //! an experiment with undecided rows, and re-takes of a hop-dependent round whose hop drifted,
-//! run only while their estimated time fits what is left.
+//! run only while their estimated time fits what is left once the base runs still to come
+//! have their expected time set aside.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -62,6 +63,9 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 pub struct Budget {
     limit: Option<Duration>,
     started: Cell<Option<Instant>>,
+    /// Time set aside for work that must run whatever the budget (the base runs still to
+    /// come): what [`Budget::fits`] does not hand out.
+    reserved: Cell<Duration>,
 }
 
 impl Budget {
@@ -70,6 +74,7 @@ impl Budget {
         Budget {
             limit,
             started: Cell::new(None),
+            reserved: Cell::new(Duration::ZERO),
         }
     }
 
@@ -90,9 +95,16 @@ impl Budget {
         self.limit.map(|l| l.saturating_sub(self.spent()))
     }
 
-    /// Whether something expected to take `cost` fits what is left.
+    /// Sets aside `time` for work that runs whatever the budget (the base rounds' runs still to
+    /// come), replacing what was set aside before: [`Budget::fits`] leaves it out.
+    pub fn reserve(&self, time: Duration) {
+        self.reserved.set(time);
+    }
+
+    /// Whether something expected to take `cost` fits what is left beside what is reserved.
     pub fn fits(&self, cost: Duration) -> bool {
-        self.left().is_none_or(|left| cost <= left)
+        self.left()
+            .is_none_or(|left| cost + self.reserved.get() <= left)
     }
 }
 
@@ -136,5 +148,20 @@ mod tests {
         let hour = Budget::new(Some(Duration::from_secs(3600)));
         assert!(hour.fits(Duration::from_secs(60)));
         assert!(!hour.fits(Duration::from_secs(7200)));
+    }
+
+    #[test]
+    fn what_is_reserved_for_the_base_runs_is_not_handed_out() {
+        let budget = Budget::new(Some(Duration::from_secs(300)));
+        budget.start();
+        assert!(budget.fits(Duration::from_secs(60)));
+        budget.reserve(Duration::from_secs(270));
+        assert!(!budget.fits(Duration::from_secs(60)), "60 s + 270 s reserved > 300 s");
+        assert!(budget.fits(Duration::from_secs(20)));
+        budget.reserve(Duration::ZERO);
+        assert!(budget.fits(Duration::from_secs(60)));
+        let unlimited = Budget::new(None);
+        unlimited.reserve(Duration::from_secs(86_400));
+        assert!(unlimited.fits(Duration::from_secs(86_400)));
     }
 }

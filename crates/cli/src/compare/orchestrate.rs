@@ -256,8 +256,11 @@ pub fn run_comparison(
             human(runner.pace.left(&base[index..])),
         );
         say(runner.progress, &line);
+        // a re-take must leave the time the base runs after this one are expected to take
+        plan.budget.reserve(runner.pace.left(&base[index + 1..]));
         runner.run(*slot, group_of(slot.job));
     }
+    plan.budget.reserve(Duration::ZERO);
 
     let mut rounds_run = vec![plan.rounds.max(1); groups.len()];
     let mut undecided: Vec<usize> = (0..groups.len())
@@ -898,6 +901,32 @@ echo 'progress goes to stderr' >&2"#;
         assert_eq!(retries(&hop, Some(Duration::ZERO)).0, 0, "no budget left");
         let single = job("ping-pong", Language::Rust, RUST_OK);
         assert_eq!(retries(&single, None).0, 0, "not hop-dependent");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_retake_leaves_the_time_of_the_base_runs_still_to_come() {
+        // Two base rounds estimated at 100 s each within a 60 s budget: the first round's drift
+        // is kept (a re-take would eat the second round's time), the last round's is re-taken.
+        let mut hop = job("ping-pong", Language::Rust, RUST_OK);
+        hop.hop_dependent = true;
+        hop.estimate = Duration::from_secs(100);
+        let dir = work_dir("hop-reserve");
+        let (outcome, progress) = run_with(
+            std::slice::from_ref(&hop),
+            2,
+            &FakeProbe::new(&[50.0, 100.0]),
+            None,
+            &Budget::new(Some(Duration::from_secs(60))),
+            &Decided,
+            &dir,
+        );
+        let retries: Vec<_> = outcome
+            .streams
+            .iter()
+            .map(|s| s.results[0].raw["conditions"]["retries"].clone())
+            .collect();
+        assert_eq!(retries, [0, 2], "{progress}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
