@@ -156,7 +156,10 @@ mod tests {
         budget.start();
         assert!(budget.fits(Duration::from_secs(60)));
         budget.reserve(Duration::from_secs(270));
-        assert!(!budget.fits(Duration::from_secs(60)), "60 s + 270 s reserved > 300 s");
+        assert!(
+            !budget.fits(Duration::from_secs(60)),
+            "60 s + 270 s reserved > 300 s"
+        );
         assert!(budget.fits(Duration::from_secs(20)));
         budget.reserve(Duration::ZERO);
         assert!(budget.fits(Duration::from_secs(60)));
