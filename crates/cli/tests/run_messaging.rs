@@ -29,7 +29,8 @@ fn pinned(out: std::process::Output) -> Option<std::process::Output> {
 
 #[test]
 fn the_plan_gives_each_variant_its_senders() {
-    let out = sympathy(&["run", "messaging", "--plan", "--quick"]);
+    // the default preset runs every variant with its senders (quick skips some: skip_at)
+    let out = sympathy(&["run", "messaging", "--plan"]);
     assert!(out.status.success(), "{}", text(&out));
     let plans: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -60,9 +61,25 @@ fn the_plan_gives_each_variant_its_senders() {
             "sbe-jni other-language",
         ]
     );
-    assert_eq!(plans[8]["params"]["stock_count"], 30000);
-    assert_eq!(plans[0]["params"]["count"], 1_000_000);
+    assert_eq!(plans[8]["params"]["stock_count"], 300_000);
+    assert_eq!(plans[0]["params"]["count"], 5_000_000);
     assert!(plans.iter().all(|p| p["language"] == "rust"));
+
+    // quick (compare's default, timed in minutes): the headline encodings, same-language senders
+    let out = sympathy(&["run", "messaging", "--plan", "--quick"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let quick: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let p: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{} {}",
+                p["variant"].as_str().unwrap(),
+                p["params"]["sender"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(quick, ["raw same-language", "sbe same-language"]);
 }
 
 #[test]
