@@ -124,14 +124,19 @@ public final class Catalog {
     /**
      * This catalog as a Java run that asks for some variants sees it (the JMH runner's
      * {@code --variants}): each experiment keeps the variants Java calls by a name in
-     * {@code javaNames}, and those Java does not run; the other Java variants are dropped.
+     * {@code javaNames}, and those Java does not run; the other Java variants are dropped. A
+     * variant named runs at every preset (its {@code skip_at} no longer applies).
      */
     public Catalog onlyJavaVariants(List<String> javaNames) {
         final Map<String, ExperimentSpec> narrowed = new java.util.LinkedHashMap<>();
         for (var e : experiments.entrySet()) {
             final ExperimentSpec spec = e.getValue();
+            // a variant named runs at every preset, as Rust's --variants does (its skip_at dropped)
             final List<VariantSpec> kept = spec.variants().stream()
                     .filter(v -> !v.languages().contains(Language.JAVA) || javaNames.contains(v.nameIn(Language.JAVA)))
+                    .map(v -> v.languages().contains(Language.JAVA)
+                            ? new VariantSpec(v.name(), v.does(), v.languages(), v.java(), v.params(), List.of())
+                            : v)
                     .toList();
             narrowed.put(e.getKey(), new ExperimentSpec(spec.name(), spec.purpose(), spec.seeds(), kept, spec.params(),
                     spec.metrics(), spec.headline(), spec.seedFigures(), spec.estimateS(), spec.compareDefault(),

@@ -92,6 +92,9 @@ class CatalogTest {
                 java.util.List.of(map.name(), catalog.onlyJavaVariants(java.util.List.of("p1c1")).experiment("queue").name()));
         assertEquals(false, map.compareDefault());
         assertEquals(true, catalog.experiment("queue").compareDefault());
+        // a variant named runs even at a preset its skip_at lists
+        final ExperimentSpec walk = catalog.onlyJavaVariants(java.util.List.of("linear-on-heap")).experiment("memory-walk");
+        assertEquals(java.util.List.of("linear-on-heap"), walk.variantsAt(Language.JAVA, Preset.QUICK));
     }
 
     @Test
