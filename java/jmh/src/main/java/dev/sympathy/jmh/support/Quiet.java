@@ -35,9 +35,9 @@ public final class Quiet {
 
     /**
      * One full collection, then waits (at most {@link #MAX_MILLIS}) until no compilation has
-     * finished for {@link #QUIET_MILLIS}; returns the milliseconds it waited.
+     * finished for {@link #QUIET_MILLIS}.
      */
-    public static long settle() {
+    public static void settle() {
         final long start = System.nanoTime();
         System.gc();
         final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
@@ -51,7 +51,6 @@ public final class Quiet {
             }
             compiled = now;
         }
-        return millisSince(start);
     }
 
     private static long millisSince(long start) {
