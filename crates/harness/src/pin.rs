@@ -1,6 +1,8 @@
 //! Thread pinning that is checked: a pin that did not take effect is an error, never a silent
 //! fallback to an unpinned thread.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use thiserror::Error;
 
 /// Why a thread could not be pinned.
@@ -62,7 +64,25 @@ pub fn pin_current_thread(core: usize) -> Result<(), PinError> {
     if actual != [core] {
         return Err(PinError::NotEffective { core, actual });
     }
+    PINNED_THREADS.fetch_add(1, Ordering::Relaxed);
     Ok(())
+}
+
+/// Threads this process pinned (and read back) so far: a count only, read when results are
+/// written, so no other memory is published through it.
+static PINNED_THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether this process pinned some thread and read the pin back: the `pinned` parity fact of
+/// its results. A pin that fails is an error ([`PinError`]), never an unpinned run, so one
+/// pinned thread means every measured thread that asked for a core got it.
+///
+/// ```
+/// use sympathy_harness::pin::{available_cores, pin_current_thread, pinned_any};
+/// pin_current_thread(available_cores()[0]).unwrap();
+/// assert!(pinned_any());
+/// ```
+pub fn pinned_any() -> bool {
+    PINNED_THREADS.load(Ordering::Relaxed) > 0
 }
 
 /// Runs `work` on a new thread pinned (and verified, as [`pin_current_thread`]) to `core`, and

@@ -266,6 +266,9 @@ pub struct Measurement {
     pub stats: Stats,
     /// How the run was verified.
     pub check: Check,
+    /// Parity facts (`common.toml`'s `parity_facts`): what the run measured or did about the
+    /// conditions of its work, which the result's twin in another language must share.
+    pub parity: Map<String, Value>,
 }
 
 impl Measurement {
@@ -285,6 +288,7 @@ impl Measurement {
                 max: 0.0,
             },
             check: Check::Ok,
+            parity: Map::new(),
         }
     }
 
@@ -297,6 +301,12 @@ impl Measurement {
     /// Adds a parameter (`threads`, `cores`, `size_bytes`, `records`, `placement`, ...).
     pub fn param(mut self, key: &str, value: impl Into<Value>) -> Measurement {
         self.params.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// Adds a parity fact (`pinned`, `huge_pages`, `inputs`, `timer`, ...; docs/results.md).
+    pub fn fact(mut self, name: &str, value: impl Into<Value>) -> Measurement {
+        self.parity.insert(name.to_string(), value.into());
         self
     }
 
@@ -332,6 +342,8 @@ impl Measurement {
             unit: &'static str,
             stats: &'a Stats,
             check: &'static str,
+            #[serde(skip_serializing_if = "Map::is_empty")]
+            parity: &'a Map<String, Value>,
         }
         let line = Line {
             kind: "result",
@@ -344,6 +356,7 @@ impl Measurement {
             unit: self.metric.unit(),
             stats: &self.stats,
             check: self.check.as_str(),
+            parity: &self.parity,
         };
         serde_json::to_string(&line).expect("a result line always serialises")
     }
@@ -434,8 +447,24 @@ impl Reporter {
         }
     }
 
-    /// Records a measurement and prints it (as JSON, or as a human summary line).
-    pub fn result(&mut self, m: Measurement) -> io::Result<()> {
+    /// Records a measurement and prints it (as JSON, or as a human summary line). A result of
+    /// an experiment whose catalog entry lists the `pinned` parity fact gets it, unless the
+    /// measurement set it: from its `pinning` param where it has one (threads in other
+    /// processes), else from this process ([`crate::pin::pinned_any`]).
+    pub fn result(&mut self, mut m: Measurement) -> io::Result<()> {
+        let lists_pinned = crate::catalog::catalog()
+            .parity(&m.experiment)
+            .iter()
+            .any(|f| f == "pinned");
+        if lists_pinned && !m.parity.contains_key("pinned") {
+            // A run whose threads live in other processes says how they ran in its `pinning`
+            // param; one that pins its own threads is pinned when some pin took effect here.
+            let pinned = match m.params.get("pinning") {
+                Some(mode) => mode == "pinned",
+                None => crate::pin::pinned_any(),
+            };
+            m.parity.insert("pinned".into(), Value::Bool(pinned));
+        }
         if self.json {
             writeln!(self.out, "{}", m.to_json())?;
         } else {

@@ -3,11 +3,14 @@
 //! A port of `TestSerialisationPerf` from "Native C/C++ Like Performance For Java Object
 //! Serialisation" (Thompson, 2012). The object is the seed's `ObjectToBeSerialised` ([`Order`]:
 //! `sourceId 1010, special true, orderCode 777, priority 99, prices 0.1..1.0, quantities 1..10`).
-//! As in the seed, one run writes it `count` times into one buffer (timed: `write_ns` per
-//! encode), then reads it back `count` times from that buffer (timed: `read_ns` per decode).
-//! Every decoded order is compared with the original, all fields, inside the read loop: that
-//! comparison is both how each round trip is checked and what consumes the decoded value, so
-//! `read_ns` includes it (a few ns). A mismatch or a decode error is an error, never a result.
+//! Where the seed wrote its one item `count` times into one buffer, a run here cycles through
+//! [`INPUTS`] orders ([`inputs`]: the seed's item and 255 orders Java's `SplittableRandom(9)`
+//! draws, the same bits in both languages), as Java's benchmark does: a batch of 256 is encoded
+//! into 256 slots (timed: `write_ns` per encode), decoded from them into 256 orders (timed:
+//! `read_ns` per decode), then every decoded order is compared with its original, all fields,
+//! outside the timer. The work inside each timer is the codec's alone, in both languages, and
+//! the run's parity facts say so (`inputs`, `working_set_bytes`, `timer`). A mismatch or a
+//! decode error is an error, never a result.
 //!
 //! | variant | codec | encoded bytes |
 //! |---|---|---|
@@ -37,8 +40,15 @@ use thiserror::Error;
 use zerocopy::byteorder::little_endian::{F64, I32, I64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
+mod inputs;
+
+pub use inputs::{INPUTS, inputs, same_order};
+
 /// The experiment's name in result lines.
 pub const EXPERIMENT: &str = "serialization";
+/// What each timer of a run holds, in both languages (the `timer` parity fact): the encodes of a
+/// batch, or its decodes; the check of the decoded orders runs after the read timer stops.
+pub const TIMER: &str = "encode | decode, check after";
 /// The seed's `REPETITIONS`: round trips per run.
 pub const SEED_COUNT: usize = 1_000_000;
 /// Bytes the serde buffer offers (the seed's `ByteBuffer.allocate(1024)`).
@@ -181,6 +191,10 @@ impl From<MessageError> for CodecError {
 
 /// One way of turning an [`Order`] into bytes and back.
 pub trait Codec {
+    /// Bytes from one slot of a run to the next: room for the longest encoding of any order
+    /// (a fixed layout's size, or postcard's longest, 201 bytes, rounded up to 8).
+    const SLOT_BYTES: usize;
+
     /// Encodes `order` at the start of `buf`; returns the bytes written.
     ///
     /// # Errors
@@ -199,6 +213,8 @@ pub trait Codec {
 pub struct SerdeBinary;
 
 impl Codec for SerdeBinary {
+    const SLOT_BYTES: usize = 208;
+
     #[inline]
     fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
         postcard::to_slice(order, buf)
@@ -263,6 +279,8 @@ impl Reader<'_> {
 }
 
 impl Codec for HandCodec {
+    const SLOT_BYTES: usize = OrderLayout::SIZE;
+
     #[inline]
     fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
         let mut w = Writer { buf, pos: 0 };
@@ -312,6 +330,8 @@ impl Codec for HandCodec {
 pub struct ZeroCopy;
 
 impl Codec for ZeroCopy {
+    const SLOT_BYTES: usize = OrderLayout::SIZE;
+
     #[inline]
     fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
         let len = buf.len();
@@ -341,6 +361,8 @@ impl Codec for ZeroCopy {
 pub struct Sbe;
 
 impl Codec for Sbe {
+    const SLOT_BYTES: usize = sympathy_messages::HEADER_LENGTH + OrderLayout::SIZE;
+
     #[inline]
     fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
         Ok(encode_order(order, buf)?)
@@ -384,6 +406,17 @@ impl Variant {
             Variant::HandCodec => "hand-codec",
             Variant::ZeroCopy => "zero-copy",
             Variant::RingClaim => "ring-claim",
+            Variant::Sbe => "sbe",
+        }
+    }
+
+    /// The byte format it writes (the `format` parity fact): `postcard`, `order-layout` (the
+    /// shared 184 bytes of [`OrderLayout`]) or `sbe`. Java's variants of the same format say
+    /// the same; its `java-serialization` says `java.io`, so it never pairs with postcard.
+    pub fn format(self) -> &'static str {
+        match self {
+            Variant::SerdeBinary => "postcard",
+            Variant::HandCodec | Variant::ZeroCopy | Variant::RingClaim => "order-layout",
             Variant::Sbe => "sbe",
         }
     }
@@ -439,14 +472,18 @@ pub enum SerializationError {
 pub struct RoundTrips {
     /// Nanoseconds per encode.
     pub write_ns: f64,
-    /// Nanoseconds per decode (including the equality check of the decoded order).
+    /// Nanoseconds per decode (the check of the decoded orders runs after the timer).
     pub read_ns: f64,
-    /// Bytes of one encoded order (the payload; a ring record adds its 8-byte header).
+    /// Bytes of the seed's item encoded (the payload; a ring record adds its 8-byte header):
+    /// the seed's measure of a format's size.
     pub encoded_bytes: usize,
+    /// Bytes the [`INPUTS`] orders take encoded, the slots each timed loop writes or reads (the
+    /// `working_set_bytes` parity fact).
+    pub working_set_bytes: usize,
 }
 
-/// Writes then reads the seed's order `count` times with `variant`, timed, checking every
-/// decoded order against the original.
+/// Writes then reads `count` orders with `variant`, cycling through the [`inputs`] in batches
+/// of [`INPUTS`], timed, checking every decoded order against its original after the timer.
 ///
 /// Runs on the calling thread: pin it first (the CLI and benches use
 /// [`sympathy_harness::pin::run_pinned`]).
@@ -457,13 +494,13 @@ pub fn run(variant: Variant, count: usize) -> Result<RoundTrips, SerializationEr
     if count == 0 {
         return Err(SerializationError::ZeroCount);
     }
-    let order = Order::seed();
+    let orders = inputs();
     match variant {
-        Variant::SerdeBinary => run_codec::<SerdeBinary>(variant, &order, count),
-        Variant::HandCodec => run_codec::<HandCodec>(variant, &order, count),
-        Variant::ZeroCopy => run_codec::<ZeroCopy>(variant, &order, count),
-        Variant::RingClaim => run_ring(&order, count),
-        Variant::Sbe => run_codec::<Sbe>(variant, &order, count),
+        Variant::SerdeBinary => run_codec::<SerdeBinary>(variant, &orders, count),
+        Variant::HandCodec => run_codec::<HandCodec>(variant, &orders, count),
+        Variant::ZeroCopy => run_codec::<ZeroCopy>(variant, &orders, count),
+        Variant::RingClaim => run_ring(&orders, count),
+        Variant::Sbe => run_codec::<Sbe>(variant, &orders, count),
     }
 }
 
@@ -471,84 +508,108 @@ fn per_op(elapsed: Duration, count: usize) -> f64 {
     elapsed.as_nanos() as f64 / count as f64
 }
 
-/// The seed's loops: `count` encodes into one buffer, then `count` decodes from it.
+/// Decoded orders that differ from their originals (bit for bit, [`same_order`]).
+fn mismatches(originals: &[Order], decoded: &[Order]) -> usize {
+    originals
+        .iter()
+        .zip(decoded)
+        .filter(|(a, b)| !same_order(a, b))
+        .count()
+}
+
+/// Batches of up to [`INPUTS`] orders: encoded into their slots (timed), decoded into
+/// `decoded` (timed), then checked (untimed), until `count` round trips are done.
 fn run_codec<C: Codec>(
     variant: Variant,
-    order: &Order,
+    orders: &[Order],
     count: usize,
 ) -> Result<RoundTrips, SerializationError> {
     let codec = |source| SerializationError::Codec { variant, source };
-    let mut buf = vec![0u8; BUFFER_BYTES];
-    let (write, len) = write_loop::<C>(order, &mut buf, count).map_err(codec)?;
-    let (read, mismatches) = read_loop::<C>(order, &buf[..len], count).map_err(codec)?;
-    if mismatches != 0 {
+    let mut slots = vec![0u8; orders.len() * C::SLOT_BYTES];
+    let mut lengths = vec![0usize; orders.len()];
+    let mut decoded = vec![Order::seed(); orders.len()];
+    let (mut write, mut read, mut wrong) = (Duration::ZERO, Duration::ZERO, 0);
+    let mut done = 0;
+    while done < count {
+        let n = orders.len().min(count - done);
+        write += write_batch::<C>(&orders[..n], &mut slots, &mut lengths).map_err(codec)?;
+        read += read_batch::<C>(&slots, &lengths[..n], &mut decoded[..n]).map_err(codec)?;
+        wrong += mismatches(&orders[..n], &decoded[..n]);
+        done += n;
+    }
+    if wrong != 0 {
         return Err(SerializationError::Mismatch {
             variant,
-            mismatches,
+            mismatches: wrong,
             count,
         });
     }
+    let mut seed_item = [0u8; BUFFER_BYTES];
     Ok(RoundTrips {
         write_ns: per_op(write, count),
         read_ns: per_op(read, count),
-        encoded_bytes: len,
+        encoded_bytes: C::encode(&orders[0], &mut seed_item).map_err(codec)?,
+        working_set_bytes: lengths.iter().sum(),
     })
 }
 
-/// `count` encodes of `order` into `buf`; the buffer passes through `black_box` every time, so
-/// no store can be dropped or hoisted out of the loop.
+/// Encodes `orders[i]` into slot `i` of `slots` (each slot passes through `black_box`, so no
+/// store can be dropped), recording each length; returns the time taken.
 #[inline(never)]
-fn write_loop<C: Codec>(
-    order: &Order,
-    buf: &mut [u8],
-    count: usize,
-) -> Result<(Duration, usize), CodecError> {
-    let mut len = 0;
+fn write_batch<C: Codec>(
+    orders: &[Order],
+    slots: &mut [u8],
+    lengths: &mut [usize],
+) -> Result<Duration, CodecError> {
     let start = Instant::now();
-    for _ in 0..count {
-        len = C::encode(black_box(order), black_box(&mut *buf))?;
+    for ((order, slot), len) in orders
+        .iter()
+        .zip(slots.chunks_exact_mut(C::SLOT_BYTES))
+        .zip(lengths.iter_mut())
+    {
+        *len = C::encode(black_box(order), black_box(slot))?;
     }
-    Ok((start.elapsed(), len))
+    Ok(start.elapsed())
 }
 
-/// `count` decodes from `buf`, each compared with `order`; returns the mismatches.
+/// Decodes slot `i` (its first `lengths[i]` bytes) into `decoded[i]`; returns the time taken.
 #[inline(never)]
-fn read_loop<C: Codec>(
-    order: &Order,
-    buf: &[u8],
-    count: usize,
-) -> Result<(Duration, usize), CodecError> {
-    let mut mismatches = 0usize;
+fn read_batch<C: Codec>(
+    slots: &[u8],
+    lengths: &[usize],
+    decoded: &mut [Order],
+) -> Result<Duration, CodecError> {
     let start = Instant::now();
-    for _ in 0..count {
-        let decoded = C::decode(black_box(buf))?;
-        mismatches += usize::from(black_box(decoded) != *order);
+    for ((slot, &len), out) in slots
+        .chunks_exact(C::SLOT_BYTES)
+        .zip(lengths)
+        .zip(decoded.iter_mut())
+    {
+        *out = black_box(C::decode(black_box(&slot[..len]))?);
     }
-    Ok((start.elapsed(), mismatches))
+    Ok(start.elapsed())
 }
 
 /// Type id of the order records in the ring.
 const ORDER_TYPE_ID: i32 = 1;
-/// Records per batch: claimed and committed one by one, then read by one `read` call (or two,
-/// at a wrap).
-const RING_BATCH: usize = 256;
 /// Bytes of the ring's record area: room for more than one batch of 192-byte records.
 const RING_CAPACITY: usize = 128 * 1024;
 
-/// `ring-claim`: batches of [`RING_BATCH`] orders, each claimed, encoded in place and committed
+/// `ring-claim`: batches of [`INPUTS`] orders, each claimed, encoded in place and committed
 /// (timed as writes), then read back by the consumer, each decoded in place in the read
-/// handler and compared (timed as reads).
-fn run_ring(order: &Order, count: usize) -> Result<RoundTrips, SerializationError> {
+/// handler into `decoded` (timed as reads), then checked (untimed).
+fn run_ring(orders: &[Order], count: usize) -> Result<RoundTrips, SerializationError> {
     let variant = Variant::RingClaim;
     let ring = Ring::anonymous(RING_CAPACITY)?;
     let (mut producer, mut consumer) = (ring.producer()?, ring.consumer()?);
     let (mut write, mut read) = (Duration::ZERO, Duration::ZERO);
-    let (mut written, mut handled, mut mismatches) = (0usize, 0usize, 0usize);
+    let (mut written, mut handled, mut wrong) = (0usize, 0usize, 0usize);
+    let mut decoded = vec![Order::seed(); orders.len()];
     let mut decode_error = None;
     while written < count {
-        let batch = RING_BATCH.min(count - written);
+        let batch = orders.len().min(count - written);
         let start = Instant::now();
-        for _ in 0..batch {
+        for order in &orders[..batch] {
             let mut claim = producer.try_claim(ORDER_TYPE_ID, OrderLayout::SIZE)?;
             ZeroCopy::encode(black_box(order), &mut claim)
                 .map_err(|source| SerializationError::Codec { variant, source })?;
@@ -559,12 +620,16 @@ fn run_ring(order: &Order, count: usize) -> Result<RoundTrips, SerializationErro
         let start = Instant::now();
         // A read stops at the end of the ring; one that meets only the padding before a wrap
         // hands out nothing, so only two empty reads in a row mean the records are missing.
-        let mut empty_reads = 0;
+        let (mut empty_reads, mut next) = (0, 0);
         while handled < written && empty_reads < 2 {
             let n = consumer.read(
-                |_, payload| match ZeroCopy::decode(payload) {
-                    Ok(decoded) => mismatches += usize::from(black_box(decoded) != *order),
-                    Err(e) => decode_error = Some(e),
+                |_, payload| match (ZeroCopy::decode(payload), decoded.get_mut(next)) {
+                    (Ok(order), Some(slot)) => {
+                        *slot = black_box(order);
+                        next += 1;
+                    }
+                    (Ok(_), None) => next += 1,
+                    (Err(e), _) => decode_error = Some(e),
                 },
                 written - handled,
             )?;
@@ -575,17 +640,18 @@ fn run_ring(order: &Order, count: usize) -> Result<RoundTrips, SerializationErro
         if let Some(source) = decode_error.take() {
             return Err(SerializationError::Codec { variant, source });
         }
-        if handled != written {
+        if handled != written || next != batch {
             return Err(SerializationError::Lost {
                 written,
                 read: handled,
             });
         }
+        wrong += mismatches(&orders[..batch], &decoded[..batch]);
     }
-    if mismatches != 0 {
+    if wrong != 0 {
         return Err(SerializationError::Mismatch {
             variant,
-            mismatches,
+            mismatches: wrong,
             count,
         });
     }
@@ -593,6 +659,7 @@ fn run_ring(order: &Order, count: usize) -> Result<RoundTrips, SerializationErro
         write_ns: per_op(write, count),
         read_ns: per_op(read, count),
         encoded_bytes: OrderLayout::SIZE,
+        working_set_bytes: orders.len() * OrderLayout::SIZE,
     })
 }
 

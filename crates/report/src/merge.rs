@@ -218,15 +218,15 @@ mod tests {
         let key = |lang: &str, variant: &str| {
             PairKey::of(&parse_jsonl("t", &line(lang, variant)).unwrap().results[0])
         };
-        assert_eq!(key("java", "bi"), key("rust", "dyn-2"));
-        assert_eq!(key("java", "bi").variant, "dyn-2");
+        assert_eq!(key("java", "bi-call"), key("rust", "dyn-2"));
+        assert_eq!(key("java", "bi-call").variant, "dyn-2");
         assert_ne!(
-            key("rust", "bi"),
+            key("rust", "bi-call"),
             key("rust", "dyn-2"),
             "only Java names are aliases"
         );
-        assert_eq!(variant_label("dispatch", "dyn-2"), "dyn-2 / bi (java)");
-        assert_eq!(variant_label("dispatch", "static"), "static");
+        assert_eq!(variant_label("dispatch", "dyn-2"), "dyn-2 / bi-call (java)");
+        assert_eq!(variant_label("dispatch", "static"), "static / mono (java)");
     }
 
     #[test]

@@ -132,6 +132,11 @@ fn parse_result(
         Some(Value::Object(p)) => p.iter().map(|(k, v)| (k.clone(), value_text(v))).collect(),
         Some(_) => return Err("field `params` must be an object".into()),
     };
+    let parity = match raw.get("parity") {
+        None | Some(Value::Null) => BTreeMap::new(),
+        Some(Value::Object(p)) => p.iter().map(|(k, v)| (k.clone(), value_text(v))).collect(),
+        Some(_) => return Err("field `parity` must be an object".into()),
+    };
     let spread = match raw.get("stats") {
         None | Some(Value::Null) => None,
         Some(Value::Object(s)) => {
@@ -166,6 +171,7 @@ fn parse_result(
         spread,
         check: fields.optional_string("check").unwrap_or_default(),
         conditions: Conditions::parse(raw.get("conditions"))?,
+        parity,
         raw,
         source,
     })

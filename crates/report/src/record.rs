@@ -108,6 +108,9 @@ pub struct ResultRecord {
     pub check: String,
     /// The state of the machine and the round it ran in (`compare` writes it).
     pub conditions: Conditions,
+    /// Parity facts (`parity`), each value rendered as text: what the run measured or did
+    /// about the conditions of its work, which its twin in another language must share.
+    pub parity: BTreeMap<String, String>,
     /// The record as written (every field kept, in order).
     pub raw: Map<String, Value>,
     /// Where it was read.

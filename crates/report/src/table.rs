@@ -224,9 +224,68 @@ impl Row {
     }
 
     /// `num`'s figure over `den`'s from the rounds both ran in, with its 95% interval
-    /// ([`RatioInterval::of_pairs`] of [`pair_ratios`]); `None` when they share no round.
+    /// ([`RatioInterval::of_pairs`] of [`pair_ratios`]); `None` when they share no round, or
+    /// when the two did not do the same work ([`Row::parity_conflict`]).
     pub fn ratio(&self, num: &str, den: &str) -> Option<RatioInterval> {
+        if self.parity_conflict(num, den).is_some() {
+            return None;
+        }
         RatioInterval::of_pairs(&pair_ratios(self.cell(num)?, self.cell(den)?))
+    }
+
+    /// Why `num`'s and `den`'s results of this row may not be paired, when they may not: a
+    /// parity fact the experiment's catalog entry lists ([`Catalog::parity`]) that one side
+    /// does not report, or that the two report with different values (every round of each
+    /// side counts). `None` when both cells share every listed fact, when neither reports a
+    /// fact (results written before parity facts existed), or when one cell is missing.
+    ///
+    /// [`Catalog::parity`]: sympathy_harness::catalog::Catalog::parity
+    pub fn parity_conflict(&self, num: &str, den: &str) -> Option<String> {
+        let (n, d) = (self.cell(num)?, self.cell(den)?);
+        let mut reasons = Vec::new();
+        for fact in catalog().parity(&self.key.experiment) {
+            fn values<'c>(cell: &'c Cell, fact: &str) -> Vec<Option<&'c str>> {
+                let mut v: Vec<Option<&str>> = cell
+                    .rounds()
+                    .iter()
+                    .map(|r| r.parity.get(fact).map(String::as_str))
+                    .collect();
+                v.sort();
+                v.dedup();
+                v
+            }
+            let (nv, dv) = (values(n, fact), values(d, fact));
+            if nv == [None] && dv == [None] {
+                continue; // results written before parity facts: nothing to compare
+            }
+            let missing = [(num, &nv), (den, &dv)]
+                .into_iter()
+                .find(|(_, v)| v.contains(&None));
+            if let Some((language, _)) = missing {
+                reasons.push(format!(
+                    "{} does not report `{fact}`",
+                    language_title(language)
+                ));
+                continue;
+            }
+            if nv.len() > 1 || dv.len() > 1 || nv != dv {
+                let shown = |v: &[Option<&str>]| {
+                    v.iter()
+                        .flatten()
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                };
+                reasons.push(format!(
+                    "{fact} {} in {}, {} in {}",
+                    shown(&nv),
+                    language_title(num),
+                    shown(&dv),
+                    language_title(den)
+                ));
+            }
+        }
+        (!reasons.is_empty()).then(|| reasons.join("; "))
     }
 
     /// Java's figure over Rust's (the geometric mean of the per-round ratios), when both ran
@@ -751,5 +810,94 @@ mod tests {
         let t = tables(&[line("go", "xadd", "ns_per_hop", 64.0)]);
         assert!(t.experiments.is_empty());
         assert_eq!(t.unplaced.len(), 1);
+    }
+
+    /// A result of `experiment`/`variant` in `lang` carrying the `parity` object `parity`.
+    fn with_parity(experiment: &str, lang: &str, variant: &str, parity: &str) -> String {
+        format!(
+            r#"{{"kind":"result","experiment":"{experiment}","language":"{lang}","variant":"{variant}","params":{{}},"metric":"ns_per_op","value":10.0,"unit":"ns","check":"ok","parity":{parity}}}"#
+        )
+    }
+
+    fn only_row(t: &Tables) -> &Row {
+        let rows: Vec<&Row> = t.rows().collect();
+        assert_eq!(rows.len(), 1, "one row: the two results share a key");
+        rows[0]
+    }
+
+    #[test]
+    fn a_pair_whose_parity_facts_match_has_a_ratio() {
+        let facts = r#"{"pinned":true,"huge_pages":false}"#;
+        let t = tables(&[
+            with_parity("memory-walk", "rust", "linear", facts),
+            with_parity("memory-walk", "java", "linear", facts),
+        ]);
+        let row = only_row(&t);
+        assert_eq!(row.parity_conflict("java", "rust"), None);
+        assert_eq!(row.java_over_rust(), Some(1.0));
+    }
+
+    #[test]
+    fn a_pair_with_different_pinning_is_refused_and_says_why() {
+        let t = tables(&[
+            with_parity("ping-pong", "rust", "xadd", r#"{"pinned":true}"#),
+            with_parity("ping-pong", "java", "xadd", r#"{"pinned":false}"#),
+        ]);
+        let row = only_row(&t);
+        assert_eq!(
+            row.parity_conflict("java", "rust").as_deref(),
+            Some("pinned false in Java, true in Rust")
+        );
+        assert_eq!(row.ratio("java", "rust"), None);
+        assert_eq!(row.compared_pairs().count(), 0);
+    }
+
+    #[test]
+    fn a_pair_with_different_page_backing_is_refused() {
+        let t = tables(&[
+            with_parity(
+                "memory-walk",
+                "rust",
+                "chase-heap",
+                r#"{"pinned":false,"huge_pages":false}"#,
+            ),
+            with_parity(
+                "memory-walk",
+                "java",
+                "chase-heap",
+                r#"{"pinned":false,"huge_pages":true}"#,
+            ),
+        ]);
+        let why = only_row(&t).parity_conflict("java", "rust").unwrap();
+        assert_eq!(why, "huge_pages true in Java, false in Rust");
+        assert_eq!(only_row(&t).java_over_rust(), None);
+    }
+
+    #[test]
+    fn a_pair_with_a_different_working_set_or_a_missing_fact_is_refused() {
+        let rust = r#"{"pinned":true,"format":"order-layout","inputs":256,"working_set_bytes":47104,"timer":"t"}"#;
+        let java = r#"{"pinned":true,"format":"order-layout","inputs":1,"working_set_bytes":184}"#;
+        let t = tables(&[
+            with_parity("serialization", "rust", "zero-copy", rust),
+            with_parity("serialization", "java", "unsafe", java),
+        ]);
+        let why = only_row(&t).parity_conflict("java", "rust").unwrap();
+        assert!(why.contains("inputs 1 in Java, 256 in Rust"), "{why}");
+        assert!(
+            why.contains("working_set_bytes 184 in Java, 47104 in Rust"),
+            "{why}"
+        );
+        assert!(why.contains("Java does not report `timer`"), "{why}");
+        assert_eq!(only_row(&t).java_over_rust(), None);
+    }
+
+    #[test]
+    fn facts_the_catalog_does_not_list_never_split_a_pair() {
+        let t = tables(&[
+            with_parity("ping-pong", "rust", "xadd", r#"{"pinned":true,"other":1}"#),
+            with_parity("ping-pong", "java", "xadd", r#"{"pinned":true,"other":2}"#),
+        ]);
+        assert_eq!(only_row(&t).parity_conflict("java", "rust"), None);
+        assert!(only_row(&t).java_over_rust().is_some());
     }
 }

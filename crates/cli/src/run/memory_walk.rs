@@ -145,7 +145,13 @@ impl Experiment for MemoryWalkArgs {
             }
             let stats = Stats::from_samples(&samples)
                 .with_context(|| format!("{variant}: no valid samples"))?;
-            reporter.result(case.result(EXPERIMENT, Metric::NsPerOp, stats))?;
+            // Measured after the walks, from the mapping itself: THP may back memory that was
+            // never advised (THP=always), and the advice may not be honoured.
+            let backed = array.region().huge_page_bytes().unwrap_or(0);
+            reporter.result(
+                case.result(EXPERIMENT, Metric::NsPerOp, stats)
+                    .fact("huge_pages", backed > 0),
+            )?;
         }
         Ok(())
     }

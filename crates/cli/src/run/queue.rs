@@ -196,6 +196,11 @@ impl Experiment for QueueArgs {
                     .measurement(EXPERIMENT)
                     .param("cores", format!("{},{}", cores.producer, cores.consumer))
                     .param("preset", preset.name())
+                    .fact("batch", case.work.variant.batch())
+                    .fact(
+                        "slot_bytes",
+                        case.work.variant.slot_bytes(case.work.element),
+                    )
                     .stats(Metric::MsgsPerSec, stats);
                 reporter.result(result)?;
             }

@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use sympathy_harness::pin::run_pinned;
 use sympathy_harness::{Check, Metric, Reporter, Stats};
-use sympathy_lab::serialization::{self, EXPERIMENT, RoundTrips, Variant};
+use sympathy_lab::serialization::{self, EXPERIMENT, INPUTS, RoundTrips, TIMER, Variant};
 
 use crate::experiment::catalog::{usize_or, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment, first_core};
@@ -78,12 +78,17 @@ impl Experiment for SerializationArgs {
             }
         }
         for (case, done) in cases.iter().zip(&trips) {
+            let working_set = done.last().map_or(0, |t| t.working_set_bytes);
             let result = |metric, samples: &[f64], check| -> Result<_> {
                 let stats = Stats::from_samples(samples).context("no valid samples")?;
                 Ok(case
                     .measurement(EXPERIMENT)
                     .stats(metric, stats)
-                    .check(check))
+                    .check(check)
+                    .fact("inputs", INPUTS)
+                    .fact("working_set_bytes", working_set)
+                    .fact("timer", TIMER)
+                    .fact("format", case.work.0.format()))
             };
             let writes: Vec<f64> = done.iter().map(|t| t.write_ns).collect();
             let reads: Vec<f64> = done.iter().map(|t| t.read_ns).collect();

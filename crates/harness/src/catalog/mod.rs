@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 
 pub use spec::{
     Better, CommonSpec, Expect, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec,
-    PerPreset, Preset, PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
+    ParityFactSpec, PerPreset, Preset, PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 
 /// The catalog files, as `(file name, text)`, embedded by the build script.
@@ -113,6 +113,24 @@ impl Catalog {
     /// ```
     pub fn compare_rounds(&self, preset: Preset) -> u32 {
         self.common.compare_rounds.at(preset).max(1)
+    }
+
+    /// The parity facts the two sides of a pair of `experiment` must share (its entry's
+    /// `parity`; none for an experiment the catalog lacks).
+    ///
+    /// ```
+    /// use sympathy_harness::catalog::catalog;
+    /// assert!(catalog().parity("serialization").iter().any(|f| f == "inputs"));
+    /// assert!(catalog().parity("teleport").is_empty());
+    /// ```
+    pub fn parity(&self, experiment: &str) -> &[String] {
+        self.experiment(experiment)
+            .map_or(&[], |e| e.parity.as_slice())
+    }
+
+    /// The parity fact called `name` (`common.toml`'s `parity_facts`).
+    pub fn parity_fact(&self, name: &str) -> Option<&ParityFactSpec> {
+        self.common.parity_facts.iter().find(|f| f.name == name)
     }
 
     /// The metric called `name`.

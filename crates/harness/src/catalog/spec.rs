@@ -56,6 +56,21 @@ pub struct CommonSpec {
     /// How many rounds `sympathy compare` runs of every experiment at each preset (each round
     /// runs every language once, starting one language further along than the round before).
     pub compare_rounds: PerPreset,
+    /// Every parity fact a result may carry (`parity` in docs/results.md): what a language
+    /// measured or did about the conditions of its work (pinned threads, huge pages, inputs,
+    /// what the timer holds), which the two sides of a pair must share.
+    #[serde(default)]
+    pub parity_facts: Vec<ParityFactSpec>,
+}
+
+/// One parity fact: its name in results' `parity` object and what it says.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParityFactSpec {
+    /// The name in result records, e.g. `pinned`.
+    pub name: String,
+    /// One sentence: what it says and how it is measured.
+    pub does: String,
 }
 
 /// Which way a metric improves.
@@ -141,6 +156,11 @@ pub struct ExperimentSpec {
     /// default), and a change of the hop during its run is no reason to doubt it.
     #[serde(default)]
     pub hop_dependent: bool,
+    /// The parity facts (names from `common.toml`'s `parity_facts`) every result of it
+    /// carries and the two sides of a pair must share: the report refuses to pair two results
+    /// whose values differ, or one that lacks a fact, and says why.
+    #[serde(default)]
+    pub parity: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -325,9 +345,25 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
     if metrics.len() != common.metrics.len() {
         errors.push("common.toml: a metric is listed twice".to_string());
     }
+    let facts: BTreeSet<&str> = common
+        .parity_facts
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    if facts.len() != common.parity_facts.len() {
+        errors.push("common.toml: a parity fact is listed twice".to_string());
+    }
     let mut names = BTreeSet::new();
     for (file, e) in experiments {
         let at = |what: String| format!("{file}: {what}");
+        for fact in &e.parity {
+            if !facts.contains(fact.as_str()) {
+                errors.push(at(format!(
+                    "parity fact `{fact}` is not one of common.toml's parity_facts ({})",
+                    facts.iter().copied().collect::<Vec<_>>().join(", ")
+                )));
+            }
+        }
         if file != &format!("{}.toml", e.name) {
             errors.push(at(format!("holds `{}`; name the file after it", e.name)));
         }

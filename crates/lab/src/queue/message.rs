@@ -78,6 +78,15 @@ impl ElementKind {
         }
     }
 
+    /// Bytes of one element.
+    pub fn bytes(self) -> usize {
+        match self {
+            ElementKind::U32 => size_of::<u32>(),
+            ElementKind::U64 => size_of::<u64>(),
+            ElementKind::Tick => size_of::<Tick>(),
+        }
+    }
+
     /// Parses a name from [`ElementKind::name`].
     ///
     /// # Errors

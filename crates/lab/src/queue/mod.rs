@@ -29,6 +29,7 @@ pub use fastflow::{FastFlowConsumer, FastFlowProducer, fastflow};
 pub use ipc::{IpcPeer, PeerLaunch, consume_in_peer};
 pub use message::{ElementKind, Message, Tick};
 pub use pair::{Waiter, timed_pair};
+use sympathy_ring::layout;
 pub use variants::{BATCH, BOX_POOL};
 
 /// Why a queue run failed.
@@ -221,6 +222,39 @@ impl Variant {
             Variant::CrossbeamArrayQueue => "crossbeam-array-queue",
             Variant::StdSyncChannel => "std-sync-channel",
             Variant::Ring => "ring",
+        }
+    }
+
+    /// Most elements the consumer takes per read before it releases their slots (the `batch`
+    /// parity fact): [`BATCH`] for the batch reader and the record ring, else 1.
+    pub fn batch(self) -> usize {
+        match self {
+            Variant::P1c1Batch | Variant::Ring => BATCH,
+            _ => 1,
+        }
+    }
+
+    /// Bytes one element of `element` occupies in the slots the two threads share (the
+    /// `slot_bytes` parity fact): the element itself; a pointer to its box (`p1c1-boxed`); a
+    /// 4-byte flag beside it, aligned (`fastflow`); an 8-byte record header before it, the
+    /// record aligned to 8 (`ring`).
+    ///
+    /// ```
+    /// use sympathy_lab::queue::{ElementKind, Variant};
+    /// assert_eq!(Variant::P1c1.slot_bytes(ElementKind::U32), 4);
+    /// assert_eq!(Variant::Fastflow.slot_bytes(ElementKind::U32), 8);
+    /// assert_eq!(Variant::Ring.slot_bytes(ElementKind::U32), 16);
+    /// assert_eq!(Variant::P1c1Boxed.slot_bytes(ElementKind::U32), 8);
+    /// ```
+    pub fn slot_bytes(self, element: ElementKind) -> usize {
+        let bytes = element.bytes();
+        match self {
+            Variant::P1c1Boxed => size_of::<usize>(),
+            Variant::Fastflow => (size_of::<u32>() + bytes).next_multiple_of(bytes.max(4)),
+            Variant::Ring => {
+                (layout::RECORD_HEADER_LENGTH + bytes).next_multiple_of(layout::RECORD_ALIGNMENT)
+            }
+            _ => bytes,
         }
     }
 }

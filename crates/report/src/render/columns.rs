@@ -124,8 +124,12 @@ pub(crate) fn metric_columns(table: &MetricTable) -> TextTable {
         if table.has_language(subject) && table.has_language(other) {
             let ratio = |r: &Row| {
                 let (s, o) = (side_name(r, subject), side_name(r, other));
-                r.ratio(subject, other)
-                    .map(|x| ratio_text(table, &x, &s, &o))
+                match r.parity_conflict(subject, other) {
+                    Some(why) => Some(format!("not paired: {why}")),
+                    None => r
+                        .ratio(subject, other)
+                        .map(|x| ratio_text(table, &x, &s, &o)),
+                }
             };
             columns.push((
                 format!("{} vs {}", language_title(subject), language_title(other)),

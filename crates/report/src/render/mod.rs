@@ -152,6 +152,24 @@ impl Report {
             names: failed,
             advice: rerun_advice(&failed_experiments, ""),
         });
+        let unpaired: Vec<&Row> = self
+            .rows()
+            .filter(|r| {
+                crate::table::COMPARED
+                    .into_iter()
+                    .any(|(num, den)| r.parity_conflict(num, den).is_some())
+            })
+            .collect();
+        items.push(Attention {
+            count: unpaired.len(),
+            total: None,
+            noun: ("row not paired", "rows not paired"),
+            why: "their languages reported different parity facts (pinning, page backing, \
+                  inputs, what the timer holds): not the same work, so no ratio; each row names \
+                  the fact",
+            names: distinct(unpaired.iter().map(|r| row_name(r))),
+            advice: None,
+        });
         let drifted: Vec<&Row> = self.rows().filter(|r| r.drifted()).collect();
         items.push(Attention {
             count: drifted.len(),

@@ -127,6 +127,9 @@ fn brief(table: &MetricTable) -> TextTable {
     numeric.extend(languages.iter().map(|_| true));
     numeric.extend(pairs.iter().map(|_| false));
     let verdict = |row: &Row, (num, den): (&str, &str)| -> String {
+        if let Some(why) = row.parity_conflict(num, den) {
+            return format!("not paired: {why}");
+        }
         let Some(ratio) = row.ratio(num, den) else {
             return "-".into();
         };

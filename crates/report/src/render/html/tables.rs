@@ -166,6 +166,12 @@ pub(super) fn metric_table(table: &MetricTable, labels: &RowLabels) -> String {
             .iter()
             .map(|r| {
                 let (subject, other) = (side_name(r, num), side_name(r, den));
+                if let Some(why) = r.parity_conflict(num, den) {
+                    return Some(format!(
+                        "<span class=\"unpaired\">not paired: {}</span>",
+                        escape(&why)
+                    ));
+                }
                 let ratio = r.ratio(num, den)?;
                 Some(match r.phase_ratios(num, den) {
                     Some(phases) => phases

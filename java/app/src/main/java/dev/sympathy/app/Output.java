@@ -41,7 +41,11 @@ final class Output {
     void result(String experiment, String variant, Map<String, Object> params, String metric, String unit, Stats stats,
             String check) {
         if (json) {
-            System.out.println(Json.write(ResultRecord.of(experiment, variant, params, metric, unit, stats, check)));
+            final Map<String, Object> record = ResultRecord.of(experiment, variant, params, metric, unit, stats, check);
+            // the parity fact `pinned`: these runs pin every measured thread (a failed pin fails the run)
+            // and say so in their `pinning` param
+            record.put("parity", Map.of("pinned", "pinned".equals(params.get("pinning"))));
+            System.out.println(Json.write(record));
             System.out.flush();
         }
         line(String.format("%-28s %-14s %s %s (%s .. %s, %d runs)", variant, metric, human(stats.median()), unit,

@@ -12,12 +12,16 @@ import java.util.Map;
  * @param metrics every metric a result may carry
  * @param compareRounds rounds {@code sympathy compare} runs at each preset, by preset name
  *     (read by compare alone; absent in a catalog written for the Java side only)
+ * @param parityFacts every parity fact a result may carry, as name and what it says (read by the
+ *     report alone)
  */
 public record CommonSpec(
         @JsonProperty(required = true) List<String> runnerParams,
         @JsonProperty(required = true) List<MetricSpec> metrics,
-        Map<String, Integer> compareRounds) {
+        Map<String, Integer> compareRounds,
+        List<Map<String, String>> parityFacts) {
     public CommonSpec {
+        parityFacts = parityFacts == null ? List.of() : List.copyOf(parityFacts);
         runnerParams = List.copyOf(runnerParams);
         metrics = List.copyOf(metrics);
         compareRounds = compareRounds == null ? Map.of() : Map.copyOf(compareRounds);

@@ -27,6 +27,8 @@ import java.util.Optional;
  * @param compareDefault whether {@code compare} without {@code --only} runs it (true when absent)
  * @param hopDependent whether its figures move with the one-way hop between two cores (false when
  *     absent); only the report reads it
+ * @param parity the parity facts ({@code common.toml}'s {@code parity_facts}) its results carry
+ *     and the two sides of a pair must share; only the report reads it
  */
 public record ExperimentSpec(
         @JsonProperty(required = true) String name,
@@ -39,8 +41,10 @@ public record ExperimentSpec(
         List<SeedFigureSpec> seedFigures,
         Map<Language, PresetSeconds> estimateS,
         Boolean compareDefault,
-        Boolean hopDependent) {
+        Boolean hopDependent,
+        List<String> parity) {
     public ExperimentSpec {
+        parity = parity == null ? List.of() : List.copyOf(parity);
         compareDefault = compareDefault == null || compareDefault;
         hopDependent = hopDependent != null && hopDependent;
         seeds = seeds == null ? List.of() : List.copyOf(seeds);

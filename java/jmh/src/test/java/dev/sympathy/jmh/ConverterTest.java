@@ -210,7 +210,7 @@ class ConverterTest {
         assertEquals("{\"kind\":\"result\",\"experiment\":\"atomic-increment\",\"language\":\"java\","
                 + "\"variant\":\"lock-xadd\",\"params\":{\"threads\":2,\"preset\":\"quick\"},\"metric\":\"ns_per_op\","
                 + "\"value\":10.0,\"unit\":\"ns\",\"stats\":{\"runs\":4,\"median\":10.0,\"first\":10.0,\"min\":8.0,"
-                + "\"max\":12.5,\"samples\":[10.0,8.0,12.5,10.0]},\"check\":\"ok\"}", line);
+                + "\"max\":12.5,\"samples\":[10.0,8.0,12.5,10.0]},\"check\":\"ok\",\"parity\":{\"pinned\":false}}", line);
     }
 
     @Test

@@ -108,6 +108,28 @@ class QueueModelTest {
     }
 
     /** The ring variant owns a mapped file: close it so that the file is deleted. */
+    @ParameterizedTest
+    @MethodSource("variants")
+    void shouldDrainInOrderAtMostItsBatchAtATime(String variant) {
+        final IntQueue queue = Queues.create(variant, 512);
+        int offered = 0;
+        while (offered < 300 && queue.offer(offered)) {
+            offered++;
+        }
+        final int batch = Queues.batch(variant);
+        final java.util.List<Integer> taken = new java.util.ArrayList<>();
+        final int first = queue.drain(taken::add, batch);
+        assertEquals(Math.min(batch, offered), first, variant + ": one drain takes up to its batch");
+        while (taken.size() < offered) {
+            assertTrue(queue.drain(taken::add, batch) > 0, variant + " lost values after " + taken.size());
+        }
+        for (int i = 0; i < offered; i++) {
+            assertEquals(i, taken.get(i), variant);
+        }
+        assertEquals(0, queue.drain(taken::add, batch), variant + " drained a value it never held");
+        close(queue);
+    }
+
     private static void close(IntQueue queue) {
         if (queue instanceof AutoCloseable closeable) {
             try {

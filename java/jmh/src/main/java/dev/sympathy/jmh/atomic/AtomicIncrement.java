@@ -103,11 +103,11 @@ public class AtomicIncrement {
             expected = seen + 1;
         }
 
-        /** Pins benchmark thread i to core i (mod cores) through the native hook, if present. */
+        /** Pins benchmark thread i to the i-th core the process may use (wrapping), as Rust pins its threads. */
         @Setup(Level.Trial)
         public void pin(ThreadParams params) {
             thread = params.getThreadIndex();
-            Pinning.pin(thread % Pinning.processCores());
+            Pinning.pinToAvailable(thread);
         }
 
         @Setup(Level.Iteration)

@@ -139,7 +139,7 @@ public class BackPressure {
                 + " cores); capacity %.0f requests/s, arrival %d/s%s%n", cores, workers, workers == 1 ? "" : "s",
                 cores > 1 ? "cores 1.." + (cores - 1) : "core 0 too (one core)", config.capacityPerSec(),
                 config.arrivalPerSec(), bounded ? ", queue_len " + config.queueLen() : "");
-        Pinning.pin(0);
+        Pinning.pinToAvailable(0);
         if (bounded && enforceBound && !jvmHasASpareCore(cores)) {
             System.err.printf(Locale.ROOT, "back-pressure: %d cores: the generator and the worker%s take them all, so the"
                     + " JVM's own threads (safepoints, JIT, GC) must share them and the bounded queue's latency"

@@ -301,7 +301,7 @@ public final class LoadTest {
         public void run() {
             try {
                 if (core >= 0) {
-                    Pinning.pin(core);
+                    Pinning.pinToAvailable(core);
                 }
                 ready.countDown();
                 while (!started) {

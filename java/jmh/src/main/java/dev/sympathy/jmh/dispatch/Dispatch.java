@@ -1,5 +1,6 @@
 package dev.sympathy.jmh.dispatch;
 
+import dev.sympathy.jmh.support.Pinning;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,6 +17,11 @@ import org.openjdk.jmh.annotations.State;
  * Optimisations") at a call site that sees 1 ({@code mono}), 2 ({@code bi}) or 4 ({@code mega})
  * {@link Operation} implementations. One invocation runs {@code iterations} steps; the runner
  * reports {@code ops_per_sec = iterations / time}.
+ *
+ * <p>{@code mono} and {@code bi} let C2 inline {@code map} behind a class check, so their twin in
+ * Rust is {@code static} (the call inlined); {@code monoCall} and {@code biCall} run the same
+ * sites over operations kept out of line ({@link Operations#seedOrderCalled}), a call made on
+ * every step as Rust's {@code dyn-1} and {@code dyn-2} make one through their vtable.
  *
  * <p>The call site reads its operation from an array of {@value #SLOTS} filled cyclically at
  * setup (StepInc, StepDec, Inc, Dec; the first k of them), so the JIT learns the receivers only
@@ -46,6 +52,8 @@ public class Dispatch {
     private Operation[] monoOps;
     private Operation[] biOps;
     private Operation[] megaOps;
+    private Operation[] monoCallOps;
+    private Operation[] biCallOps;
     private int monoExpected;
     private int biExpected;
     private int megaExpected;
@@ -60,9 +68,18 @@ public class Dispatch {
         monoOps = cycle(seed, 1);
         biOps = cycle(seed, 2);
         megaOps = cycle(seed, 4);
+        final Operation[] called = Operations.seedOrderCalled();
+        monoCallOps = cycle(called, 1);
+        biCallOps = cycle(called, 2);
         monoExpected = expected(seed, 1, iterations);
         biExpected = expected(seed, 2, iterations);
         megaExpected = expected(seed, 4, iterations);
+    }
+
+    /** The benchmark thread, on the core Rust's run takes (the {@code pinned} parity fact records it). */
+    @Setup(Level.Iteration)
+    public void pin() {
+        Pinning.pinToAvailable(0);
     }
 
     /** An array of {@value #SLOTS} holding the first {@code k} operations in turn. */
@@ -94,6 +111,16 @@ public class Dispatch {
     }
 
     @Benchmark
+    public int monoCall() {
+        return check("mono-call", monoCallLoop(monoCallOps, start, iterations), monoExpected);
+    }
+
+    @Benchmark
+    public int biCall() {
+        return check("bi-call", biCallLoop(biCallOps, start, iterations), biExpected);
+    }
+
+    @Benchmark
     public int mega() {
         return check("mega", megaLoop(megaOps, start, iterations), megaExpected);
     }
@@ -106,6 +133,20 @@ public class Dispatch {
     }
 
     static int biLoop(Operation[] ops, int value, int iterations) {
+        for (int i = 0; i < iterations; i++) {
+            value += ops[i & (SLOTS - 1)].map(value);
+        }
+        return value;
+    }
+
+    static int monoCallLoop(Operation[] ops, int value, int iterations) {
+        for (int i = 0; i < iterations; i++) {
+            value += ops[i & (SLOTS - 1)].map(value);
+        }
+        return value;
+    }
+
+    static int biCallLoop(Operation[] ops, int value, int iterations) {
         for (int i = 0; i < iterations; i++) {
             value += ops[i & (SLOTS - 1)].map(value);
         }

@@ -1,5 +1,7 @@
 package dev.sympathy.jmh.dispatch;
 
+import org.openjdk.jmh.annotations.CompilerControl;
+
 /**
  * The seed's four {@link Operation}s, each {@code value + c}: {@code IncOperation} (+1),
  * {@code DecOperation} (-1), {@code StepIncOperation} (+7), {@code StepDecOperation} (-3).
@@ -43,6 +45,52 @@ public final class Operations {
         public int map(int value) {
             return value - 3;
         }
+    }
+
+    /** +1, its {@code map} never inlined into a caller. */
+    static final class CalledIncOperation implements Operation {
+        @Override
+        @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+        public int map(int value) {
+            return value + 1;
+        }
+    }
+
+    /** -1, its {@code map} never inlined into a caller. */
+    static final class CalledDecOperation implements Operation {
+        @Override
+        @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+        public int map(int value) {
+            return value - 1;
+        }
+    }
+
+    /** +7, its {@code map} never inlined into a caller. */
+    static final class CalledStepIncOperation implements Operation {
+        @Override
+        @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+        public int map(int value) {
+            return value + 7;
+        }
+    }
+
+    /** -3, its {@code map} never inlined into a caller. */
+    static final class CalledStepDecOperation implements Operation {
+        @Override
+        @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+        public int map(int value) {
+            return value - 3;
+        }
+    }
+
+    /**
+     * The seed's operations in its order, each kept out of line ({@code @CompilerControl(DONT_INLINE)},
+     * which JMH hands to the JIT as a compile command): a call site over them makes a real call
+     * however few implementations it sees, as Rust's {@code &dyn Operation} call does.
+     */
+    public static Operation[] seedOrderCalled() {
+        return new Operation[] {new CalledStepIncOperation(), new CalledStepDecOperation(), new CalledIncOperation(),
+            new CalledDecOperation()};
     }
 
     /** New instances in the order the seed's {@code main} creates them: StepInc, StepDec, Inc, Dec. */

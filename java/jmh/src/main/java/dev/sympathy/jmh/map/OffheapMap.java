@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.map;
 
 import dev.sympathy.jmh.support.Extras;
+import dev.sympathy.jmh.support.Pinning;
 import dev.sympathy.map.user.User;
 import dev.sympathy.map.user.Users;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.IterationParams;
@@ -104,6 +106,12 @@ public class OffheapMap {
 
     private static long randomId(long stream, long i, long users) {
         return Long.remainderUnsigned(Users.mix(i ^ Long.rotateLeft(stream, 48)), users);
+    }
+
+    /** The benchmark thread, on the core Rust's run takes (the {@code pinned} parity fact records it). */
+    @Setup(Level.Iteration)
+    public void pin() {
+        Pinning.pinToAvailable(0);
     }
 
     /** One run; returns the walks' checksum (consumed by JMH). */

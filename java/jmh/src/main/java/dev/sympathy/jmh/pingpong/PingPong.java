@@ -87,7 +87,7 @@ public class PingPong {
 
     @Setup(Level.Trial)
     public void start() {
-        Pinning.pin(0);
+        Pinning.pinToAvailable(0);
         final Runnable body = switch (variant) {
             case "volatile" -> this::pongVolatile;
             case "xadd" -> () -> pongXadd(PONG);
@@ -98,7 +98,7 @@ public class PingPong {
                     + "' (expected volatile, xadd, store-release, store-release-spin-hint, same-line)");
         };
         pong = new Thread(() -> {
-            Pinning.pin(1);
+            Pinning.pinToAvailable(1);
             body.run();
         }, "pong");
         pong.setDaemon(true);

@@ -2,13 +2,13 @@ package dev.sympathy.jmh.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 
 /**
  * {@code fastflow}: a single-producer single-consumer queue on an {@code int[]} in which neither
  * side ever reads the other side's counter (after FastFlow, as JCTools' {@code SpscArrayQueue}):
- * a slot says itself whether it is full. The consumer takes slot {@code head} when it does not
- * hold {@link #EMPTY} and writes {@link #EMPTY} back; the producer fills slot {@code tail}
+ * a slot says itself whether it is full. A slot is 8 bytes, a flag and the value, as in Rust's
+ * {@code fastflow} (so both move the same lines per message): the consumer takes slot
+ * {@code head} when its flag is set and clears the flag; the producer fills slot {@code tail}
  * while {@code tail} is below a limit (in {@link SpscFields}' {@code producerCache}), and moves
  * the limit by probing the slot
  * {@code lookAhead} places ahead ({@code capacity / 4}, at most 4096, as JCTools'
@@ -16,13 +16,13 @@ import java.util.Arrays;
  * before it are too.
  *
  * <p>Why it is faster than {@link P1C1IntQueue}: the two threads share only the slots' cache
- * lines, which must travel from producer to consumer anyway (16 ints a line); no line holding a
+ * lines, which must travel from producer to consumer anyway (8 slots a line); no line holding a
  * counter moves between the cores, and the producer's look-ahead reads one slot per
  * {@code lookAhead} messages instead of the consumer's counter. P1C1 moves the {@code tail} line
  * to the consumer whenever its cached copy says empty, and back to the producer at its next
  * release store: near empty, that is every message.
  *
- * <p>Values must be non-negative: {@link #EMPTY} (-1) marks a free slot.
+ * <p>Values must be non-negative: {@link #EMPTY} (-1) is what {@link #poll} returns when empty.
  *
  * <pre>{@code
  * IntQueue q = new FastFlowIntQueue(1024);
@@ -33,6 +33,12 @@ import java.util.Arrays;
 public final class FastFlowIntQueue extends SpscFields implements IntQueue {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(int[].class).withInvokeExactBehavior();
 
+    /** Bytes of one slot: the flag and the value (the {@code slot_bytes} parity fact). */
+    static final int SLOT_BYTES = 2 * Integer.BYTES;
+    private static final int EMPTY_FLAG = 0;
+    private static final int FULL_FLAG = 1;
+
+    /** Slot i's flag at {@code [2 * slot(i)]}, its value at {@code [2 * slot(i) + 1]}. */
     private final int[] buffer;
     private final int lookAhead;
 
@@ -41,8 +47,7 @@ public final class FastFlowIntQueue extends SpscFields implements IntQueue {
      */
     public FastFlowIntQueue(int capacity) {
         super("fastflow", capacity);
-        buffer = new int[capacity + 2 * PAD];
-        Arrays.fill(buffer, EMPTY);
+        buffer = new int[2 * (capacity + 2 * PAD)];
         lookAhead = Math.max(1, Math.min(capacity / 4, 4096));
     }
 
@@ -53,8 +58,10 @@ public final class FastFlowIntQueue extends SpscFields implements IntQueue {
         if (tail >= producerCache && !lookAhead(buffer, tail)) {
             return false; // slot `tail` still holds a message: full, back pressure
         }
+        final int flag = 2 * slot(tail);
+        buffer[flag + 1] = value;
         // SYNC POINT: fastflow slot filled -- pairs with poll's getAcquire
-        SLOT.setRelease(buffer, slot(tail), value);
+        SLOT.setRelease(buffer, flag, FULL_FLAG);
         this.tail = tail + 1;
         return true;
     }
@@ -62,27 +69,27 @@ public final class FastFlowIntQueue extends SpscFields implements IntQueue {
     /** Producer, at the limit: probes {@code lookAhead} slots ahead, then the slot itself. */
     private boolean lookAhead(int[] buffer, long tail) {
         final long ahead = tail + lookAhead;
-        // SYNC POINT: fastflow slot emptied -- pairs with poll's setRelease(EMPTY)
-        if ((int) SLOT.getAcquire(buffer, slot(ahead)) == EMPTY) {
+        // SYNC POINT: fastflow slot emptied -- pairs with poll's setRelease(EMPTY_FLAG)
+        if ((int) SLOT.getAcquire(buffer, 2 * slot(ahead)) == EMPTY_FLAG) {
             producerCache = ahead; // the limit: the consumer has emptied every slot before it
             return true;
         }
-        // SYNC POINT: fastflow slot emptied -- pairs with poll's setRelease(EMPTY)
-        return (int) SLOT.getAcquire(buffer, slot(tail)) == EMPTY;
+        // SYNC POINT: fastflow slot emptied -- pairs with poll's setRelease(EMPTY_FLAG)
+        return (int) SLOT.getAcquire(buffer, 2 * slot(tail)) == EMPTY_FLAG;
     }
 
     @Override
     public int poll() {
         final int[] buffer = this.buffer;
         final long head = this.head;
-        final int index = slot(head);
+        final int flag = 2 * slot(head);
         // SYNC POINT: fastflow slot filled -- pairs with offer's setRelease
-        final int value = (int) SLOT.getAcquire(buffer, index);
-        if (value == EMPTY) {
+        if ((int) SLOT.getAcquire(buffer, flag) == EMPTY_FLAG) {
             return EMPTY;
         }
+        final int value = buffer[flag + 1];
         // SYNC POINT: fastflow slot emptied -- pairs with lookAhead's getAcquire
-        SLOT.setRelease(buffer, index, EMPTY);
+        SLOT.setRelease(buffer, flag, EMPTY_FLAG);
         this.head = head + 1;
         return value;
     }

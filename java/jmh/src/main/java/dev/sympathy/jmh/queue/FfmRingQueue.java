@@ -16,8 +16,10 @@ import java.nio.file.Path;
  * The queue benchmark's {@code ring} variant: the pure-Java FFM ring of {@code java/ring} (the
  * Agrona-compatible record ring) in one JVM, over a fresh ring file in {@code /dev/shm} (or the
  * temporary folder where that does not exist). Each int is one 16-byte record (8-byte header + 4
- * bytes, aligned to 8), written and read exactly as the {@code agrona-one-to-one} variant does,
- * so the two compare like for like. {@link #close} unmaps and deletes the file.
+ * bytes, aligned to 8), written one record per offer as the {@code agrona-one-to-one} variant
+ * does. {@link #drain}, which the benchmark's consumer calls, reads as Rust's {@code ring} consumer
+ * does: up to {@value #BATCH} records per read, each handed to the sink inside the read, the head
+ * released once per read after the sink processed them. {@link #close} unmaps and deletes the file.
  */
 final class FfmRingQueue implements IntQueue, AutoCloseable {
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -28,8 +30,14 @@ final class FfmRingQueue implements IntQueue, AutoCloseable {
     private final RingConsumer consumer;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment message = arena.allocate(Integer.BYTES, Integer.BYTES);
+    /** Most records one read takes before it releases the head (Rust's {@code ring} consumer: 256). */
+    static final int BATCH = 256;
+
     private final MessageHandler handler = (type, buffer, offset, length) -> received = buffer.get(INT_LE, offset);
     private int received;
+    /** The sink of the {@link #drain} in progress (a field, so the handler is one object). */
+    private Sink sink;
+    private final MessageHandler toSink = (type, buffer, offset, length) -> sink.accept(buffer.get(INT_LE, offset));
 
     private FfmRingQueue(Path path, RingFile ring) {
         this.path = path;
@@ -59,6 +67,12 @@ final class FfmRingQueue implements IntQueue, AutoCloseable {
     @Override
     public int poll() {
         return consumer.read(handler, 1) == 0 ? EMPTY : received;
+    }
+
+    @Override
+    public int drain(Sink sink, int limit) {
+        this.sink = sink;
+        return consumer.read(toSink, Math.min(limit, BATCH));
     }
 
     @Override

@@ -13,4 +13,26 @@ public interface IntQueue {
 
     /** Takes the oldest value, or {@link #EMPTY}. Consumer thread only. */
     int poll();
+
+    /** Where {@link #drain} hands each value it takes, in order. */
+    @FunctionalInterface
+    interface Sink {
+        /** Processes one value; it is released from the queue only after this returns. */
+        void accept(int value);
+    }
+
+    /**
+     * Takes up to {@code limit} of the oldest values, handing each to {@code sink}; returns how
+     * many. A queue that reads in batches releases their slots once, after the sink processed
+     * them (as Rust's record ring consumer does); the default takes one value per call.
+     * Consumer thread only.
+     */
+    default int drain(Sink sink, int limit) {
+        final int value = poll();
+        if (value == EMPTY) {
+            return 0;
+        }
+        sink.accept(value);
+        return 1;
+    }
 }

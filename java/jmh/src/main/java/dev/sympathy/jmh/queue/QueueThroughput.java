@@ -1,5 +1,6 @@
 package dev.sympathy.jmh.queue;
 
+import dev.sympathy.jmh.support.Extras;
 import dev.sympathy.jmh.support.Pinning;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -57,6 +58,9 @@ public class QueueThroughput {
     IntQueue queue;
     boolean sameCore;
 
+    /** Most values one {@link #poll} takes ({@link Queues#batch}). */
+    private int batch;
+
     @Setup(Level.Trial)
     public void create() {
         sameCore = switch (placement) {
@@ -66,9 +70,12 @@ public class QueueThroughput {
                     + "'; use cross-core or same-core");
         };
         queue = Queues.create(variant, capacity);
+        batch = Queues.batch(variant);
+        Extras.fact("queue", variant, "batch", batch);
+        Extras.fact("queue", variant, "slot_bytes", Queues.slotBytes(variant));
     }
 
-    /** The consumer's core: core 1, or the producer's core 0 when both share it. */
+    /** The consumer's core: the second core the process may use, or the producer's first when both share it. */
     int consumerCore() {
         return sameCore ? 0 : 1;
     }
@@ -137,7 +144,7 @@ public class QueueThroughput {
 
         @Setup(Level.Trial)
         public void pin() {
-            Pinning.pin(0);
+            Pinning.pinToAvailable(0);
         }
 
         @Setup(Level.Iteration)
@@ -147,17 +154,28 @@ public class QueueThroughput {
         }
     }
 
-    /** The consumer's counters and the sequence number it expects next. */
+    /** The consumer's counters and the sequence number it expects next; it checks each value it takes. */
     @AuxCounters(AuxCounters.Type.OPERATIONS)
     @State(Scope.Thread)
-    public static class PollCounters {
+    public static class PollCounters implements IntQueue.Sink {
         public long pollsFailed;
         public long pollsMade;
         long expected;
+        String variant;
+
+        @Override
+        public void accept(int value) {
+            if (value != (int) (expected & MASK)) {
+                throw new IllegalStateException("queue " + variant + ": message " + expected
+                        + " arrived as " + value + " (lost, duplicated or reordered)");
+            }
+            expected++;
+        }
 
         @Setup(Level.Trial)
         public void pin(QueueThroughput shared) {
-            Pinning.pin(shared.consumerCore());
+            variant = shared.variant;
+            Pinning.pinToAvailable(shared.consumerCore());
         }
 
         @Setup(Level.Iteration)
@@ -184,17 +202,12 @@ public class QueueThroughput {
     @Group("spsc")
     @GroupThreads(1)
     public void poll(PollCounters counters) {
-        final int value = queue.poll();
-        if (value == IntQueue.EMPTY) {
+        final int taken = queue.drain(counters, batch);
+        if (taken == 0) {
             counters.pollsFailed++;
             waitForPeer();
             return;
         }
-        if (value != (int) (counters.expected & MASK)) {
-            throw new IllegalStateException("queue " + variant + ": message " + counters.expected
-                    + " arrived as " + value + " (lost, duplicated or reordered)");
-        }
-        counters.expected++;
-        counters.pollsMade++;
+        counters.pollsMade += taken;
     }
 }

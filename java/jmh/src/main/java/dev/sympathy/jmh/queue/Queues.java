@@ -68,6 +68,32 @@ public final class Queues {
     }
 
     /**
+     * Most values the consumer takes per read before it releases their slots (the {@code batch}
+     * parity fact): {@value FfmRingQueue#BATCH} for {@code ring}, 1 for every queue polled one value
+     * at a time.
+     */
+    public static int batch(String variant) {
+        element(variant); // an unknown variant is an error
+        return variant.equals("ring") ? FfmRingQueue.BATCH : 1;
+    }
+
+    /**
+     * Bytes one value occupies in the slots the two threads share (the {@code slot_bytes} parity
+     * fact): an int (4), a compressed reference to an {@code Integer} (4), a flag and an int
+     * ({@code fastflow}: 8), a record of an 8-byte header and an int aligned to 8 ({@code ring},
+     * {@code agrona-one-to-one}: 16). A linked queue's node is its slot: {@code concurrent-linked-queue}
+     * says the reference in it (4).
+     */
+    public static int slotBytes(String variant) {
+        element(variant); // an unknown variant is an error
+        return switch (variant) {
+            case "fastflow" -> FastFlowIntQueue.SLOT_BYTES;
+            case "ring", "agrona-one-to-one" -> 16;
+            default -> Integer.BYTES;
+        };
+    }
+
+    /**
      * A queue of {@code capacity} messages.
      *
      * @throws IllegalArgumentException for an unknown variant or a bad capacity

@@ -36,7 +36,7 @@ import java.util.function.DoubleUnaryOperator;
  *   <li>memory-walk: one walk (ns) over the elements (or chase nodes) to {@code ns_per_op}</li>
  *   <li>struct-table: one run (ms) to {@code total_ms}</li>
  *   <li>queue: the consumer's {@code pollsMade} (ops/s) to {@code msgs_per_sec}</li>
- *   <li>dispatch (mono, bi, mega): one invocation (ns) of {@code iterations} calls to
+ *   <li>dispatch (mono, bi, mono-call, bi-call, mega): one invocation (ns) of {@code iterations} calls to
  *       {@code ops_per_sec = iterations / time}</li>
  *   <li>serialization, dispatch step-down, back-pressure, offheap-map: single-shot runs whose score
  *       (the whole run, checks included) is not reported; their metrics come from the extras</li>
@@ -70,7 +70,8 @@ public final class Converter {
             "OffheapMap", "offheap-map");
 
     /** Implementations the call site of each dispatch benchmark sees. */
-    private static final Map<String, Integer> DISPATCH_IMPLEMENTATIONS = Map.of("mono", 1, "bi", 2, "mega", 4);
+    private static final Map<String, Integer> DISPATCH_IMPLEMENTATIONS = Map.of("mono", 1, "bi", 2, "mono-call", 1, "bi-call", 2,
+            "mega", 4);
 
     private final Map<String, Object> commonParams;
 
@@ -91,6 +92,8 @@ public final class Converter {
             out.addAll(convertOne(map(entry, "a JMH result")));
         }
         out.addAll(convertExtras(extrasLines));
+        final Facts facts = Facts.of(extrasLines);
+        out.forEach(facts::attach);
         return out;
     }
 
@@ -167,7 +170,7 @@ public final class Converter {
             case "memory-walk" -> {
                 params.put("size_bytes", number(c, "sizeBytes"));
                 params.put("memory", MemoryWalk.memoryOf(variant));
-                params.put("huge_pages", false); // Java never advises huge pages
+                params.put("huge_pages", false); // advised MADV_NOHUGEPAGE; the parity fact says what backed it
             }
             case "struct-table" -> params.putAll(StructTable.resultParams((int) number(c, "records")));
             case "queue" -> {
@@ -259,6 +262,9 @@ public final class Converter {
                 continue;
             }
             final Map<String, Object> extra = map(Json.parse(line), "an extras line");
+            if (Facts.isFact(extra)) {
+                continue; // a parity fact, attached to the results by Facts
+            }
             final List<Object> key = List.of(extra.get("experiment"), extra.get("variant"),
                     new java.util.TreeMap<>(map(extra.get("params"), "extras params")),
                     extra.get("metric"), extra.get("unit"), extra.get("check"));

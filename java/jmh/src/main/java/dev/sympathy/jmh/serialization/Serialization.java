@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.serialization;
 
 import dev.sympathy.jmh.support.Extras;
+import dev.sympathy.jmh.support.Pinning;
 import dev.sympathy.jmh.support.Quiet;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -28,7 +29,12 @@ import org.openjdk.jmh.runner.IterationType;
  * orders go in batches of {@value OrderCodec#BATCH}: write a batch (timed), read it back (timed),
  * then compare every decoded order with its original, all fields (untimed), and throw on the
  * first mismatch, so every round trip is checked and no decode is dead code (each result is
- * stored). The batch holds the seed's item and 255 seeded random orders.
+ * stored). The batch holds the seed's item and 255 seeded random orders, the same orders
+ * Rust's run encodes ({@code sympathy_lab::serialization::inputs} draws them from the same
+ * {@code SplittableRandom(9)}), and Rust's run also checks after its timers: the work inside
+ * each timer is the codec's alone in both. Java's decodes allocate their orders (an
+ * {@link Order} and two arrays, about 232 bytes) where Rust's fill 256 reused ones: the
+ * idiomatic decode of each language, said on the page.
  *
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow -jar benchmarks.jar Serialization -p variant=unsafe -p count=1000000
@@ -59,7 +65,7 @@ public class Serialization {
             throw new IllegalArgumentException("serialization: count must be >= 1, got " + count);
         }
         codec = OrderCodecs.create(variant);
-        final SplittableRandom random = new SplittableRandom(9);
+        final SplittableRandom random = new SplittableRandom(INPUTS_SEED);
         orders[0] = Order.seedItem();
         for (int i = 1; i < orders.length; i++) {
             orders[i] = Order.random(random);
@@ -74,6 +80,7 @@ public class Serialization {
      */
     @Setup(Level.Iteration)
     public void settle(IterationParams iteration) {
+        Pinning.pinToAvailable(0); // the benchmark thread, on the core Rust's run takes
         if (iteration.getType() == IterationType.MEASUREMENT) {
             Quiet.settle();
         }
@@ -194,6 +201,21 @@ public class Serialization {
         return Math.max(64, 2L * count * DECODE_BYTES >> 20);
     }
 
+    /** The seed of the orders' generator; Rust's {@code serialization::inputs} draws the same orders from it. */
+    static final long INPUTS_SEED = 9;
+
+    /** What each timer holds, as Rust's runs say it (the {@code timer} parity fact). */
+    static final String TIMER = "encode | decode, check after";
+
+    /** The byte format a variant writes (the {@code format} parity fact), in Rust's words. */
+    static String format(String variant) {
+        return switch (variant) {
+            case "java-serialization" -> "java.io";
+            case "sbe" -> "sbe";
+            default -> "order-layout";
+        };
+    }
+
     /** The params of this benchmark's results, in the catalog's names: {@code {count=1000}}. */
     public static Map<String, Object> resultParams(int count) {
         return Map.of("count", count);
@@ -206,6 +228,10 @@ public class Serialization {
             Extras.record("serialization", variant, params, "write_ns", "ns", writeNanos / (double) count, "ok");
             Extras.record("serialization", variant, params, "read_ns", "ns", readNanos / (double) count, "ok");
             Extras.record("serialization", variant, params, "encoded_bytes", "bytes", codec.encodedBytes(), "n/a");
+            Extras.fact("serialization", variant, "inputs", OrderCodec.BATCH);
+            Extras.fact("serialization", variant, "working_set_bytes", (long) OrderCodec.BATCH * codec.encodedBytes());
+            Extras.fact("serialization", variant, "timer", TIMER);
+            Extras.fact("serialization", variant, "format", format(variant));
         }
     }
 

@@ -52,6 +52,36 @@ public final class Extras {
         return extras.resolveSibling(extras.getFileName() + ".busy");
     }
 
+    /**
+     * Appends a parity fact of every result of this run (docs/results.md: {@code pinned}, ...),
+     * such as one the fork measured about itself; the runner folds each fact into the results'
+     * {@code parity} objects ({@code dev.sympathy.jmh.runner.Facts}).
+     */
+    public static void fact(String name, Object value) {
+        append(Json.write(Map.of("fact", name, "value", value)) + "\n");
+    }
+
+    /**
+     * Appends a parity fact of the results of one variant of an experiment (its inputs, what its
+     * timer holds, its slot width), as the benchmark that does that work knows it.
+     */
+    public static void fact(String experiment, String variant, String name, Object value) {
+        append(Json.write(Map.of("fact", name, "value", value, "experiment", experiment, "variant", variant)) + "\n");
+    }
+
+    private static synchronized void append(String line) {
+        final String path = System.getProperty(PROPERTY);
+        if (path == null) {
+            return;
+        }
+        try {
+            Files.writeString(Path.of(path), line, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to the extras file " + path, e);
+        }
+    }
+
     /** Appends one measured value; {@code check} is {@code "ok"} or {@code "n/a"}. */
     public static synchronized void record(String experiment, String variant, Map<String, Object> params,
             String metric, String unit, double value, String check) {

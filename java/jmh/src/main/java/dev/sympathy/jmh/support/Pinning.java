@@ -17,7 +17,8 @@ import java.lang.invoke.MethodType;
  * that fails is an error, never a silent fallback.
  *
  * <pre>{@code
- * Pinning.pin(0);                  // pins, or does nothing when no native hook exists
+ * Pinning.pin(0);                  // pins, or does nothing when no native hook exists;
+ *                                  // either way the results' parity fact "pinned" says which
  * String mode = Pinning.mode();    // "pinned" or "unpinned"
  * }</pre>
  */
@@ -38,9 +39,54 @@ public final class Pinning {
     private Pinning() {
     }
 
+    /**
+     * The cores the process may use, ascending, as Rust's runs list theirs (its main thread's
+     * affinity mask: {@code Cpus_allowed_list} of {@code /proc/self/status}, read when this class
+     * is initialised, before any pin); {@code 0 .. processCores()-1} where that file cannot be read.
+     */
+    private static final int[] AVAILABLE = availableCores();
+
     /** The cores the process may use, whatever the calling thread is pinned to. */
     public static int processCores() {
         return PROCESS_CORES;
+    }
+
+    /**
+     * Pins the calling thread to the {@code nth} core the process may use (counting from 0, wrapping
+     * round), the core a Rust run of the same work takes: the first for a single-threaded kernel,
+     * the first two for a pair of threads. The parity fact {@code pinned} records the outcome.
+     */
+    public static void pinToAvailable(int nth) {
+        pin(AVAILABLE[Math.floorMod(nth, AVAILABLE.length)]);
+    }
+
+    /** The cores of a {@code Cpus_allowed_list} value such as {@code 0-3,8,10-11}, ascending. */
+    static int[] parseCoreList(String list) {
+        return java.util.Arrays.stream(list.trim().split(","))
+                .filter(part -> !part.isBlank())
+                .flatMapToInt(part -> {
+                    final String[] ends = part.trim().split("-");
+                    final int from = Integer.parseInt(ends[0]);
+                    final int to = ends.length > 1 ? Integer.parseInt(ends[1]) : from;
+                    return java.util.stream.IntStream.rangeClosed(from, to);
+                })
+                .sorted().distinct().toArray();
+    }
+
+    private static int[] availableCores() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    final int[] cores = parseCoreList(line.substring("Cpus_allowed_list:".length()));
+                    if (cores.length > 0) {
+                        return cores;
+                    }
+                }
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            // fall through: count from 0 as the JVM does
+        }
+        return java.util.stream.IntStream.range(0, PROCESS_CORES).toArray();
     }
 
     /** {@code "pinned"} when a native pinning hook was found, else {@code "unpinned"}. */
@@ -55,6 +101,7 @@ public final class Pinning {
      */
     public static void pin(int core) {
         if (PIN == null) {
+            Extras.fact("pinned", false);
             return;
         }
         final Object result;
@@ -67,6 +114,7 @@ public final class Pinning {
             throw new IllegalStateException("pinning the thread to core " + core
                     + " failed (pinCurrentThread returned false); check the cores available with taskset -p $$");
         }
+        Extras.fact("pinned", true);
     }
 
     private static MethodHandle lookUp() {

@@ -1,5 +1,7 @@
 package dev.sympathy.jmh.walk;
 
+import dev.sympathy.jmh.support.Extras;
+import dev.sympathy.jmh.support.HugePages;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -91,6 +93,7 @@ public class MemoryWalk {
         } else {
             arena = Arena.ofShared();
             offHeap = arena.allocate((long) arraySize * LONG_SIZE, PAGE_SIZE);
+            HugePages.adviseNone(offHeap); // 4 KiB pages, as Rust's array without --huge-pages
         }
         switch (pattern) {
             case "linear", "random-page", "random-heap" -> {
@@ -121,6 +124,10 @@ public class MemoryWalk {
 
     @TearDown(Level.Trial)
     public void free() {
+        if (offHeap != null) {
+            // measured after the walks, from the mapping itself, as Rust's run measures its own
+            Extras.fact("memory-walk", variant, "huge_pages", HugePages.backedBytes(offHeap).orElse(0) > 0);
+        }
         heap = null;
         if (arena != null) {
             arena.close();

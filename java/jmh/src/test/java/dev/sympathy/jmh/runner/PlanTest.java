@@ -69,7 +69,7 @@ class PlanTest {
         }
         final Map<Object, Object> implementations = lines.stream().filter(l -> !l.get("variant").equals("step-down"))
                 .collect(Collectors.toMap(l -> l.get("variant"), l -> params(l).get("implementations"), (a, b) -> a));
-        assertEquals(Map.of("mono", 1, "bi", 2, "mega", 4), implementations);
+        assertEquals(Map.of("mono", 1, "bi", 2, "mono-call", 1, "bi-call", 2, "mega", 4), implementations);
         // the seed's step-down: one group per phase
         assertEquals(DispatchStepDown.phases(), lines.stream().filter(l -> l.get("variant").equals("step-down")).count());
     }
