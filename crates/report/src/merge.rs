@@ -44,7 +44,8 @@ pub fn pairing_variant<'a>(experiment: &str, language: &str, variant: &'a str) -
 /// ```
 /// use sympathy_report::variant_label;
 /// assert_eq!(variant_label("dispatch", "dyn-4"), "dyn-4 / mega (java)");
-/// assert_eq!(variant_label("dispatch", "static"), "static");
+/// assert_eq!(variant_label("dispatch", "dyn-1"), "dyn-1 / mono-call (java)");
+/// assert_eq!(variant_label("queue", "p1c1"), "p1c1");
 /// ```
 pub fn variant_label(experiment: &str, variant: &str) -> String {
     let java = catalog()
