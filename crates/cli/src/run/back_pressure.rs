@@ -249,7 +249,16 @@ fn report(reporter: &mut Reporter, case: &Case<LoadTest>, outcomes: &[Outcome]) 
         let samples: Vec<f64> = outcomes.iter().map(|o| value(o) as f64).collect();
         let stats = Stats::from_samples(&samples)
             .with_context(|| format!("{}: no valid samples", case.variant))?;
-        reporter.result(case.result(EXPERIMENT, metric, stats))?;
+        // Every run's bounded latency was checked against its bound (a miss fails the run, and
+        // compare takes it again): the `bound_check` parity fact.
+        let bound_check = match case.work.config.variant {
+            Variant::Bounded => "checked",
+            Variant::Unbounded => "no bound",
+        };
+        reporter.result(
+            case.result(EXPERIMENT, metric, stats)
+                .fact("bound_check", bound_check),
+        )?;
     }
     Ok(())
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -36,7 +35,9 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code cas-bool}: a {@code compareAndSet} retry loop that re-reads the counter</li>
  *   <li>{@code cas-val}: {@code compareAndExchange} feeding the witnessed value back</li>
  *   <li>{@code varhandle-xadd}: {@code VarHandle.getAndAdd} on a plain field (Java only)</li>
- *   <li>{@code sharded}: {@code LongAdder}, the striped fix for contention</li>
+ *   <li>{@code sharded}: a counter per thread on its own 128 bytes, {@code getAndAdd} with the result
+ *       unused (LOCK ADD, uncontended), as Rust's padded shards; {@code LongAdder} is the library
+ *       form of the same fix, with a CAS per increment</li>
  * </ul>
  * Every thread counts its own increments; after each iteration the last thread to finish checks
  * that the counter equals their sum and throws otherwise, so a result exists only when verified.
@@ -63,7 +64,17 @@ public class AtomicIncrement {
     }
 
     private final AtomicLong atomic = new AtomicLong();
-    private final LongAdder adder = new LongAdder();
+    /** Longs between two threads' {@code sharded} cells: 128 bytes, as Rust's {@code CachePadded}. */
+    static final int CELL_STRIDE = 16;
+    /** Most threads {@code sharded} has cells for. */
+    static final int MAX_THREADS = 64;
+    private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(long[].class);
+    /**
+     * {@code sharded}'s counters: thread i's at {@code (i + 1) * CELL_STRIDE}, each on its own pair
+     * of cache lines (the first stride keeps the array's header line apart), incremented with a
+     * {@code getAndAdd} whose result is unused ({@code lock add}), as Rust's padded shards are.
+     */
+    private final long[] cells = new long[(MAX_THREADS + 2) * CELL_STRIDE];
     /** Incremented through {@link #COUNTER} by {@code varhandle-xadd} only. */
     @SuppressWarnings("unused")
     private volatile long counter;
@@ -74,14 +85,18 @@ public class AtomicIncrement {
     @Setup(Level.Iteration)
     public void reset() {
         atomic.set(0);
-        adder.reset();
+        java.util.Arrays.fill(cells, 0L);
         COUNTER.setVolatile(this, 0L);
         tallies.reset();
     }
 
     /** The sum of all counters: only the one the running variant uses is non-zero. */
     long total() {
-        return atomic.get() + adder.sum() + (long) COUNTER.getVolatile(this);
+        long sharded = 0;
+        for (int i = 1; i <= MAX_THREADS; i++) {
+            sharded += (long) CELL.getVolatile(cells, i * CELL_STRIDE);
+        }
+        return atomic.get() + sharded + (long) COUNTER.getVolatile(this);
     }
 
     /**
@@ -224,6 +239,6 @@ public class AtomicIncrement {
     @Benchmark
     public void sharded(Increments mine) {
         mine.made++;
-        adder.increment();
+        CELL.getAndAdd(cells, (mine.thread + 1) * CELL_STRIDE, 1L);
     }
 }

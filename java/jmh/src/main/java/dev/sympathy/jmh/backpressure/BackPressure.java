@@ -205,5 +205,8 @@ public class BackPressure {
         Extras.record("back-pressure", variant, params, "latency_max_ns", "ns", outcome.maxNs(), latencyCheck);
         Extras.record("back-pressure", variant, params, "rejected", "requests", outcome.rejected(), "ok");
         Extras.record("back-pressure", variant, params, "completed", "requests", outcome.completed(), "ok");
+        // the bound_check parity fact: Rust checks every bounded run; a pair whose Java side could
+        // not (two cores, see jvmHasASpareCore) is shown without a ratio
+        Extras.fact("back-pressure", variant, "bound_check", !config.bounded() ? "no bound" : checked ? "checked" : "not checked");
     }
 }

@@ -5,13 +5,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The queue in front of the workers: one producer (the generator), any number of consumers (the
  * workers), request ids in a ring of int slots. A request counts against {@link #limit()} from
- * {@link #offer} until a worker calls {@link #done} for it, so the limit bounds the requests in
- * the system, waiting or in service, as the seed's gallery holds at most 30 viewers; like a
- * record of the project's ring, whose slot is released only after its handler returns.
+ * {@link #offer} until a worker takes it ({@link #poll}), so the limit bounds the requests
+ * waiting, as Rust's bounded queue (a {@code crossbeam} {@code ArrayQueue} of {@code queue_len}
+ * slots) does: the same admission in both languages, sized by Little's law so that a request
+ * waits at most {@code max_latency}. {@link #done} counts finished requests for
+ * {@link #inSystem()}.
  *
  * <ul>
  *   <li>{@link #bounded(int)}: {@code offer} returns {@code false} (busy) when {@code limit}
- *       requests are in the system: back pressure.</li>
+ *       requests wait: back pressure.</li>
  *   <li>{@link #unbounded(int)}: room for every request of a run; {@code offer} never refuses.</li>
  * </ul>
  *
@@ -40,7 +42,7 @@ public final class RequestQueue {
     }
 
     /**
-     * A queue refusing requests while {@code limit} are in the system.
+     * A queue refusing requests while {@code limit} wait for a worker.
      *
      * @throws IllegalArgumentException unless {@code 1 <= limit <= 2^30}
      */
@@ -80,12 +82,12 @@ public final class RequestQueue {
      */
     public boolean offer(int id) {
         final long t = tail.get();
-        // SYNC POINT finished: acquire pairs with done()'s release.
-        if (t - finished.getAcquire() >= limit) {
+        // SYNC POINT head: acquire pairs with poll()'s CAS; the slot is free once a worker took it.
+        final long waiting = t - head.getAcquire();
+        if (waiting >= limit) {
             return false;
         }
-        // SYNC POINT head: acquire pairs with poll()'s CAS; the slot is free once a worker took it.
-        if (t - head.getAcquire() > mask) {
+        if (waiting > mask) {
             throw new IllegalStateException("unbounded request queue is out of room (" + slots.length + " slots)");
         }
         slots[(int) t & mask] = id;
@@ -110,9 +112,8 @@ public final class RequestQueue {
         }
     }
 
-    /** Marks one taken request finished: its place in the system is free (worker threads). */
+    /** Marks one taken request finished (worker threads): counted by {@link #inSystem()}. */
     public void done() {
-        // SYNC POINT finished: release (getAndIncrement is volatile) pairs with offer()'s acquire.
         finished.getAndIncrement();
     }
 

@@ -13,16 +13,17 @@ import org.openjdk.jmh.runner.IterationType;
 /** The request queue's admission, the Little's-law sizing, and a run's accounting and checks. */
 class BackPressureTest {
     @Test
-    void boundedQueueShouldRejectWhenFullUntilARequestIsDone() {
+    void boundedQueueShouldRejectWhenFullUntilAWorkerTakesARequest() {
         final RequestQueue queue = RequestQueue.bounded(4);
         for (int id = 0; id < 4; id++) {
             assertTrue(queue.offer(id), "request " + id);
         }
         assertFalse(queue.offer(4), "full: busy");
         assertEquals(0, queue.poll());
-        assertFalse(queue.offer(5), "taken but still in service: still full");
+        assertTrue(queue.offer(6), "taken: one place freed, as Rust's bounded queue frees it");
+        assertFalse(queue.offer(5), "full again");
+        assertEquals(5, queue.inSystem(), "four waiting and one in service");
         queue.done();
-        assertTrue(queue.offer(6), "one place freed");
         assertEquals(4, queue.inSystem());
         assertEquals(1, queue.poll());
         assertEquals(2, queue.poll());
