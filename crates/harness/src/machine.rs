@@ -25,10 +25,35 @@ pub struct Env {
     pub virtualized: bool,
     /// `rustc -V` of the compiler that built this binary.
     pub rustc: &'static str,
+    /// The widest vector instructions the compiler could use in this binary ([`vector_isa`]):
+    /// beside the JVM's, it says whether the two languages' compilers had the same instruction set.
+    pub vector_isa: &'static str,
     /// `sympathy <version>`.
     pub tool: String,
     /// UTC time the record was made, RFC 3339.
     pub timestamp: String,
+}
+
+/// The widest x86 vector extension this binary was compiled for (its target features, fixed at
+/// build time): `avx512`, `avx2`, `avx` or `sse2` (x86-64's baseline, the default build); the
+/// JVM's C2 picks its own at start from the CPU (Java's env record says which).
+///
+/// ```
+/// let isa = sympathy_harness::machine::vector_isa();
+/// assert!(["avx512", "avx2", "avx", "sse2", "none"].contains(&isa));
+/// ```
+pub fn vector_isa() -> &'static str {
+    if cfg!(target_feature = "avx512f") {
+        "avx512"
+    } else if cfg!(target_feature = "avx2") {
+        "avx2"
+    } else if cfg!(target_feature = "avx") {
+        "avx"
+    } else if cfg!(target_feature = "sse2") {
+        "sse2"
+    } else {
+        "none"
+    }
 }
 
 impl Env {
@@ -54,6 +79,7 @@ impl Env {
             kernel: read_trimmed("/proc/sys/kernel/osrelease"),
             virtualized,
             rustc: env!("SYMPATHY_RUSTC_VERSION"),
+            vector_isa: vector_isa(),
             tool: format!("sympathy {}", env!("CARGO_PKG_VERSION")),
             timestamp: rfc3339_now(),
         }

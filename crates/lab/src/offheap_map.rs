@@ -206,7 +206,7 @@ pub fn run_once(variant: Variant, sizes: &Sizes, dir: &Path) -> Result<RunResult
     }
     match variant {
         Variant::HeapHashMap => {
-            let mut put_time = Duration::ZERO;
+            let mut put_time = PutClock::default();
             let (map, allocated) =
                 counting_alloc::measure(|| build_heap(sizes.users, &mut put_time));
             let heap_bytes = allocated.map(|a| a.bytes.max(0) as u64);
@@ -229,7 +229,8 @@ pub struct Loaded {
 
 impl Loaded {
     /// Builds the variant's map of `users` users (the off-heap one's file in `dir`, removed
-    /// when this is dropped); the puts' time too.
+    /// when this is dropped); the puts' time too: that of the timed puts ([`PutClock`]: all
+    /// but an untimed first batch of a map of more than [`BATCH`] users) scaled to every put.
     ///
     /// # Errors
     /// The map failed.
@@ -238,7 +239,7 @@ impl Loaded {
         users: u64,
         dir: &Path,
     ) -> Result<(Loaded, Duration), OffheapMapError> {
-        let mut put_time = Duration::ZERO;
+        let mut put_time = PutClock::default();
         let mut loaded = Loaded {
             variant,
             users,
@@ -258,7 +259,12 @@ impl Loaded {
                 loaded.offheap = Some((map, writer, file));
             }
         }
-        Ok((loaded, put_time))
+        Ok((
+            loaded,
+            put_time
+                .time
+                .mul_f64(users as f64 / put_time.puts.max(1) as f64),
+        ))
     }
 
     /// `count` lookups of random users of `stream` (each checked), timed together.
@@ -281,7 +287,32 @@ impl Loaded {
     }
 }
 
-fn build_heap(users: u64, put_time: &mut Duration) -> HashMap<u64, User> {
+/// The put loops' timer. The first batch of a map of more than [`BATCH`] users is put untimed,
+/// in both languages: its puts warm the code (Java's runs the interpreter's and C1's code
+/// first) and the map's first pages; the rate is over the puts timed after it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PutClock {
+    time: Duration,
+    puts: u64,
+}
+
+impl PutClock {
+    /// Counts a batch of `n` puts starting at id `first` that took `elapsed`, unless it is the
+    /// untimed first batch of a map of more than [`BATCH`] users.
+    fn add(&mut self, first: u64, users: u64, n: u64, elapsed: Duration) {
+        if first > 0 || users <= BATCH {
+            self.time += elapsed;
+            self.puts += n;
+        }
+    }
+
+    /// Timed puts per second.
+    fn rate(&self) -> f64 {
+        self.puts as f64 / self.time.as_secs_f64()
+    }
+}
+
+fn build_heap(users: u64, put_time: &mut PutClock) -> HashMap<u64, User> {
     let mut map = HashMap::new();
     let mut first = 0;
     while first < users {
@@ -291,7 +322,7 @@ fn build_heap(users: u64, put_time: &mut Duration) -> HashMap<u64, User> {
         for user in batch {
             map.insert(user.id, user);
         }
-        *put_time += start.elapsed();
+        put_time.add(first, users, last - first, start.elapsed());
         first = last;
     }
     map
@@ -319,7 +350,7 @@ fn run_offheap<C: UserCodec + Copy>(
     )));
     let _ = std::fs::remove_file(&file.0);
     let config = map_config(sizes.users).with_value_format(C::FORMAT);
-    let mut put_time = Duration::ZERO;
+    let mut put_time = PutClock::default();
     let (built, allocated) = counting_alloc::measure(|| -> Result<_, OffheapMapError> {
         let map = MapFile::create(&file.0, &config)?;
         let writer = build_offheap(&map, codec, sizes.users, &mut put_time)?;
@@ -357,7 +388,7 @@ fn build_offheap<C: UserCodec>(
     map: &MapFile,
     codec: C,
     users: u64,
-    put_time: &mut Duration,
+    put_time: &mut PutClock,
 ) -> Result<Writer, OffheapMapError> {
     let mut writer = map.writer()?;
     let mut first = 0;
@@ -370,7 +401,7 @@ fn build_offheap<C: UserCodec>(
                 codec.encode(user, bytes)
             })?;
         }
-        *put_time += start.elapsed();
+        put_time.add(first, users, last - first, start.elapsed());
         first = last;
     }
     Ok(writer)
@@ -385,18 +416,21 @@ fn measure(
     variant: Variant,
     store: &impl UserStore,
     sizes: &Sizes,
-    put_time: Duration,
+    put_time: PutClock,
 ) -> Result<RunResult, OffheapMapError> {
     let users = sizes.users;
     // Warm-up, untimed: the loops' first passes and the first touch of the pages.
     lookups(variant, store, 3, sizes.gets.min(100_000), users)?;
     let (elapsed, _) = lookups(variant, store, 1, sizes.gets, users)?;
     let get_ops_per_sec = sizes.gets as f64 / elapsed.as_secs_f64();
-    let (get_p50_ns, get_p99_ns) = latencies(variant, store, sizes.latency_samples, users)?;
+    // An untimed pass of the latency loop first, as Java's (whose loop would otherwise run its
+    // first samples in the interpreter).
+    latencies(variant, store, 6, sizes.latency_samples.min(10_000), users)?;
+    let (get_p50_ns, get_p99_ns) = latencies(variant, store, 5, sizes.latency_samples, users)?;
     walks(variant, store, 4, sizes.traversals.min(10_000), users)?;
     let walk_time = walks(variant, store, 2, sizes.traversals, users)?;
     Ok(RunResult {
-        put_ops_per_sec: users as f64 / put_time.as_secs_f64(),
+        put_ops_per_sec: put_time.rate(),
         get_ops_per_sec,
         get_p50_ns,
         get_p99_ns,
@@ -449,17 +483,20 @@ fn lookups(
     Ok((elapsed, sum))
 }
 
-/// `count` lookups timed one by one: the median and 99th percentile in ns.
+/// `count` lookups of random ids of `stream` timed one by one: the median and 99th percentile
+/// in ns, each less the clock's own cost ([`clock_cost_ticks`]), as Java's less `nanoTime`'s.
 fn latencies(
     variant: Variant,
     store: &impl UserStore,
+    stream: u64,
     count: u64,
     users: u64,
 ) -> Result<(f64, f64), OffheapMapError> {
     let rate = ns_per_tick();
+    let cost = clock_cost_ticks();
     let mut samples = Vec::with_capacity(count as usize);
     for i in 0..count {
-        let key = random_id(5, i, users);
+        let key = random_id(stream, i, users);
         let start = ticks_fenced();
         let found = store.id_and_friend_count(black_box(key))?;
         let took = ticks_after().wrapping_sub(start);
@@ -469,11 +506,24 @@ fn latencies(
                 format!("a lookup of user {key} found {found:?}"),
             ));
         }
-        samples.push(took);
+        samples.push(took.saturating_sub(cost));
     }
     samples.sort_unstable();
     let rank = |q: f64| samples[((q * count as f64).ceil() as usize).clamp(1, samples.len()) - 1];
     Ok((rank(0.50) as f64 * rate, rank(0.99) as f64 * rate))
+}
+
+/// The median cost in ticks of timing nothing (a fenced start, then the end), over 1,000
+/// tries: what each latency sample carries beside its lookup.
+fn clock_cost_ticks() -> u64 {
+    let mut empty: Vec<u64> = (0..1_000)
+        .map(|_| {
+            let start = ticks_fenced();
+            ticks_after().wrapping_sub(start)
+        })
+        .collect();
+    empty.sort_unstable();
+    empty[empty.len() / 2]
 }
 
 /// `count` friend-of-friend walks from random users of `stream`: each visits the user's

@@ -137,6 +137,11 @@ fn parse_result(
         Some(Value::Object(p)) => p.iter().map(|(k, v)| (k.clone(), value_text(v))).collect(),
         Some(_) => return Err("field `parity` must be an object".into()),
     };
+    let jit_ms = raw
+        .get("stats")
+        .and_then(|s| s.get("jit_ms"))
+        .and_then(Value::as_array)
+        .map(|ms| ms.iter().filter_map(Value::as_f64).fold(0.0, f64::max));
     let spread = match raw.get("stats") {
         None | Some(Value::Null) => None,
         Some(Value::Object(s)) => {
@@ -171,6 +176,7 @@ fn parse_result(
         spread,
         check: fields.optional_string("check").unwrap_or_default(),
         conditions: Conditions::parse(raw.get("conditions"))?,
+        jit_ms,
         parity,
         raw,
         source,

@@ -108,6 +108,9 @@ pub struct ResultRecord {
     pub check: String,
     /// The state of the machine and the round it ran in (`compare` writes it).
     pub conditions: Conditions,
+    /// The most milliseconds the JIT compiled during one measured iteration (`stats.jit_ms`,
+    /// Java's JMH runs), when the record carries it.
+    pub jit_ms: Option<f64>,
     /// Parity facts (`parity`), each value rendered as text: what the run measured or did
     /// about the conditions of its work, which its twin in another language must share.
     pub parity: BTreeMap<String, String>,

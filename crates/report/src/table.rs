@@ -185,6 +185,10 @@ pub fn pair_ratios(num: &Cell, den: &Cell) -> Vec<f64> {
     round_ratios(num, den).into_iter().map(|(_, r)| r).collect()
 }
 
+/// Compile time in one measured iteration from which a row is marked (as the JMH runner warns
+/// from: `Main.JIT_WARN_MS`).
+pub const JIT_MARK_MS: f64 = 5.0;
+
 /// The one-way hop between two cores over every probe of a row's results.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HopRange {
@@ -408,6 +412,19 @@ impl Row {
                     .drift_percent()
                     .is_some_and(|p| p > DRIFT_LIMIT_PERCENT)
             })
+    }
+
+    /// The most milliseconds the JIT compiled during one measured iteration of any result of
+    /// the row, when that reaches [`JIT_MARK_MS`]: part of that iteration ran the interpreter's
+    /// or C1's code, so its figure is slower than the compiled loop's.
+    pub fn jit_compiled_ms(&self) -> Option<f64> {
+        self.present_cells()
+            .flat_map(|(_, c)| c.rounds())
+            .filter_map(|r| r.jit_ms)
+            .fold(None, |most: Option<f64>, ms| {
+                Some(most.map_or(ms, |m| m.max(ms)))
+            })
+            .filter(|ms| *ms >= JIT_MARK_MS)
     }
 
     /// Whether some cell of the row is [`Cell::noisy`].
@@ -899,5 +916,24 @@ mod tests {
         ]);
         assert_eq!(only_row(&t).parity_conflict("java", "rust"), None);
         assert!(only_row(&t).java_over_rust().is_some());
+    }
+
+    #[test]
+    fn a_row_is_marked_when_the_jit_compiled_during_a_measured_iteration() {
+        let with_jit = |jit: &str| {
+            format!(
+                r#"{{"kind":"result","experiment":"ping-pong","language":"java","variant":"xadd","params":{{}},"metric":"ns_per_hop","value":60.0,"unit":"ns","stats":{{"runs":3,"median":60.0,"min":59.0,"max":75.0,"jit_ms":{jit}}},"check":"ok"}}"#
+            )
+        };
+        let compiled = tables(&[with_jit("[20.0,1.0,0.0]")]);
+        assert_eq!(only_row(&compiled).jit_compiled_ms(), Some(20.0));
+        let quiet = tables(&[with_jit("[1.0,2.0,0.0]")]);
+        assert_eq!(
+            only_row(&quiet).jit_compiled_ms(),
+            None,
+            "below 5 ms: background"
+        );
+        let rust = tables(&[line("rust", "xadd", "ns_per_hop", 64.0)]);
+        assert_eq!(only_row(&rust).jit_compiled_ms(), None);
     }
 }

@@ -72,6 +72,9 @@ pub(crate) fn marks_text(row: &Row) -> String {
     if row.drifted() {
         marks.push("drift".to_string());
     }
+    if let Some(ms) = row.jit_compiled_ms() {
+        marks.push(format!("JIT compiled {ms:.0} ms while measured"));
+    }
     let retries: u32 = row.present_cells().map(|(_, c)| c.retries()).sum();
     match retries {
         0 => {}

@@ -170,6 +170,22 @@ impl Report {
             names: distinct(unpaired.iter().map(|r| row_name(r))),
             advice: None,
         });
+        let compiling: Vec<&Row> = self
+            .rows()
+            .filter(|r| r.jit_compiled_ms().is_some())
+            .collect();
+        items.push(Attention {
+            count: compiling.len(),
+            total: None,
+            noun: (
+                "row measured while the JIT compiled",
+                "rows measured while the JIT compiled",
+            ),
+            why: "a measured Java iteration spent 5 ms or more compiling, so part of it ran slower \
+                  code than the loop's compiled one: more warm-up (a larger preset) keeps it out",
+            names: distinct(compiling.iter().map(|r| row_name(r))),
+            advice: None,
+        });
         let drifted: Vec<&Row> = self.rows().filter(|r| r.drifted()).collect();
         items.push(Attention {
             count: drifted.len(),
@@ -417,12 +433,18 @@ pub(crate) fn machine_rows(envs: &[EnvRecord]) -> Vec<[String; 8]> {
                     .join(", "),
                 None => String::new(),
             };
+            // The compiler, and the vector instructions it could use: Rust's build and the
+            // JVM's C2 may differ (the default Rust build targets x86-64's SSE2 baseline).
             let toolchain = |e: &EnvRecord| {
-                ["rustc", "java", "cc", "tool"]
+                let name = ["rustc", "java", "cc", "tool"]
                     .iter()
                     .map(|k| e.field(k))
                     .find(|s| !s.is_empty())
-                    .unwrap_or_default()
+                    .unwrap_or_default();
+                match e.field("vector_isa") {
+                    isa if isa.is_empty() || name.is_empty() => name,
+                    isa => format!("{name} [vectors: {isa}]"),
+                }
             };
             let mut languages: Vec<String> = Vec::new();
             let mut toolchains: Vec<String> = Vec::new();

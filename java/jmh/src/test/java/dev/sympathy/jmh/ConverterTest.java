@@ -126,6 +126,23 @@ class ConverterTest {
     }
 
     @Test
+    void shouldCarryTheJitsCompileTimeOfEachMeasuredIteration() {
+        final String jmh = "[{\"benchmark\":\"dev.sympathy.jmh.pingpong.PingPong.run\",\"mode\":\"ss\","
+                + "\"threads\":1,\"forks\":1,\"params\":{\"iterations\":\"1000\",\"variant\":\"xadd\"},"
+                + "\"primaryMetric\":{\"score\":136000.0,\"scoreUnit\":\"ns/op\","
+                + "\"rawData\":[[150000.0,128000.0,130000.0]]},\"secondaryMetrics\":{"
+                + "\"compiler.time.profiled\":{\"score\":7.0,\"scoreUnit\":\"ms\",\"rawData\":[[20.0,1.0,0.0]]},"
+                + "\"compiler.time.total\":{\"score\":300.0,\"scoreUnit\":\"ms\",\"rawData\":[[300.0,301.0,301.0]]}}}]";
+        final List<Map<String, Object>> records = new Converter(COMMON).convert(jmh, List.of());
+        for (String metric : List.of("ns_per_hop", "hops_per_sec")) {
+            assertEquals(List.of(20.0, 1.0, 0.0), stats(find(records, "xadd", metric)).get("jit_ms"), metric);
+        }
+        // without the profiler, no jit_ms
+        final String bare = jmh.substring(0, jmh.indexOf("\"compiler.time.profiled")) + "}}]";
+        assertEquals(null, stats(find(new Converter(COMMON).convert(bare, List.of()), "xadd", "ns_per_hop")).get("jit_ms"));
+    }
+
+    @Test
     void shouldWriteTheFirstMeasuredIterationAndEverySampleNormalised() {
         // three measured shots of 1000 round trips (2000 hops), the first still warming up
         final String jmh = "[{\"benchmark\":\"dev.sympathy.jmh.pingpong.PingPong.run\",\"mode\":\"ss\","

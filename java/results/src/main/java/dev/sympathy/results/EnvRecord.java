@@ -49,9 +49,30 @@ public final class EnvRecord {
         env.put("virtualized", virtualized);
         env.put("java", System.getProperty("java.vm.name") + " " + Runtime.version() + " ("
                 + System.getProperty("java.vendor") + ")");
+        env.put("vector_isa", vectorIsa());
         env.put("tool", tool);
         env.put("timestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         return env;
+    }
+
+    /**
+     * The widest x86 vector extension C2 compiles for in this JVM, from its {@code UseAVX} flag
+     * (chosen at start from the CPU): {@code avx512}, {@code avx2}, {@code avx} or {@code sse2}, as
+     * Rust's env record names its build's; {@code unknown} where the flag cannot be read.
+     */
+    static String vectorIsa() {
+        try {
+            final var bean = java.lang.management.ManagementFactory.getPlatformMXBean(
+                    com.sun.management.HotSpotDiagnosticMXBean.class);
+            return switch (Integer.parseInt(bean.getVMOption("UseAVX").getValue())) {
+                case 0 -> "sse2";
+                case 1 -> "avx";
+                case 2 -> "avx2";
+                default -> "avx512";
+            };
+        } catch (RuntimeException e) {
+            return "unknown";
+        }
     }
 
     /** CPU 0's data and unified caches, keys {@code l1d}, {@code l2}, {@code l3}, sizes in bytes. */

@@ -14,7 +14,8 @@ class EnvRecordTest {
     void shouldWriteTheSchemasFieldsInOrder() {
         final Map<String, Object> env = EnvRecord.collect("sympathy-test 0.1.0");
         assertEquals(List.of("kind", "language", "cpu_model", "cores", "caches", "thp", "kernel", "virtualized",
-                "java", "tool", "timestamp"), List.copyOf(env.keySet()));
+                "java", "vector_isa", "tool", "timestamp"), List.copyOf(env.keySet()));
+        assertTrue(List.of("sse2", "avx", "avx2", "avx512", "unknown").contains(env.get("vector_isa")), env.toString());
         assertEquals("env", env.get("kind"));
         assertEquals("java", env.get("language"));
         assertEquals("sympathy-test 0.1.0", env.get("tool"));

@@ -76,6 +76,25 @@ public class Dispatch {
         megaExpected = expected(seed, 4, iterations);
     }
 
+    /** The fewest warm-up iterations a preset that warms up gets. */
+    public static final int MIN_WARMUP_ITERATIONS = 2;
+
+    /**
+     * Warm-up iterations for a preset that asks for {@code presetWarmups}: at least
+     * {@value #MIN_WARMUP_ITERATIONS} (none where it asks for none). After quick's one warm-up of
+     * 200 ms the JIT still compiled for 20 ms ({@code mono}) and 23 ms ({@code bi-call}) in the first
+     * measured 100-ms iteration (JMH's CompilerProfiler, {@code stats.jit_ms}); a second warm-up
+     * iteration takes that compilation.
+     *
+     * <pre>{@code
+     * Dispatch.warmupIterations(1)  // 2
+     * Dispatch.warmupIterations(0)  // 0
+     * }</pre>
+     */
+    public static int warmupIterations(int presetWarmups) {
+        return presetWarmups == 0 ? 0 : Math.max(presetWarmups, MIN_WARMUP_ITERATIONS);
+    }
+
     /** The benchmark thread, on the core Rust's run takes (the {@code pinned} parity fact records it). */
     @Setup(Level.Iteration)
     public void pin() {

@@ -138,6 +138,35 @@ public final class Converter {
             }
             default -> throw new IllegalStateException("unreachable: " + experiment);
         }
+        final List<Double> jit = jitMillis(result);
+        if (!jit.isEmpty()) {
+            for (Map<String, Object> rec : out) {
+                map(rec.get("stats"), "stats").put("jit_ms", jit);
+            }
+        }
+        return out;
+    }
+
+    /** JMH's name of the {@code CompilerProfiler}'s compile time within each iteration. */
+    static final String JIT_METRIC = "compiler.time.profiled";
+
+    /**
+     * Milliseconds the JIT spent compiling during each measured iteration, in JMH's order (JMH's
+     * {@code CompilerProfiler}, {@value #JIT_METRIC}); empty when the run had no such profiler.
+     * A measured iteration that compiled ran part of its time in the interpreter's or C1's code:
+     * the result carries these as {@code stats.jit_ms} and the runner warns.
+     */
+    static List<Double> jitMillis(Map<String, Object> result) {
+        if (!(result.get("secondaryMetrics") instanceof Map<?, ?> secondary)
+                || !(secondary.get(JIT_METRIC) instanceof Map<?, ?> jit)) {
+            return List.of();
+        }
+        final List<Double> out = new ArrayList<>();
+        for (Object fork : list(jit.get("rawData"), "compiler rawData")) {
+            for (Object ms : list(fork, "compiler rawData fork")) {
+                out.add(((Number) ms).doubleValue());
+            }
+        }
         return out;
     }
 

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.openjdk.jmh.profile.CompilerProfiler;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -122,7 +123,8 @@ public enum Experiment {
             final ChainedOptionsBuilder stepDown = base(preset, spec, DispatchStepDown.class)
                     .warmupIterations(0)
                     .measurementIterations(1);
-            return List.of(new Run(Dispatch.class, base(preset, spec, Dispatch.class), List.of()),
+            final int warmups = Dispatch.warmupIterations(JmhIterations.at(preset).warmupIterations());
+            return List.of(new Run(Dispatch.class, base(preset, spec, Dispatch.class).warmupIterations(warmups), List.of()),
                     new Run(DispatchStepDown.class, stepDown, List.of()));
         }
     },
@@ -196,6 +198,15 @@ public enum Experiment {
     }
 
     /**
+     * Whether its forks run with the latency flags the sidecar's JVMs get ({@link Main#latencyFlags}):
+     * every experiment but offheap-map, whose figures include the collector's own pauses and heap
+     * (the default G1, which its users run).
+     */
+    boolean takesLatencyFlags() {
+        return this != OFFHEAP_MAP;
+    }
+
+    /**
      * One JMH run: the benchmark class its options include, the options, and the JVM flags its
      * forks need (appended by the runner).
      */
@@ -226,6 +237,10 @@ public enum Experiment {
                 .warmupTime(TimeValue.milliseconds(iterations.warmupMillis()))
                 .measurementTime(TimeValue.milliseconds(iterations.measurementMillis()))
                 .forks(iterations.forks())
+                // the JIT's compile time in each iteration: a measured iteration that compiled ran
+                // some of its time in the interpreter's or C1's code (the runner warns, the result
+                // carries it as stats.jit_ms)
+                .addProfiler(CompilerProfiler.class)
                 .shouldFailOnError(true);
         if (declared.contains("variant")) {
             options.param("variant", variants.toArray(String[]::new));

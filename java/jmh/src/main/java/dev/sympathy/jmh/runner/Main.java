@@ -131,7 +131,7 @@ public final class Main {
         try {
             for (Experiment experiment : experiments) {
                 for (Experiment.Run run : experiment.runsAt(preset, catalog.experiment(experiment.id))) {
-                    for (Map<String, Object> rec : runJmh(run, converter)) {
+                    for (Map<String, Object> rec : runJmh(run, converter, experiment.takesLatencyFlags())) {
                         stdout.println(json ? Json.write(rec) : human(rec));
                     }
                 }
@@ -153,12 +153,33 @@ public final class Main {
         }
     }
 
-    /** Runs JMH once (progress to stderr) and converts its results. */
-    private static List<Map<String, Object>> runJmh(Experiment.Run run, Converter converter) throws IOException, RunnerException {
+    /**
+     * System property holding the latency flags of java/launcher.sh ({@code launcher_latency_jvm_flags}:
+     * the serial collector, no perf data, no periodic safepoint), which java/jmh/run passes: the flags
+     * the sidecar's JVMs run with, so a JMH fork and a sidecar run the same JVM, and no concurrent GC
+     * thread competes for the two measured cores of a small machine. The JIT's compiler threads cannot
+     * be kept off them; the warm-up iterations take their work.
+     */
+    static final String LATENCY_FLAGS_PROPERTY = "sympathy.jvm_args";
+
+    /** The latency flags ({@link #LATENCY_FLAGS_PROPERTY}); empty without the property. */
+    static List<String> latencyFlags() {
+        final String flags = System.getProperty(LATENCY_FLAGS_PROPERTY, "").strip();
+        return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
+    }
+
+    /**
+     * Runs JMH once (progress to stderr) and converts its results; with {@code latencyFlags} the
+     * forks get {@link #latencyFlags()} and the results say so in {@code jvm_args}.
+     */
+    private static List<Map<String, Object>> runJmh(Experiment.Run run, Converter converter, boolean latencyFlags)
+            throws IOException, RunnerException {
         final Path dir = Files.createTempDirectory("sympathy-jmh");
         final Path result = dir.resolve("jmh.json");
         final Path extras = dir.resolve("extras.jsonl");
         final List<String> jvmArgs = new ArrayList<>(run.jvmArgs());
+        final List<String> latency = latencyFlags ? latencyFlags() : List.of();
+        jvmArgs.addAll(latency);
         // JMH 1.37 itself calls sun.misc.Unsafe (org.openjdk.jmh.util.Utils): keep JDK 24+'s
         // run-time warning out of every fork's output.
         if (!jvmArgs.contains(UNSAFE_ALLOW)) {
@@ -204,10 +225,40 @@ public final class Main {
         if (records.isEmpty()) {
             throw new IllegalStateException("JMH ran but produced no result (no score and no extras line)");
         }
+        warnOfCompilation(run, records);
+        if (!latency.isEmpty()) {
+            for (Map<String, Object> rec : records) {
+                @SuppressWarnings("unchecked")
+                final Map<String, Object> params = (Map<String, Object>) rec.get("params");
+                params.put("jvm_args", String.join(" ", latency));
+            }
+        }
         Files.deleteIfExists(result);
         Files.deleteIfExists(extras);
         Files.deleteIfExists(dir);
         return records;
+    }
+
+    /** Compile time in one measured iteration from which the runner warns, in ms. */
+    static final double JIT_WARN_MS = 5;
+
+    /**
+     * Says on stderr which results had a measured iteration during which the JIT compiled for
+     * {@value #JIT_WARN_MS} ms or more ({@code stats.jit_ms}): their warm-up did not take all the
+     * compilation, and their first figures may include interpreted or C1 code.
+     */
+    private static void warnOfCompilation(Experiment.Run run, List<Map<String, Object>> records) {
+        final java.util.Set<String> warned = new java.util.HashSet<>();
+        for (Map<String, Object> rec : records) {
+            if (rec.get("stats") instanceof Map<?, ?> stats && stats.get("jit_ms") instanceof List<?> jit) {
+                final double most = jit.stream().mapToDouble(ms -> ((Number) ms).doubleValue()).max().orElse(0);
+                if (most >= JIT_WARN_MS && warned.add(String.valueOf(rec.get("variant")))) {
+                    System.err.println("warning: " + run.benchmark().getSimpleName() + " " + rec.get("variant")
+                            + ": the JIT compiled for up to " + most + " ms during a measured iteration (stats.jit_ms "
+                            + jit + "); more warm-up would keep it out");
+                }
+            }
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sympathy.catalog.Catalog;
 import dev.sympathy.catalog.Preset;
+import dev.sympathy.jmh.dispatch.Dispatch;
 import dev.sympathy.jmh.pingpong.PingPong;
 import dev.sympathy.jmh.queue.QueueThroughput;
 import dev.sympathy.jmh.serialization.Serialization;
@@ -72,7 +73,7 @@ class IterationsTest {
         assertEquals(Serialization.warmupShots(count, 1), serialization.get(1).getWarmupIterations().get());
         assertEquals(8, quick.get("BackPressure").get(0).getWarmupIterations().get());
         assertEquals(0, quick.get("DispatchStepDown").get(0).getWarmupIterations().get());
-        assertEquals(1, quick.get("Dispatch").get(0).getWarmupIterations().get());
+        assertEquals(Dispatch.MIN_WARMUP_ITERATIONS, quick.get("Dispatch").get(0).getWarmupIterations().get());
     }
 
     @Test
