@@ -12,6 +12,8 @@
 //! | variant | call | implementations at the call site |
 //! |---|---|---|
 //! | `static` | generic `fn op_run<O: Operation>`, monomorphised and inlined | 1 (`StepInc`) |
+//! | `inlined-1` | `match` over an `enum Op` read from the table each step: a check, then the inlined body (what HotSpot compiles a monomorphic site to; Java's `mono`) | 1 (`StepInc`) |
+//! | `inlined-2` | the same over two operations alternating (Java's `bi`) | 2 |
 //! | `dyn-1` | `&dyn Operation` through a vtable | 1 (`StepInc`) |
 //! | `dyn-2` | `&dyn Operation` through a vtable | 2 (`StepInc`, `StepDec`, alternating) |
 //! | `dyn-4` | `&dyn Operation` through a vtable | 4 (the seed's order, in turn) |
@@ -27,9 +29,12 @@
 //!   compiler, so every call stays an indirect `call` through the vtable (a test,
 //!   `crates/lab/tests/dispatch_codegen.rs`, disassembles the kernel and checks it). The machine
 //!   code is the same for N = 1, 2, 4; only the data differs.
-//! - `enum` ([`sympathy_rust_dispatch_enum`]) reads its four `Op`s from a table that went
-//!   through `black_box` likewise; the compiler may turn the `match` into branches or a lookup,
-//!   which is what enum dispatch buys.
+//! - `enum`, `inlined-1` and `inlined-2` ([`sympathy_rust_dispatch_enum`]) read their `Op`s
+//!   from a table that went through `black_box` likewise; the compiler may turn the `match`
+//!   into branches or a lookup, which is what enum dispatch buys. With one or two distinct
+//!   operations in the table, it is the compiled form of an inline cache: a load of the
+//!   receiver, a check, the inlined body, as HotSpot compiles Java's `mono` and `bi` sites,
+//!   which therefore pair with them (`static` reads no receiver at all and pairs with nothing).
 //! - The start value and the iteration count pass through `black_box` and the result is
 //!   consumed by `black_box` and checked, so no run can be precomputed. `value = 2 * value + k`
 //!   is a geometric recurrence, which LLVM's loop analysis does not sum in closed form.
@@ -213,6 +218,10 @@ pub fn expected_value(start: i32, steps: [i32; 4], iterations: u64) -> i32 {
 pub enum Variant {
     /// Generic (static) dispatch of `StepInc`.
     Static,
+    /// `match` over an `Op` read from the table each step, one operation (Java's `mono`).
+    Inlined1,
+    /// `match` over an `Op` read from the table each step, two alternating (Java's `bi`).
+    Inlined2,
     /// `dyn Operation`, one implementation.
     Dyn1,
     /// `dyn Operation`, two implementations alternating.
@@ -225,8 +234,10 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in report order.
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Static,
+        Variant::Inlined1,
+        Variant::Inlined2,
         Variant::Dyn1,
         Variant::Dyn2,
         Variant::Dyn4,
@@ -237,6 +248,8 @@ impl Variant {
     pub fn name(self) -> &'static str {
         match self {
             Variant::Static => "static",
+            Variant::Inlined1 => "inlined-1",
+            Variant::Inlined2 => "inlined-2",
             Variant::Dyn1 => "dyn-1",
             Variant::Dyn2 => "dyn-2",
             Variant::Dyn4 => "dyn-4",
@@ -247,8 +260,8 @@ impl Variant {
     /// How many implementations the call site sees (`params.implementations`).
     pub fn implementations(self) -> usize {
         match self {
-            Variant::Static | Variant::Dyn1 => 1,
-            Variant::Dyn2 => 2,
+            Variant::Static | Variant::Inlined1 | Variant::Dyn1 => 1,
+            Variant::Inlined2 | Variant::Dyn2 => 2,
             Variant::Dyn4 | Variant::Enum => 4,
         }
     }
@@ -333,7 +346,7 @@ pub fn run(variant: Variant, iterations: u64) -> Result<Phase, DispatchError> {
             let table = black_box(table);
             timed(|| sympathy_rust_dispatch_dyn(&table, start, n))
         }
-        Variant::Enum => {
+        Variant::Enum | Variant::Inlined1 | Variant::Inlined2 => {
             let table = black_box(schedule);
             timed(|| sympathy_rust_dispatch_enum(&table, start, n))
         }
@@ -411,6 +424,11 @@ mod tests {
         );
         assert_eq!(Variant::Dyn4.schedule(), Op::SEED_ORDER);
         assert_eq!(Variant::Enum.schedule(), Op::SEED_ORDER);
+        assert_eq!(Variant::Inlined1.schedule(), [StepInc; 4]);
+        assert_eq!(
+            Variant::Inlined2.schedule(),
+            [StepInc, StepDec, StepInc, StepDec]
+        );
         for op in Op::SEED_ORDER {
             assert_eq!(op.boxed().map(10), op.map(10));
             assert_eq!(op.map(10), 10 + op.step());

@@ -227,7 +227,11 @@ mod tests {
             "only Java names are aliases"
         );
         assert_eq!(variant_label("dispatch", "dyn-2"), "dyn-2 / bi-call (java)");
-        assert_eq!(variant_label("dispatch", "static"), "static / mono (java)");
+        assert_eq!(
+            variant_label("dispatch", "inlined-1"),
+            "inlined-1 / mono (java)"
+        );
+        assert_eq!(variant_label("dispatch", "static"), "static");
     }
 
     #[test]

@@ -289,11 +289,11 @@ fn html_is_self_contained_with_one_svg_chart_per_metric() {
 #[test]
 fn java_dispatch_variants_pair_with_rust_dyn_n_and_seeds_apply() {
     let md = report().markdown();
-    // Java `mono` (its call inlined) and Rust `static` share one row, with the seed's
-    // monomorphic figure.
+    // Java `mono` (its call inlined behind a class check) and Rust `inlined-1` share one row,
+    // with the seed's monomorphic figure.
     let row = md
         .lines()
-        .find(|l| l.starts_with("| static / mono (java) |"))
+        .find(|l| l.starts_with("| inlined-1 / mono (java) |"))
         .expect("the aliased dispatch row");
     assert!(
         row.contains("3.1G ops/s") && row.contains("3.3G ops/s"),

@@ -69,6 +69,16 @@ impl Variant {
     }
 
     /// The catalog param that says how many messages a run sends.
+    /// The byte format on the ring (the `format` parity fact): `postcard` for serde (Java's
+    /// twin writes `java.io`'s stream, a different format), SBE for sbe-jni, else the name.
+    pub fn format(self) -> &'static str {
+        match self {
+            Variant::Serde => "postcard",
+            Variant::SbeJni => "sbe",
+            other => other.name(),
+        }
+    }
+
     fn count_param(self) -> &'static str {
         if self == Variant::Serde {
             "stock_count"
@@ -178,6 +188,7 @@ impl Case {
             .param("capacity", self.capacity as u64)
             .param(self.variant.count_param(), self.messages)
             .param("placement", "cross-core")
+            .fact("format", self.variant.format())
     }
 }
 

@@ -46,6 +46,15 @@ final class MessagingExperiment {
      * {@code countParam} is {@code count} or {@code stock_count}.
      */
     record Case(String variant, String javaName, String sender, long capacity, String countParam, long messages) {
+        /**
+         * The byte format on the ring (the {@code format} parity fact, as Rust's
+         * {@code messaging::Variant::format} names it): {@code java.io} for java-serialization,
+         * the catalog's variant name for the others.
+         */
+        String format() {
+            return javaName.equals("java-serialization") ? "java.io" : variant;
+        }
+
         /** The sending process's language. */
         String producer() {
             return sender.equals("same-language") ? "java" : "rust";
@@ -220,8 +229,10 @@ final class MessagingExperiment {
             params.put("preset", preset);
             params.put("pinning", "pinned");
             params.put("jvm_args", String.join(" ", ChildJvm.jvmArgs()));
-            out.result("messaging", c.javaName(), params, "msgs_per_sec", "msgs/s", Stats.of(rates[k]));
-            out.result("messaging", c.javaName(), params, "encoded_bytes", "bytes", Stats.of(bytes[k]), "n/a");
+            // the format parity fact, in Rust's words: java.io's stream is not serde's postcard
+            final Map<String, Object> facts = Map.of("pinned", true, "format", c.format());
+            out.result("messaging", c.javaName(), params, "msgs_per_sec", "msgs/s", Stats.of(rates[k]), "ok", facts);
+            out.result("messaging", c.javaName(), params, "encoded_bytes", "bytes", Stats.of(bytes[k]), "n/a", facts);
         }
         for (int k = 0; k < cases.size(); k++) {
             Case c = cases.get(k);

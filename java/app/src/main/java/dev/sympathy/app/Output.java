@@ -40,11 +40,18 @@ final class Output {
     /** As {@link #result(String, String, Map, String, String, Stats)} with the record's {@code check} ({@code n/a} for a size). */
     void result(String experiment, String variant, Map<String, Object> params, String metric, String unit, Stats stats,
             String check) {
+        // the parity fact `pinned`: these runs pin every measured thread (a failed pin fails the run)
+        // and say so in their `pinning` param
+        result(experiment, variant, params, metric, unit, stats, check,
+                Map.of("pinned", "pinned".equals(params.get("pinning"))));
+    }
+
+    /** As {@link #result(String, String, Map, String, String, Stats, String)} with the record's parity facts. */
+    void result(String experiment, String variant, Map<String, Object> params, String metric, String unit, Stats stats,
+            String check, Map<String, Object> parity) {
         if (json) {
             final Map<String, Object> record = ResultRecord.of(experiment, variant, params, metric, unit, stats, check);
-            // the parity fact `pinned`: these runs pin every measured thread (a failed pin fails the run)
-            // and say so in their `pinning` param
-            record.put("parity", Map.of("pinned", "pinned".equals(params.get("pinning"))));
+            record.put("parity", parity);
             System.out.println(Json.write(record));
             System.out.flush();
         }
