@@ -114,7 +114,15 @@ mod tests {
         let names: Vec<&str> = cases.iter().map(|c| c.variant).collect();
         assert_eq!(
             names,
-            ["static", "inlined-1", "inlined-2", "dyn-1", "dyn-2", "dyn-4", "enum"]
+            [
+                "static",
+                "inlined-1",
+                "inlined-2",
+                "dyn-1",
+                "dyn-2",
+                "dyn-4",
+                "enum"
+            ]
         );
         assert_eq!(cases[5].params["implementations"], 4);
         assert_eq!(cases[5].params["iterations"], 5_000_000);
