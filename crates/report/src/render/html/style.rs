@@ -37,6 +37,7 @@ margin-left:4px;line-height:1.5}\n\
 .mark.noisy{background:#fde7ea;color:#b00020}\n\
 .mark.drift{background:#fff0d6;color:#8a4b00}\n\
 tr.drifted td{background:#fffaf0}\n\
+.unpaired{color:#8a4b00;font-style:italic}\n\
 figure{margin:.6em 0 2em}\n\
 figure svg{display:block}\n\
 .failure{color:#a00}\n\
