@@ -18,6 +18,8 @@ fn every_variant_reports_verified_calls_per_second() {
     let lines = results(&out);
     let expected = [
         ("static", 1),
+        ("inlined-1", 1),
+        ("inlined-2", 2),
         ("dyn-1", 1),
         ("dyn-2", 2),
         ("dyn-4", 4),
@@ -34,6 +36,7 @@ fn every_variant_reports_verified_calls_per_second() {
         assert_eq!(line["params"]["iterations"], 100000);
         assert_eq!(line["stats"]["runs"], 2);
         assert!(line["value"].as_f64().unwrap() > 0.0);
+        assert_eq!(line["parity"]["pinned"], true, "the thread ran pinned");
     }
     // The seed-style lines (stderr in JSON mode) print each run's verified value.
     let progress = String::from_utf8_lossy(&out.stderr);
