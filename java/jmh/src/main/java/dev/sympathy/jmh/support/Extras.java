@@ -69,6 +69,7 @@ public final class Extras {
         append(Json.write(Map.of("fact", name, "value", value, "experiment", experiment, "variant", variant)) + "\n");
     }
 
+    /** Appends {@code line} to the extras file; nothing without the property. */
     private static synchronized void append(String line) {
         final String path = System.getProperty(PROPERTY);
         if (path == null) {
@@ -83,20 +84,10 @@ public final class Extras {
     }
 
     /** Appends one measured value; {@code check} is {@code "ok"} or {@code "n/a"}. */
-    public static synchronized void record(String experiment, String variant, Map<String, Object> params,
+    public static void record(String experiment, String variant, Map<String, Object> params,
             String metric, String unit, double value, String check) {
-        final String path = System.getProperty(PROPERTY);
-        if (path == null) {
-            return;
-        }
-        final String line = Json.write(Map.of(
+        append(Json.write(Map.of(
                 "experiment", experiment, "variant", variant, "params", params,
-                "metric", metric, "unit", unit, "value", value, "check", check)) + "\n";
-        try {
-            Files.writeString(Path.of(path), line, StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to the extras file " + path, e);
-        }
+                "metric", metric, "unit", unit, "value", value, "check", check)) + "\n");
     }
 }
