@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.dispatch;
 
 import dev.sympathy.jmh.support.Pinning;
+import dev.sympathy.jmh.support.Warmups;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -92,7 +93,7 @@ public class Dispatch {
      * }</pre>
      */
     public static int warmupIterations(int presetWarmups) {
-        return presetWarmups == 0 ? 0 : Math.max(presetWarmups, MIN_WARMUP_ITERATIONS);
+        return Warmups.atLeast(presetWarmups, MIN_WARMUP_ITERATIONS);
     }
 
     /** The benchmark thread, on the core Rust's run takes (the {@code pinned} parity fact records it). */

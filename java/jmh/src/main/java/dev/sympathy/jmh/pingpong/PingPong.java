@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.pingpong;
 
 import dev.sympathy.jmh.support.Pinning;
+import dev.sympathy.jmh.support.Warmups;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
@@ -82,7 +83,7 @@ public class PingPong {
      * }</pre>
      */
     public static int warmupShots(int presetWarmups) {
-        return presetWarmups == 0 ? 0 : Math.max(presetWarmups, MIN_WARMUP_SHOTS);
+        return Warmups.atLeast(presetWarmups, MIN_WARMUP_SHOTS);
     }
 
     @Setup(Level.Trial)

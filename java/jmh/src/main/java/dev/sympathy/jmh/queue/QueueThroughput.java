@@ -2,6 +2,7 @@ package dev.sympathy.jmh.queue;
 
 import dev.sympathy.jmh.support.Extras;
 import dev.sympathy.jmh.support.Pinning;
+import dev.sympathy.jmh.support.Warmups;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -109,7 +110,7 @@ public class QueueThroughput {
      * }</pre>
      */
     public static int warmupIterations(int presetWarmups) {
-        return presetWarmups == 0 ? 0 : Math.max(presetWarmups, MIN_WARMUP_ITERATIONS);
+        return Warmups.atLeast(presetWarmups, MIN_WARMUP_ITERATIONS);
     }
 
     /** Waits for the other thread: spins cross-core, gives the core up same-core. */
