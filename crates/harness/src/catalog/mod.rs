@@ -128,11 +128,6 @@ impl Catalog {
             .map_or(&[], |e| e.parity.as_slice())
     }
 
-    /// The parity fact called `name` (`common.toml`'s `parity_facts`).
-    pub fn parity_fact(&self, name: &str) -> Option<&ParityFactSpec> {
-        self.common.parity_facts.iter().find(|f| f.name == name)
-    }
-
     /// The metric called `name`.
     pub fn metric(&self, name: &str) -> Option<&MetricSpec> {
         self.common.metrics.iter().find(|m| m.name == name)
