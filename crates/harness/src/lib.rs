@@ -28,6 +28,7 @@ pub mod pin;
 pub mod preset;
 pub mod region;
 pub mod results;
+pub mod rng;
 pub mod stats;
 
 pub use environmental::Environmental;

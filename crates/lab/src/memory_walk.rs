@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use sympathy_harness::memory::{NotEnoughMemory, ensure_available};
 use sympathy_harness::region::{HUGE_PAGE_SIZE, Region};
+use sympathy_harness::rng::SplitMix64;
 
 /// Bytes in one array element (a Java `long`).
 pub const LONG_SIZE: usize = 8;
@@ -468,7 +469,7 @@ pub fn chase_order(nodes: usize, page_nodes: Option<usize>, seed: u64) -> Vec<u3
         "node indices must fit in u32"
     );
     let mut order: Vec<u32> = (0..nodes).map(|i| i as u32).collect();
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let block = page_nodes.unwrap_or(nodes).max(1);
     for chunk in order.chunks_mut(block) {
         // Fisher-Yates.
@@ -497,24 +498,6 @@ pub fn link(words: &mut [i64], order: &[u32]) -> usize {
         word(first)
     } else {
         0
-    }
-}
-
-/// SplitMix64: a tiny, well-mixed generator, enough for shuffles (no crate needed).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A value in `0..bound` (multiply-shift; the bias is negligible for shuffles).
-    fn below(&mut self, bound: u64) -> u64 {
-        ((self.next() as u128 * bound as u128) >> 64) as u64
     }
 }
 
