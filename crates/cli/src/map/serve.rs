@@ -54,6 +54,12 @@ fn error_body(message: &str) -> String {
     out
 }
 
+/// The JSON body of the 404 for a user that is not in the map (the load generator of
+/// map-service expects it of both servers).
+pub fn not_found_body(key: u64) -> String {
+    error_body(&format!("user {key} not found"))
+}
+
 fn json_response(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
@@ -80,10 +86,7 @@ pub fn lookup(map: &MapFile, id: &str) -> (StatusCode, String) {
                 ),
             }
         }
-        Ok(None) => (
-            StatusCode::NOT_FOUND,
-            error_body(&format!("user {key} not found")),
-        ),
+        Ok(None) => (StatusCode::NOT_FOUND, not_found_body(key)),
         Err(e) => (
             StatusCode::INTERNAL_SERVER_ERROR,
             error_body(&e.to_string()),

@@ -1,15 +1,30 @@
 //! `sympathy run map-service`: the seed's lookup service measured on loopback. A map of `users`
 //! users is built (the Rust writer, untimed), a server is started on it in its own process
 //! (`sympathy serve-map`, or with `--server java` the Java twin `java/sidecar serve-map`), pinned
-//! (with `taskset`) to one core, and wrk, pinned to another, sends `GET /users/{id}` of random
-//! ids: hits (every answer must be 200) and misses (every answer 404), at most `requests`
-//! answers or `max_seconds` per run, after an untimed warm-up. wrk's own counts give
-//! `lookups_per_sec` and its latency percentiles `latency_p50_ns`/`latency_p99_ns`; the store-
-//! release hop between the two cores is probed before and after (printed beside the figures).
+//! (with `taskset`) to one core, and a load generator pinned to another sends `GET /users/{id}`
+//! of random ids: hits (each answer must be 200 and the user's JSON) and misses (404 and the
+//! error's JSON). Each case is measured two ways, after an untimed warm-up:
+//!
+//! - **closed loop, at saturation** (`lookups_per_sec`): wrk (`wrk.lua`) with `connections`
+//!   connections, each sending its next request as soon as its last answer came, for at most
+//!   `requests` answers or `max_seconds`; every status checked, every body's shape (a hit's
+//!   begins with its `{"id":`, a miss's is the not-found error).
+//! - **open loop, at fixed rates** (`latency_p50_ns`, `latency_p99_ns`, `latency_max_ns`): each
+//!   `rate` of the catalog for `open_seconds`, requests sent when they fall due whatever the
+//!   server does, latency from when each fell due, every body compared byte for byte with the
+//!   one expected ([`open_loop`]). wrk's closed-loop percentiles hide a server's pauses (a
+//!   stalled connection sends nothing more), so no latency comes from it.
+//!
+//! The store-release hop between the two cores is probed before and after (printed beside the
+//! figures).
 //!
 //! `java/sidecar run map-service` is this command with `--server java`: one harness for both
 //! servers, so the two languages' rows differ only in the server. `--server rust,java` measures
 //! both in one command, over one map, alternating run by run (the way to compare them).
+
+mod open_loop;
+
+use open_loop::{Exchange, OpenLoad};
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -19,17 +34,19 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
+use sympathy_harness::rng::SplitMix64;
 use sympathy_harness::{Check, Metric, Reporter, Stats};
 use sympathy_map::MapFile;
-use sympathy_map::user::{FlyweightCodec, UserCodec, generate, map_config};
+use sympathy_map::user::{FlyweightCodec, UserCodec, UserView, generate, json, map_config};
 
-use crate::experiment::catalog::{u64_or, variant_parser, variants_or};
+use crate::experiment::catalog::{u64_or, u64s_at, variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
 
 const EXPERIMENT: &str = "map-service";
 
-/// The load script (wrk's Lua): random ids, every status checked, a JSON line at the end.
-const WRK_SCRIPT: &str = include_str!("map_service.lua");
+/// The closed-loop load script (wrk's Lua): random ids, every status and body shape checked, a
+/// JSON line at the end.
+const WRK_SCRIPT: &str = include_str!("wrk.lua");
 
 /// What is asked of the service.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,15 +102,21 @@ pub struct MapServiceArgs {
     /// Users in the served map [default: users of experiments/map-service.toml].
     #[arg(long)]
     pub users: Option<u64>,
-    /// Open connections of the load generator [default: the catalog's connections].
+    /// Open connections of the load generators [default: the catalog's connections].
     #[arg(long)]
     pub connections: Option<u64>,
-    /// Answers per measured run [default: the catalog's requests].
+    /// Answers per closed-loop run [default: the catalog's requests].
     #[arg(long)]
     pub requests: Option<u64>,
-    /// The longest a measured run may last, in seconds [default: the catalog's max_seconds].
+    /// The longest a closed-loop run may last, in seconds [default: the catalog's max_seconds].
     #[arg(long)]
     pub max_seconds: Option<u64>,
+    /// Open-loop rates, requests per second, comma-separated [default: the catalog's rate].
+    #[arg(long, value_delimiter = ',')]
+    pub rate: Option<Vec<u64>>,
+    /// Seconds of requests per open-loop run [default: the catalog's open_seconds].
+    #[arg(long)]
+    pub open_seconds: Option<u64>,
     /// Lookups to measure, comma-separated: http-hit, http-miss [default: both].
     #[arg(long, value_delimiter = ',',
           value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
@@ -112,15 +135,24 @@ pub struct MapServiceArgs {
     pub cores: Option<String>,
 }
 
-/// One measured case: the server, the lookups and the run's sizes.
+/// How a case loads the server.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pace {
+    /// wrk, closed loop, as fast as the server answers: at most `requests` answers or
+    /// `max_seconds`.
+    Saturate { requests: u64, max_seconds: u64 },
+    /// The open-loop generator at `rate` requests/s for `seconds`.
+    Fixed { rate: u64, seconds: u64 },
+}
+
+/// One measured case: the server, the lookups, the map and how it is loaded.
 #[derive(Debug, Clone, Copy)]
 pub struct Load {
     server: Server,
     variant: Variant,
     users: u64,
     connections: u64,
-    requests: u64,
-    max_seconds: u64,
+    pace: Pace,
 }
 
 impl Experiment for MapServiceArgs {
@@ -133,8 +165,20 @@ impl Experiment for MapServiceArgs {
         let connections = u64_or(self.connections, EXPERIMENT, "connections", preset)?;
         let requests = u64_or(self.requests, EXPERIMENT, "requests", preset)?;
         let max_seconds = u64_or(self.max_seconds, EXPERIMENT, "max_seconds", preset)?;
-        if users == 0 || connections == 0 || requests == 0 || max_seconds == 0 {
-            bail!("--users, --connections, --requests and --max-seconds must be at least 1");
+        let open_seconds = u64_or(self.open_seconds, EXPERIMENT, "open_seconds", preset)?;
+        let rates = match &self.rate {
+            Some(rates) => rates.clone(),
+            None => u64s_at(EXPERIMENT, "rate", preset)?,
+        };
+        if users == 0 || connections == 0 || requests == 0 || max_seconds == 0 || open_seconds == 0
+        {
+            bail!(
+                "--users, --connections, --requests, --max-seconds and --open-seconds must be at \
+                 least 1"
+            );
+        }
+        if rates.contains(&0) {
+            bail!("--rate: every rate must be at least 1 request per second");
         }
         let variants = variants_or(
             &self.variants,
@@ -146,21 +190,36 @@ impl Experiment for MapServiceArgs {
         let mut cases = Vec::new();
         for server in self.servers() {
             for &variant in &variants {
-                let load = Load {
+                let load = |pace| Load {
                     server,
                     variant,
                     users,
                     connections,
-                    requests,
-                    max_seconds,
+                    pace,
                 };
-                cases.push(
-                    Case::new(load, variant.name(), server.language())
+                let case = |pace| {
+                    Case::new(load(pace), variant.name(), server.language())
                         .param("users", users)
                         .param("connections", connections)
-                        .param("requests", requests)
-                        .param("max_seconds", max_seconds),
+                };
+                cases.push(
+                    case(Pace::Saturate {
+                        requests,
+                        max_seconds,
+                    })
+                    .param("requests", requests)
+                    .param("max_seconds", max_seconds),
                 );
+                for &rate in &rates {
+                    cases.push(
+                        case(Pace::Fixed {
+                            rate,
+                            seconds: open_seconds,
+                        })
+                        .param("rate", rate)
+                        .param("open_seconds", open_seconds),
+                    );
+                }
             }
         }
         Ok(cases)
@@ -183,15 +242,15 @@ impl Experiment for MapServiceArgs {
         let scratch = Scratch::new()?;
         let script = scratch.dir.join("map-service.lua");
         std::fs::write(&script, WRK_SCRIPT).context("write the wrk script")?;
+        let users = first.work.users;
         let map_path = match &self.map {
             Some(path) => {
                 let map = MapFile::open_read_only(path)?;
-                if map.len() != first.work.users {
+                if map.len() != users {
                     bail!(
-                        "{}: holds {} users, not --users {}",
+                        "{}: holds {} users, not --users {users}",
                         path.display(),
                         map.len(),
-                        first.work.users
                     );
                 }
                 path.clone()
@@ -199,10 +258,9 @@ impl Experiment for MapServiceArgs {
             None => {
                 let path = scratch.dir.join("users.map");
                 let start = Instant::now();
-                build_users(&path, first.work.users)?;
+                build_users(&path, users)?;
                 reporter.line(&format!(
-                    "# map-service: {} users built in {:.1} s into {}",
-                    first.work.users,
+                    "# map-service: {users} users built in {:.1} s into {}",
                     start.elapsed().as_secs_f64(),
                     path.display()
                 ))?;
@@ -220,9 +278,9 @@ impl Experiment for MapServiceArgs {
             servers.push(process);
         }
         reporter.line(&format!(
-            "# map-service: wrk (1 thread, {} connections) on core {load_core}; {runs} run(s) of \
-             up to {} answers or {} s per server and lookup kind, alternating run by run",
-            first.work.connections, first.work.requests, first.work.max_seconds
+            "# map-service: load on core {load_core}, {} connections: wrk (1 thread, closed \
+             loop) and the open-loop generator; {runs} run(s) per case, alternating run by run",
+            first.work.connections
         ))?;
         let hop_before = probe_hop((load_core, server_core));
         // Warm-up: the JIT (Java) and the caches, untimed; both kinds of lookup, every server.
@@ -235,48 +293,101 @@ impl Experiment for MapServiceArgs {
             for variant in Variant::ALL {
                 let warm = Load {
                     variant,
-                    requests: u64::MAX / 4,
-                    max_seconds: warm_seconds,
+                    pace: Pace::Saturate {
+                        requests: u64::MAX / 4,
+                        max_seconds: warm_seconds,
+                    },
                     ..first.work
                 };
                 run_wrk(&wrk, &script, &server.url, &warm, load_core, 99)?;
             }
         }
-        // Run 0 of every case, then run 1 of every case, ...: each server and kind of lookup
-        // meets the same machine.
-        let mut samples: Vec<[Vec<f64>; 3]> = vec![Default::default(); cases.len()];
+        // Run 0 of every case, then run 1 of every case, ...: each server, kind of lookup and
+        // pace meets the same machine. A case's samples: one per metric it reports.
+        let mut samples: Vec<Vec<Vec<f64>>> = vec![Vec::new(); cases.len()];
         for run in 0..runs {
-            for (case, [rates, p50s, p99s]) in cases.iter().zip(samples.iter_mut()) {
+            // The open-loop requests of this run, the same for every server.
+            let exchanges: Vec<(Variant, Vec<Exchange>)> = Variant::ALL
+                .iter()
+                .map(|&v| (v, exchanges(v, users, &servers[0].url, run as u64)))
+                .collect();
+            for (case, samples) in cases.iter().zip(samples.iter_mut()) {
                 let load = case.work;
                 let server = servers
                     .iter_mut()
                     .find(|s| s.server == load.server)
                     .expect("a process per server");
                 server.check_alive()?;
-                let outcome = run_wrk(&wrk, &script, &server.url, &load, load_core, run as u64)?;
-                reporter.line(&format!(
-                    "{run} - {} {:<9} {:.0} lookups/s p50={:.1}us p99={:.1}us max={:.1}us \
-                     ({} answers in {:.2} s)",
-                    load.server.language(),
-                    load.variant.name(),
-                    outcome.rate,
-                    outcome.p50_us,
-                    outcome.p99_us,
-                    outcome.max_us,
-                    outcome.answered,
-                    outcome.seconds
-                ))?;
-                rates.push(outcome.rate);
-                p50s.push(outcome.p50_us * 1e3);
-                p99s.push(outcome.p99_us * 1e3);
+                let figures = match load.pace {
+                    Pace::Saturate { .. } => {
+                        let outcome =
+                            run_wrk(&wrk, &script, &server.url, &load, load_core, run as u64)?;
+                        reporter.line(&format!(
+                            "{run} - {} {:<9} closed loop: {:.0} lookups/s ({} answers in {:.2} s)",
+                            load.server.language(),
+                            load.variant.name(),
+                            outcome.rate,
+                            outcome.answered,
+                            outcome.seconds
+                        ))?;
+                        vec![outcome.rate]
+                    }
+                    Pace::Fixed { rate, seconds } => {
+                        let (_, pool) = exchanges
+                            .iter()
+                            .find(|(v, _)| *v == load.variant)
+                            .expect("a pool per variant");
+                        let outcome = OpenLoad {
+                            addr: server.addr()?,
+                            connections: load.connections as usize,
+                            rate: rate as f64,
+                            requests: rate * seconds,
+                            grace: Duration::from_secs(10),
+                            exchanges: pool,
+                        }
+                        .run_on(load_core)
+                        .with_context(|| {
+                            format!(
+                                "{} server, {} at {rate}/s",
+                                load.server.language(),
+                                load.variant.name()
+                            )
+                        })?;
+                        let h = &outcome.latency_ns;
+                        let [p50, p99, max] =
+                            [h.value_at_quantile(0.5), h.value_at_quantile(0.99), h.max()]
+                                .map(|ns| ns as f64);
+                        reporter.line(&format!(
+                            "{run} - {} {:<9} open loop at {rate}/s: p50={:.1}us p99={:.1}us \
+                             max={:.1}us ({} answers in {:.2} s, {} sent late)",
+                            load.server.language(),
+                            load.variant.name(),
+                            p50 / 1e3,
+                            p99 / 1e3,
+                            max / 1e3,
+                            outcome.answered,
+                            outcome.seconds,
+                            outcome.late
+                        ))?;
+                        vec![p50, p99, max]
+                    }
+                };
+                samples.resize(figures.len(), Vec::new());
+                for (metric, figure) in samples.iter_mut().zip(figures) {
+                    metric.push(figure);
+                }
             }
         }
-        for (case, [rates, p50s, p99s]) in cases.iter().zip(&samples) {
-            for (metric, samples) in [
-                (Metric::LookupsPerSec, rates),
-                (Metric::LatencyP50Ns, p50s),
-                (Metric::LatencyP99Ns, p99s),
-            ] {
+        for (case, samples) in cases.iter().zip(&samples) {
+            let metrics: &[Metric] = match case.work.pace {
+                Pace::Saturate { .. } => &[Metric::LookupsPerSec],
+                Pace::Fixed { .. } => &[
+                    Metric::LatencyP50Ns,
+                    Metric::LatencyP99Ns,
+                    Metric::LatencyMaxNs,
+                ],
+            };
+            for (&metric, samples) in metrics.iter().zip(samples) {
                 let stats = Stats::from_samples(samples).context("no valid samples")?;
                 reporter.result(case.result(EXPERIMENT, metric, stats).check(Check::Ok))?;
             }
@@ -291,6 +402,40 @@ impl Experiment for MapServiceArgs {
         }
         Ok(())
     }
+}
+
+/// Pool of the open-loop requests of `variant` (as many as wrk's Lua script prepares): random
+/// ids from `seed`, each with the answer it must get. A hit's body is the user as `generate`
+/// makes it, rendered as the server renders a stored user (flyweight bytes, then JSON), so it
+/// checks the map's contents as well as the server; a miss's is the not-found error.
+fn exchanges(variant: Variant, users: u64, url: &str, seed: u64) -> Vec<Exchange> {
+    const POOL: usize = 65_536;
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut rng = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9) ^ 0x6d61_7073);
+    (0..POOL)
+        .map(|_| match variant {
+            Variant::HttpHit => {
+                let id = rng.below(users);
+                let user = generate(id, users);
+                let mut bytes = vec![0u8; FlyweightCodec.encoded_len(&user)];
+                FlyweightCodec.encode(&user, &mut bytes);
+                let mut body = String::with_capacity(256);
+                UserView::new(&bytes)
+                    .and_then(|view| json::write_user(&view, &mut body))
+                    .expect("a generated user encodes and renders");
+                Exchange::get(host, &format!("/users/{id}"), 200, body)
+            }
+            Variant::HttpMiss => {
+                let id = users.saturating_add(rng.below(1_000_000));
+                Exchange::get(
+                    host,
+                    &format!("/users/{id}"),
+                    404,
+                    crate::map::serve::not_found_body(id),
+                )
+            }
+        })
+        .collect()
 }
 
 impl MapServiceArgs {
@@ -448,6 +593,13 @@ impl ServerProcess {
         }
     }
 
+    /// The server's socket address (from its URL, `http://127.0.0.1:PORT`).
+    fn addr(&self) -> Result<std::net::SocketAddr> {
+        let host = self.url.trim_start_matches("http://").trim_end_matches('/');
+        host.parse()
+            .with_context(|| format!("the server's URL {} names no socket address", self.url))
+    }
+
     fn check_alive(&mut self) -> Result<()> {
         if let Some(status) = self.child.try_wait()? {
             bail!(
@@ -489,13 +641,10 @@ struct Outcome {
     rate: f64,
     answered: u64,
     seconds: f64,
-    p50_us: f64,
-    p99_us: f64,
-    max_us: f64,
 }
 
-/// One wrk run of `load`, pinned to `core`, checked: no socket error, every status the one
-/// expected.
+/// One closed-loop wrk run of `load` (a [`Pace::Saturate`]), pinned to `core`, checked: no
+/// socket error, every status the one expected, every body of the expected shape.
 fn run_wrk(
     wrk: &Path,
     script: &Path,
@@ -504,19 +653,26 @@ fn run_wrk(
     core: usize,
     seed: u64,
 ) -> Result<Outcome> {
+    let Pace::Saturate {
+        requests,
+        max_seconds,
+    } = load.pace
+    else {
+        bail!("wrk runs only the closed-loop cases");
+    };
     let out = Command::new("taskset")
         .arg("-c")
         .arg(core.to_string())
         .arg(wrk)
-        .args(["-t1", "--latency", "--timeout", "10s"])
+        .args(["-t1", "--timeout", "10s"])
         .arg(format!("-c{}", load.connections))
-        .arg(format!("-d{}s", load.max_seconds))
+        .arg(format!("-d{max_seconds}s"))
         .arg("-s")
         .arg(script)
         .arg(url)
         .env("WRK_MODE", load.variant.wrk_mode())
         .env("WRK_USERS", load.users.to_string())
-        .env("WRK_REQUESTS", load.requests.to_string())
+        .env("WRK_REQUESTS", requests.to_string())
         .env("WRK_SEED", (seed + 1).to_string())
         .stdin(Stdio::null())
         .output()
@@ -543,11 +699,12 @@ fn run_wrk(
     };
     let answered = number("answered")? as u64;
     let seconds = number("duration_us")? / 1e6;
-    let (bad, errors) = (number("bad_status")?, number("socket_errors")?);
+    let (bad, errors) = (number("bad_answers")?, number("socket_errors")?);
     if bad > 0.0 || errors > 0.0 {
         bail!(
-            "{}: {bad} answers had the wrong status and {errors} requests failed on the socket \
-             (of {answered}); every hit must answer 200 and every miss 404",
+            "{}: {bad} answers had the wrong status or body and {errors} requests failed on the \
+             socket (of {answered}); every hit must answer 200 with its user, every miss 404 \
+             with the not-found error",
             load.variant.name()
         );
     }
@@ -558,9 +715,6 @@ fn run_wrk(
         rate: answered as f64 / seconds,
         answered,
         seconds,
-        p50_us: number("p50_us")?,
-        p99_us: number("p99_us")?,
-        max_us: number("max_us")?,
     })
 }
 
