@@ -9,6 +9,7 @@ import dev.sympathy.jmh.pingpong.PingPong;
 import dev.sympathy.jmh.queue.QueueThroughput;
 import dev.sympathy.jmh.serialization.Serialization;
 import dev.sympathy.jmh.support.Pinning;
+import dev.sympathy.jmh.support.QuietJitProfiler;
 import dev.sympathy.jmh.table.StructTable;
 import dev.sympathy.jmh.walk.MemoryWalk;
 import dev.sympathy.catalog.CatalogException;
@@ -77,7 +78,9 @@ public enum Experiment {
             // boxed needs ~60 bytes per record on the heap (object + reference); the rest is the
             // collector's room: 50M records get ~8 GiB
             final long heapMib = max(spec, "records", preset) * 160 / (1 << 20) + 256;
-            return List.of(new Run(StructTable.class, base(preset, spec, StructTable.class),
+            // warm-up shots until C2 has compiled the build and the query whole (StructTable.warmupShots)
+            final int warmups = StructTable.warmupShots(JmhIterations.at(preset).warmupIterations());
+            return List.of(new Run(StructTable.class, base(preset, spec, StructTable.class).warmupIterations(warmups),
                     List.of("-Xmx" + heapMib + "m", Main.UNSAFE_ALLOW)));
         }
     },
@@ -237,6 +240,9 @@ public enum Experiment {
                 .warmupTime(TimeValue.milliseconds(iterations.warmupMillis()))
                 .measurementTime(TimeValue.milliseconds(iterations.measurementMillis()))
                 .forks(iterations.forks())
+                // before each measured iteration, a wait for the compilations the warm-up queued
+                // (support/QuietJitProfiler); added first, so the count below starts after it
+                .addProfiler(QuietJitProfiler.class)
                 // the JIT's compile time in each iteration: a measured iteration that compiled ran
                 // some of its time in the interpreter's or C1's code (the runner warns, the result
                 // carries it as stats.jit_ms)

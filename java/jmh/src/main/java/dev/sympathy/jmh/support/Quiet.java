@@ -38,14 +38,25 @@ public final class Quiet {
      * finished for {@link #QUIET_MILLIS}.
      */
     public static void settle() {
-        final long start = System.nanoTime();
         System.gc();
+        awaitQuietJit();
+    }
+
+    /**
+     * Waits (at most {@link #MAX_MILLIS}) until no compilation has finished for
+     * {@link #QUIET_MILLIS}: what {@link QuietJitProfiler} does before every measured iteration.
+     * Returns at once where the JVM does not count compile time.
+     */
+    public static void awaitQuietJit() {
+        final long start = System.nanoTime();
         final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        final boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
-        long compiled = timed ? jit.getTotalCompilationTime() : 0;
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long compiled = jit.getTotalCompilationTime();
         while (millisSince(start) < MAX_MILLIS) {
             sleep(QUIET_MILLIS);
-            final long now = timed ? jit.getTotalCompilationTime() : 0;
+            final long now = jit.getTotalCompilationTime();
             if (now == compiled) {
                 break;
             }

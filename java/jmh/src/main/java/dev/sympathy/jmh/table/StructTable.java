@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.table;
 
 import dev.sympathy.jmh.support.Extras;
+import dev.sympathy.jmh.support.Warmups;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
@@ -44,6 +45,25 @@ public class StructTable {
     /** Trades in the table; the seed: 50M. */
     @Param({"5000000"})
     public int records;
+
+    /** Warm-up shots at the least, when a preset warms up at all. */
+    public static final int MIN_WARMUP_SHOTS = 4;
+
+    /**
+     * Warm-up shots before the measured ones for a preset that asks for {@code presetWarmups}:
+     * none when it asks for none, else at least {@value #MIN_WARMUP_SHOTS}. Each shot calls the
+     * table's build and query once, so C2 compiles them whole (not only their loops) after a few
+     * shots: with two warm-up shots at quick, the second measured shot of every variant ran
+     * beside 17-77 ms of compilation ({@code stats.jit_ms}). A shot of 1M trades takes 10-40 ms.
+     *
+     * <pre>{@code
+     * StructTable.warmupShots(2)  // 4
+     * StructTable.warmupShots(0)  // 0
+     * }</pre>
+     */
+    public static int warmupShots(int presetWarmups) {
+        return Warmups.atLeast(presetWarmups, MIN_WARMUP_SHOTS);
+    }
 
     private TradeTable table;
     private long heapBefore;

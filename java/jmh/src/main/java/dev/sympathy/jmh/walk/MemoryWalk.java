@@ -94,6 +94,10 @@ public class MemoryWalk {
             arena = Arena.ofShared();
             offHeap = arena.allocate((long) arraySize * LONG_SIZE, PAGE_SIZE);
             HugePages.adviseNone(offHeap); // 4 KiB pages, as Rust's array without --huge-pages
+            // read once now and dropped: the reader's code (smaps is thousands of lines) is then
+            // compiled here, not inside the last measured iteration, whose trial teardown reads
+            // the fact for real
+            HugePages.backedBytes(offHeap);
         }
         switch (pattern) {
             case "linear", "random-page", "random-heap" -> {

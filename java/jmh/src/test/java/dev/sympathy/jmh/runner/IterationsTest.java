@@ -8,12 +8,16 @@ import dev.sympathy.jmh.dispatch.Dispatch;
 import dev.sympathy.jmh.pingpong.PingPong;
 import dev.sympathy.jmh.queue.QueueThroughput;
 import dev.sympathy.jmh.serialization.Serialization;
+import dev.sympathy.jmh.support.QuietJitProfiler;
+import dev.sympathy.jmh.table.StructTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.profile.CompilerProfiler;
 import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.ProfilerConfig;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
@@ -35,11 +39,13 @@ class IterationsTest {
     }
 
     @Test
-    void shouldMeasureThreeShortIterationsAfterOneWarmupOfTheFormerLengthAtQuick() {
+    void shouldMeasureThreeShortIterationsAfterTwoShortWarmupsAtQuick() {
         final JmhIterations quick = JmhIterations.at(Preset.QUICK);
-        assertEquals(new JmhIterations(1, 3, 1, 200, 100), quick);
+        assertEquals(new JmhIterations(2, 3, 1, 100, 100), quick);
         // the measured time a case takes grows by one 100 ms iteration, not by two more of 200 ms
         assertEquals(300, quick.measurementIterations() * quick.measurementMillis());
+        // the warm-up keeps its 200 ms, in two iterations: JMH's stub is recompiled in the second
+        assertEquals(200, quick.warmupIterations() * quick.warmupMillis());
     }
 
     @Test
@@ -52,8 +58,19 @@ class IterationsTest {
             for (Options o : runs) {
                 assertEquals(exceptions.getOrDefault(benchmark, 3), o.getMeasurementIterations().get(), benchmark);
                 assertEquals(TimeValue.milliseconds(100), o.getMeasurementTime().get(), benchmark);
-                assertEquals(TimeValue.milliseconds(200), o.getWarmupTime().get(), benchmark);
+                assertEquals(TimeValue.milliseconds(100), o.getWarmupTime().get(), benchmark);
                 assertEquals(1, o.getForkCount().get(), benchmark);
+            }
+        });
+    }
+
+    @Test
+    void shouldWaitForAQuietJitBeforeCountingCompilationInEveryRun() {
+        // the wait first, then JMH's CompilerProfiler: stats.jit_ms counts from after the wait
+        final List<String> expected = List.of(QuietJitProfiler.class.getName(), CompilerProfiler.class.getName());
+        options(Preset.QUICK).forEach((benchmark, runs) -> {
+            for (Options o : runs) {
+                assertEquals(expected, o.getProfilers().stream().map(ProfilerConfig::getKlass).toList(), benchmark);
             }
         });
     }
@@ -62,18 +79,20 @@ class IterationsTest {
     void shouldKeepTheBenchmarksOwnWarmupsAtQuick() {
         final Map<String, List<Options>> quick = options(Preset.QUICK);
         final int count = Math.toIntExact(Experiment.max(CATALOG.experiment("serialization"), "count", Preset.QUICK));
-        assertEquals(PingPong.warmupShots(1), quick.get("PingPong").get(0).getWarmupIterations().get());
+        final int presetWarmups = JmhIterations.at(Preset.QUICK).warmupIterations();
+        assertEquals(PingPong.warmupShots(presetWarmups), quick.get("PingPong").get(0).getWarmupIterations().get());
         assertEquals(PingPong.MIN_WARMUP_SHOTS, quick.get("PingPong").get(0).getWarmupIterations().get());
         assertEquals(QueueThroughput.MIN_WARMUP_ITERATIONS, quick.get("QueueThroughput").get(0).getWarmupIterations().get());
         // One run per number of warm-up shots: java-serialization's own, then the other codecs'.
         final List<Options> serialization = quick.get("Serialization");
         assertEquals(2, serialization.size());
-        assertEquals(Serialization.warmupShots(count, 1, "java-serialization"),
+        assertEquals(Serialization.warmupShots(count, presetWarmups, "java-serialization"),
                 serialization.get(0).getWarmupIterations().get());
-        assertEquals(Serialization.warmupShots(count, 1), serialization.get(1).getWarmupIterations().get());
+        assertEquals(Serialization.warmupShots(count, presetWarmups), serialization.get(1).getWarmupIterations().get());
         assertEquals(8, quick.get("BackPressure").get(0).getWarmupIterations().get());
         assertEquals(0, quick.get("DispatchStepDown").get(0).getWarmupIterations().get());
         assertEquals(Dispatch.MIN_WARMUP_ITERATIONS, quick.get("Dispatch").get(0).getWarmupIterations().get());
+        assertEquals(StructTable.MIN_WARMUP_SHOTS, quick.get("StructTable").get(0).getWarmupIterations().get());
     }
 
     @Test
