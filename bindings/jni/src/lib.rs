@@ -486,7 +486,7 @@ pub extern "system" fn Java_dev_sympathy_jni_NativeRing_pinCurrentThread0<'l>(
     native(env, |_| {
         let core = usize::try_from(core)
             .map_err(|_| NativeError::Usage(format!("core {core} must not be negative")))?;
-        sympathy_harness::pin::pin_current_thread(core)
+        sympathy_affinity::pin_current_thread(core)
             .map_err(|e| NativeError::Usage(format!("pinning to core {core} failed: {e}")))
     })
 }

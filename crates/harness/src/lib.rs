@@ -24,7 +24,8 @@ pub mod environmental;
 pub mod format;
 pub mod machine;
 pub mod memory;
-pub mod pin;
+/// Thread pinning that is checked (the `sympathy-affinity` crate).
+pub use sympathy_affinity as pin;
 pub mod preset;
 pub mod region;
 pub mod results;

@@ -1,5 +1,16 @@
 //! Thread pinning that is checked: a pin that did not take effect is an error, never a silent
 //! fallback to an unpinned thread.
+//!
+//! ```
+//! use sympathy_affinity::{available_cores, current_affinity, pin_current_thread};
+//! let core = available_cores()[0];
+//! pin_current_thread(core).unwrap();
+//! assert_eq!(current_affinity(), vec![core]);
+//! ```
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -77,7 +88,7 @@ static PINNED_THREADS: AtomicUsize = AtomicUsize::new(0);
 /// pinned thread means every measured thread that asked for a core got it.
 ///
 /// ```
-/// use sympathy_harness::pin::{available_cores, pin_current_thread, pinned_any};
+/// use sympathy_affinity::{available_cores, pin_current_thread, pinned_any};
 /// pin_current_thread(available_cores()[0]).unwrap();
 /// assert!(pinned_any());
 /// ```
@@ -94,7 +105,7 @@ pub fn pinned_any() -> bool {
 ///
 /// # Examples
 /// ```
-/// use sympathy_harness::pin::{available_cores, current_affinity, run_pinned};
+/// use sympathy_affinity::{available_cores, current_affinity, run_pinned};
 /// let core = available_cores()[0];
 /// assert_eq!(run_pinned(core, current_affinity).unwrap(), vec![core]);
 /// ```
@@ -137,7 +148,7 @@ fn affinity_of(tid: libc::pid_t) -> Vec<usize> {
 ///
 /// # Examples
 /// ```
-/// use sympathy_harness::pin::parse_core_list;
+/// use sympathy_affinity::parse_core_list;
 /// assert_eq!(parse_core_list("0-2,5").unwrap(), vec![0, 1, 2, 5]);
 /// assert!(parse_core_list("0,x").is_err());
 /// ```
