@@ -24,6 +24,7 @@ const LAB: &[&str] = &[
     "sympathy-cli",
     "sympathy-report",
     "sympathy-instructions",
+    "sympathy-benches",
 ];
 
 fn root() -> PathBuf {

@@ -1,5 +1,5 @@
 //! Kernels of the mechanical-sympathy experiments, shared by the `sympathy` CLI and the
-//! criterion benches in `crates/lab/benches/`.
+//! criterion benches in `benches/`.
 //!
 //! The machinery every run shares (results schema, stats, pinning, presets, memory) is the
 //! `sympathy-harness` crate; this crate holds only the kernels, one module per experiment:
