@@ -14,6 +14,7 @@
 mod compare;
 mod experiment;
 mod map;
+mod quantity;
 mod ring;
 mod run;
 

@@ -311,3 +311,30 @@ fn the_ring_tools_answer_only_to_ring() {
         text(&old)
     );
 }
+
+#[test]
+fn sizes_and_counts_take_the_sidecars_suffixes() {
+    // `java/sidecar create --capacity 1m` and the docs' commands: the same syntax here.
+    let path = temp("suffixes");
+    let p = path.to_str().unwrap();
+    let out = ring(&["create", p, "--capacity", "1m"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("capacity 1048576 bytes"),
+        "{}",
+        text(&out)
+    );
+    let out = ring(&["produce", p, "--count", "2k", "--size", "8"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = ring(&["consume", p, "--count", "2_048"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let _ = std::fs::remove_file(&path);
+
+    let out = ring(&["create", p, "--capacity", "1mb"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("expected a whole number such as 65536, 64k or 1m, got '1mb'"),
+        "{}",
+        text(&out)
+    );
+}

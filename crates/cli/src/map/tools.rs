@@ -17,16 +17,17 @@ pub struct CreateArgs {
     /// The map file to create (must not exist).
     path: PathBuf,
     /// Size the map for this many entries (slots at load <= 1/2, data with a quarter spare).
-    #[arg(long, conflicts_with_all = ["slots", "data_capacity"], required_unless_present = "slots")]
+    #[arg(long, conflicts_with_all = ["slots", "data_capacity"], required_unless_present = "slots",
+          value_parser = crate::quantity::u64)]
     entries: Option<u64>,
     /// The mean value length the entries are sized for.
     #[arg(long, default_value_t = 100)]
     mean_value_length: u64,
     /// Slots in the table: a power of two (at most 3/4 of them hold keys).
-    #[arg(long, requires = "data_capacity")]
+    #[arg(long, requires = "data_capacity", value_parser = crate::quantity::u64)]
     slots: Option<u64>,
     /// Bytes of the data area (a multiple of 8).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::quantity::u64)]
     data_capacity: Option<u64>,
     /// The largest value a put accepts [default: 64 KiB, or the data area if smaller].
     #[arg(long)]
@@ -262,7 +263,7 @@ pub struct CopyArgs {
     slots: Option<u64>,
     /// Data bytes of the new map [default: twice the live records' bytes, at least the
     /// source's].
-    #[arg(long)]
+    #[arg(long, value_parser = crate::quantity::u64)]
     data_capacity: Option<u64>,
 }
 

@@ -16,8 +16,9 @@ use sympathy_ring::{Action, PeerState, Ring, RingError, Wait, layout};
 pub struct CreateArgs {
     /// The ring file to create (must not exist).
     path: PathBuf,
-    /// Bytes in the record area: a power of two (the largest message is capacity / 8).
-    #[arg(long, default_value_t = 65536)]
+    /// Bytes in the record area: a power of two (the largest message is capacity / 8), as
+    /// 65536, 64k or 1m.
+    #[arg(long, default_value = "64k", value_parser = crate::quantity::usize)]
     capacity: usize,
 }
 
@@ -27,7 +28,7 @@ pub struct ProduceArgs {
     /// The ring file.
     path: PathBuf,
     /// Messages to write (with --seconds: at most this many; default unbounded).
-    #[arg(long, required_unless_present = "seconds")]
+    #[arg(long, required_unless_present = "seconds", value_parser = crate::quantity::u64)]
     count: Option<u64>,
     /// Payload bytes per message (4..=capacity/8): S, or MIN..MAX drawn uniformly from --seed
     /// (the consumer needs no size: the pattern is per length).
@@ -119,7 +120,7 @@ pub struct ConsumeArgs {
     path: PathBuf,
     /// Messages to read and verify (with --until-detached: at most this many). Exactly these
     /// are consumed: the head is never released past the last one verified.
-    #[arg(long, required_unless_present = "until_detached")]
+    #[arg(long, required_unless_present = "until_detached", value_parser = crate::quantity::u64)]
     count: Option<u64>,
     /// The pattern index of the first message: I, or `auto` to take it from the first
     /// message's own bytes (its first min(8, size) bytes are its index). A consumer restarted
