@@ -305,11 +305,6 @@ public enum Experiment {
         return null;
     }
 
-    /** Experiment names, for messages. */
-    static String ids() {
-        return String.join(", ", java.util.Arrays.stream(values()).map(e -> e.id).toList());
-    }
-
     /** Map form for tests and listings. */
     static Map<String, Class<?>> classes() {
         final Map<String, Class<?>> map = new java.util.LinkedHashMap<>();

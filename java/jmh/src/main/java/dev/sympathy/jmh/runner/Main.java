@@ -2,6 +2,7 @@ package dev.sympathy.jmh.runner;
 
 import dev.sympathy.catalog.Catalog;
 import dev.sympathy.catalog.CatalogException;
+import dev.sympathy.catalog.ExperimentSpec;
 import dev.sympathy.catalog.Preset;
 import dev.sympathy.jmh.support.Extras;
 import dev.sympathy.jmh.support.Pinning;
@@ -60,8 +61,11 @@ public final class Main {
     }
 
     static int run(String[] args) throws IOException, RunnerException {
-        final String usage = "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..]\n"
-                + "  (--variants: Java's variant names, to run only those)\n  experiments: " + Experiment.ids();
+        final String usage = usage();
+        if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+            System.out.println(usage);
+            return 0;
+        }
         if (args.length < 2 || !args[0].equals("run")) {
             System.err.println(usage);
             return 2;
@@ -142,6 +146,27 @@ public final class Main {
             return MACHINE_BUSY;
         }
         return 0;
+    }
+
+    /**
+     * The usage text: every experiment of the catalog, those under JMH (run here) and those the
+     * sidecar runs itself ({@code java/sidecar run ipc|messaging|map-service}), so that
+     * {@code java/sidecar run --help} lists what {@code java/sidecar run} takes.
+     */
+    static String usage() {
+        final List<String> jmh = java.util.Arrays.stream(Experiment.values()).map(e -> e.id).toList();
+        List<String> sidecar;
+        try {
+            sidecar = Catalog.fromProperty().experiments().stream().map(ExperimentSpec::name)
+                    .filter(name -> !jmh.contains(name)).toList();
+        } catch (CatalogException e) {
+            sidecar = List.of();
+        }
+        return "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..]\n"
+                + "  (--variants: Java's variant names, to run only those; all: every experiment under JMH)\n"
+                + "  experiments under JMH: " + String.join(", ", jmh) + "\n"
+                + (sidecar.isEmpty() ? "" : "  experiments the sidecar runs (java/sidecar run NAME): "
+                        + String.join(", ", sidecar) + "\n");
     }
 
     /** A benchmark's own check failed because the machine was busy ({@code Extras.machineBusy}). */
