@@ -42,12 +42,15 @@ mod loom_model;
 mod map;
 mod open;
 mod primitive;
+mod probe;
 mod region;
 pub mod stress;
 pub mod user;
 mod writer;
+mod writer_state;
 
 pub use config::MapConfig;
 pub use error::{FullOf, MapError, format_name};
-pub use map::{DEFAULT_OPEN_TIMEOUT, HEARTBEAT_STALE_MS, MapFile, MapStats, WriterState};
+pub use map::{DEFAULT_OPEN_TIMEOUT, MapFile, MapStats};
 pub use writer::{Put, Writer};
+pub use writer_state::{HEARTBEAT_STALE_MS, WriterState};

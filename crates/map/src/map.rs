@@ -5,20 +5,17 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sympathy_mapped::ProcessStamp;
-
 use crate::config::MapConfig;
 use crate::error::MapError;
 use crate::layout::*;
 use crate::open::{self, Access};
+use crate::probe::{self, record};
 use crate::region::Region;
 use crate::writer::Writer;
+use crate::writer_state::{WriterState, writer_state};
 
 /// How long [`MapFile::open`] waits for a creator's `ready` word.
 pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// A writer heartbeat older than this reads as [`WriterState::Stale`].
-pub const HEARTBEAT_STALE_MS: i64 = 5_000;
 
 /// A handle on one map: lookups ([`MapFile::get`]) from any number of threads and processes,
 /// and the one [`Writer`] ([`MapFile::writer`]). Cheap to clone; the mapping lives until the
@@ -52,36 +49,6 @@ impl std::fmt::Debug for MapFile {
             .field("data_capacity", &self.region.data_capacity())
             .finish()
     }
-}
-
-/// What a reader can tell about the map's writer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriterState {
-    /// No writer ever attached.
-    NeverAttached,
-    /// The last writer detached cleanly.
-    Detached,
-    /// A writer is attached, runs, and beat its heart within the stale limit.
-    Alive {
-        /// Its pid.
-        pid: i32,
-        /// Age of its last heartbeat in ms.
-        heartbeat_age_ms: i64,
-    },
-    /// A writer is attached and runs, but has not beaten its heart for a while: idle, paused
-    /// or stalled; never counted as gone.
-    Stale {
-        /// Its pid.
-        pid: i32,
-        /// Age of its last heartbeat in ms.
-        heartbeat_age_ms: i64,
-    },
-    /// The attached writer no longer runs (killed, exited without detaching): the next writer
-    /// takes over and recounts.
-    Dead {
-        /// Its pid.
-        pid: i32,
-    },
 }
 
 /// A snapshot of a map's header.
@@ -201,7 +168,7 @@ impl MapFile {
     /// other than a map writer).
     #[inline]
     pub fn get(&self, key: u64) -> Result<Option<&[u8]>, MapError> {
-        get(&self.region, self.max_value_length, key)
+        probe::get(&self.region, self.max_value_length, key)
     }
 
     /// Whether `key` is in the map.
@@ -249,7 +216,7 @@ impl MapFile {
         }
     }
 
-    /// The writer as a reader sees it now (stale after [`HEARTBEAT_STALE_MS`]).
+    /// The writer as a reader sees it now (stale after [`HEARTBEAT_STALE_MS`](crate::HEARTBEAT_STALE_MS)).
     pub fn writer_state(&self) -> WriterState {
         writer_state(&self.region, sympathy_mapped::now_ms())
     }
@@ -277,124 +244,5 @@ impl MapFile {
             }
             Some(record(region, self.max_value_length, word).map(|r| (r.key, r.value)))
         })
-    }
-}
-
-/// A record a slot points at, checked.
-pub(crate) struct Record<'a> {
-    pub(crate) key: u64,
-    pub(crate) value: &'a [u8],
-}
-
-/// The key of the record a live slot word points at, checked to lie in the data area.
-#[inline(always)]
-pub(crate) fn record_key(region: &Region, word: u64) -> Result<u64, MapError> {
-    let offset = record_offset(word);
-    if offset < DATA_START || offset + RECORD_HEADER_LENGTH as u64 > region.data_capacity() {
-        return Err(MapError::corrupt(
-            region.path(),
-            format!(
-                "slot word {word:#018x} points at offset {offset}, outside the data area of {} bytes",
-                region.data_capacity()
-            ),
-        ));
-    }
-    Ok(region.lp_record_key(offset))
-}
-
-/// The record a live slot word points at (published: its slot was loaded with acquire, or
-/// written by this process), checked to lie in the data area whole.
-#[inline(always)]
-pub(crate) fn record(
-    region: &Region,
-    max_value_length: u32,
-    word: u64,
-) -> Result<Record<'_>, MapError> {
-    let key = record_key(region, word)?;
-    let offset = record_offset(word);
-    let length = region.lp_record_value_length(offset);
-    let end = offset + RECORD_HEADER_LENGTH as u64 + u64::from(length);
-    if length > max_value_length || end > region.data_capacity() {
-        return Err(MapError::corrupt(
-            region.path(),
-            format!(
-                "the record at offset {offset} (key {key}) holds a value of {length} bytes: over \
-                 the maximum of {max_value_length} or past the data area's {} bytes",
-                region.data_capacity()
-            ),
-        ));
-    }
-    // SAFETY: in bounds (checked above); published, so never written again.
-    let value = unsafe { region.value(offset, length as usize) };
-    Ok(Record { key, value })
-}
-
-/// The probe of [`MapFile::get`], shared with the writer's.
-#[inline(always)]
-pub(crate) fn get(
-    region: &Region,
-    max_value_length: u32,
-    key: u64,
-) -> Result<Option<&[u8]>, MapError> {
-    let hash = hash(key);
-    let tag = tag_of(hash);
-    let mask = region.mask();
-    let mut index = hash & mask;
-    for _ in 0..region.slots() {
-        let word = region.lv_slot(index); // SYNC POINT: slot
-        if word == EMPTY {
-            return Ok(None);
-        }
-        if word != TOMBSTONE && word >> OFFSET_BITS == tag && record_key(region, word)? == key {
-            return Ok(Some(record(region, max_value_length, word)?.value));
-        }
-        index = (index + 1) & mask;
-    }
-    Err(no_empty_slot(region))
-}
-
-/// A probe went round the whole table: a valid map always has an empty slot.
-pub(crate) fn no_empty_slot(region: &Region) -> MapError {
-    MapError::corrupt(
-        region.path(),
-        format!(
-            "no empty slot among {} (at most three quarters are ever used)",
-            region.slots()
-        ),
-    )
-}
-
-/// The writer's state from its header words, at `now_ms`.
-pub(crate) fn writer_state(region: &Region, now_ms: i64) -> WriterState {
-    let heartbeat = region.lv_u64(WRITER_HEARTBEAT_OFFSET) as i64; // SYNC POINT: heartbeat
-    let stamp = ProcessStamp::unpack(region.lv_u64(WRITER_OFFSET)); // SYNC POINT: writer
-    let detached = region.lv_u64(WRITER_DETACHED_OFFSET); // SYNC POINT: detached
-    if stamp.is_nobody() {
-        return if detached == 0 {
-            WriterState::NeverAttached
-        } else {
-            WriterState::Detached
-        };
-    }
-    if !stamp.is_running() {
-        return WriterState::Dead { pid: stamp.pid };
-    }
-    // A heartbeat not newer than the last detach: attached, not yet beaten (age 0).
-    let beat = if heartbeat > detached as i64 {
-        heartbeat
-    } else {
-        now_ms
-    };
-    let heartbeat_age_ms = now_ms.saturating_sub(beat).max(0);
-    if heartbeat_age_ms > HEARTBEAT_STALE_MS {
-        WriterState::Stale {
-            pid: stamp.pid,
-            heartbeat_age_ms,
-        }
-    } else {
-        WriterState::Alive {
-            pid: stamp.pid,
-            heartbeat_age_ms,
-        }
     }
 }

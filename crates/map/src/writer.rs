@@ -8,8 +8,9 @@ use sympathy_mapped::ProcessStamp;
 
 use crate::error::{FullOf, MapError};
 use crate::layout::*;
-use crate::map::{self, WriterState, no_empty_slot, record, record_key};
+use crate::probe::{self, no_empty_slot, record, record_key};
 use crate::region::Region;
+use crate::writer_state::{WriterState, writer_state};
 
 /// How many operations pass between two heartbeats: the hot path pays a decrement and a branch.
 const HEARTBEAT_EVERY: u32 = 4096;
@@ -257,7 +258,7 @@ impl Writer {
     /// # Errors
     /// [`MapError::Corrupt`].
     pub fn get(&self, key: u64) -> Result<Option<&[u8]>, MapError> {
-        map::get(&self.region, self.max_value_length, key)
+        probe::get(&self.region, self.max_value_length, key)
     }
 
     /// Keys in the map.
@@ -304,7 +305,7 @@ impl Writer {
 
     /// The writer as readers see it (this one, attached and alive).
     pub fn state(&self) -> WriterState {
-        map::writer_state(&self.region, sympathy_mapped::now_ms())
+        writer_state(&self.region, sympathy_mapped::now_ms())
     }
 
     #[inline(always)]

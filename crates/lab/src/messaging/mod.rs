@@ -22,6 +22,7 @@
 //! [`PeerTask::Publish`]: crate::ipc::PeerTask::Publish
 
 mod cases;
+mod encoding;
 pub mod layout;
 mod publish;
 mod receive;
@@ -30,11 +31,12 @@ mod sample;
 mod wire;
 
 pub use cases::{Case, Overrides, Sender, Variant, cases, java_warmup};
+pub use encoding::Encoding;
 pub use publish::{BATCH, PublishTask, publish, publish_in_peer};
 pub use receive::{Received, measure_messaging, receive};
 pub use run::run_cases;
 pub use sample::{SYMBOLS, Sample, VENUES, sample};
-pub use wire::{Encoding, Raw, SBE_MESSAGE_BYTES, Sbe, Serde, Wire};
+pub use wire::{Raw, SBE_MESSAGE_BYTES, Sbe, Serde, Wire};
 
 /// The experiment's name in results and the catalog.
 pub const EXPERIMENT: &str = "messaging";

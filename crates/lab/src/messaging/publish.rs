@@ -11,8 +11,9 @@ use std::time::Duration;
 use sympathy_harness::pin::pin_current_thread;
 use sympathy_ring::{Producer, Ring, Role};
 
+use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
-use super::wire::{Encoding, Raw, Sbe, Serde, Wire};
+use super::wire::{Raw, Sbe, Serde, Wire};
 use crate::ipc::{IpcError, JavaRing, Progress};
 
 /// Records published together at most (one tail store, one cache-line handover per batch), as

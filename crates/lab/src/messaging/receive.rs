@@ -10,9 +10,10 @@ use sympathy_harness::pin::pin_current_thread;
 use sympathy_ring::{Consumer, Ring};
 
 use super::cases::Case;
+use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::publish::PublishTask;
-use super::wire::{Encoding, Raw, Sbe, Serde, Wire};
+use super::wire::{Raw, Sbe, Serde, Wire};
 use crate::ipc::{IpcError, PeerLauncher, PeerTask, Progress, peer, scratch_ring};
 
 /// How long a receiver waits for a next message from a live sender (a JVM sender starts and
