@@ -42,6 +42,7 @@ pub mod ipc;
 pub mod memory_walk;
 pub mod messaging;
 pub mod offheap_map;
+pub mod peer;
 pub mod ping_pong;
 pub mod queue;
 pub mod scratch;

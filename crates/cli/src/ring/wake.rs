@@ -28,7 +28,7 @@ use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::{Ring, RingError, Role, Wait};
 
 use crate::experiment::{Common, reporter};
-use sympathy_lab::ipc::Quantiles;
+use sympathy_lab::peer::Quantiles;
 use sympathy_lab::scratch::ScratchFile;
 
 /// The experiment name of `ring wake`'s results: a measurement of the ring's wait, not one of

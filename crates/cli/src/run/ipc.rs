@@ -17,9 +17,8 @@ use anyhow::Result;
 use clap::Args;
 use sympathy_harness::Reporter;
 use sympathy_harness::catalog::{Language, catalog};
-use sympathy_lab::ipc::{
-    self, IpcError, JavaSidecar, Overrides, PeerLauncher, PeerTask, Variant, WriteMode,
-};
+use sympathy_lab::ipc::{self, Overrides, Variant, WriteMode};
+use sympathy_lab::peer::{JavaSidecar, PeerError, PeerLauncher, PeerTask};
 
 use crate::experiment::catalog::{variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
@@ -148,12 +147,12 @@ impl PeerLauncher for CliPeers {
     fn command(
         &self,
         language: Language,
-        task: &PeerTask,
-    ) -> Result<std::process::Command, IpcError> {
+        task: &dyn PeerTask,
+    ) -> Result<std::process::Command, PeerError> {
         match language {
             Language::Java => match &self.java {
                 Some(java) => Ok(java.command(task)),
-                None => Err(IpcError::JavaUnavailable(
+                None => Err(PeerError::JavaUnavailable(
                     "java/sidecar was not probed".into(),
                 )),
             },
@@ -162,7 +161,7 @@ impl PeerLauncher for CliPeers {
                 command.args(super::ipc_peer::peer_args(task));
                 Ok(command)
             }
-            Language::C => Err(IpcError::BadCase("there is no C ipc peer".into())),
+            Language::C => Err(PeerError::BadCase("there is no C ipc peer".into())),
         }
     }
 }

@@ -15,8 +15,9 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use sympathy_lab::ipc::{self, EchoTask, JavaRing, PeerTask, ProduceTask, WriteMode};
+use sympathy_lab::ipc::{self, EchoTask, ProduceTask, WriteMode};
 use sympathy_lab::messaging::{self, Encoding, PublishTask};
+use sympathy_lab::peer::{JavaRing, PeerTask};
 
 /// `run ipc-peer <producer|echo> ...`
 #[derive(Args, Debug)]
@@ -91,47 +92,12 @@ pub fn write_mode(text: &str) -> Result<WriteMode, String> {
         .ok_or_else(|| format!("'{text}' is not a write mode: use one of per-message, batch"))
 }
 
-/// The arguments of this binary that run `task` (after the program name).
-pub fn peer_args(task: &PeerTask) -> Vec<OsString> {
-    let text = |v: &dyn ToString| OsString::from(v.to_string());
-    let role: Vec<OsString> = match task {
-        PeerTask::Produce(p) => vec![
-            "producer".into(),
-            p.ring.clone().into(),
-            "--size".into(),
-            text(&p.size),
-            "--count".into(),
-            text(&p.count),
-            "--core".into(),
-            text(&p.core),
-            "--writes".into(),
-            p.writes.name().into(),
-            "--batch".into(),
-            text(&p.batch),
-        ],
-        PeerTask::Publish(p) => vec![
-            "publisher".into(),
-            p.ring.clone().into(),
-            "--encoding".into(),
-            p.encoding.name().into(),
-            "--count".into(),
-            text(&p.count),
-            "--core".into(),
-            text(&p.core),
-        ],
-        PeerTask::Echo(e) => vec![
-            "echo".into(),
-            e.ping.clone().into(),
-            e.pong.clone().into(),
-            "--count".into(),
-            text(&e.count),
-            "--core".into(),
-            text(&e.core),
-        ],
-    };
+/// The command line (after the binary) of the Rust peer running `task`: `run ipc-peer` and the
+/// task's own arguments.
+pub fn peer_args(task: &dyn PeerTask) -> Vec<OsString> {
     ["run".into(), "ipc-peer".into()]
         .into_iter()
-        .chain(role)
+        .chain(task.rust_args())
         .collect()
 }
 
@@ -172,7 +138,7 @@ mod tests {
     use clap::Parser;
 
     /// What this binary's own command line makes of `peer_args(task)`.
-    fn parsed(task: &PeerTask) -> PeerRole {
+    fn parsed(task: &dyn PeerTask) -> PeerRole {
         let argv = std::iter::once(OsString::from("sympathy")).chain(peer_args(task));
         let crate::Command::Run(run) = crate::Cli::try_parse_from(argv).unwrap().command else {
             panic!("not `sympathy run`")
@@ -185,37 +151,37 @@ mod tests {
 
     #[test]
     fn the_peer_command_lines_parse_back_into_the_tasks() {
-        let produce = PeerTask::Produce(ProduceTask {
+        let produce = ProduceTask {
             ring: "/dev/shm/r".into(),
             size: 4,
             count: 10,
             core: 1,
             writes: WriteMode::Batch,
             batch: 64,
-        });
+        };
         let PeerRole::Producer(p) = parsed(&produce) else {
             panic!("not a producer")
         };
         assert_eq!((p.size, p.count, p.core, p.batch), (4, 10, 1, 64));
         assert_eq!(p.writes, WriteMode::Batch);
-        let echo = PeerTask::Echo(EchoTask {
+        let echo = EchoTask {
             ping: "/a".into(),
             pong: "/b".into(),
             count: 3,
             core: 0,
             java_ring: JavaRing::Jni,
-        });
+        };
         assert!(
             matches!(parsed(&echo), PeerRole::Echo(e) if e.count == 3 && e.pong.as_path() == std::path::Path::new("/b"))
         );
-        let publish = PeerTask::Publish(PublishTask {
+        let publish = PublishTask {
             ring: "/dev/shm/m".into(),
             encoding: Encoding::HandCodec,
             count: 7,
             core: 1,
             java_ring: JavaRing::Jni,
             java_warmup: 4,
-        });
+        };
         assert!(
             matches!(parsed(&publish), PeerRole::Publisher(p) if p.encoding == Encoding::HandCodec && p.count == 7 && p.core == 1)
         );

@@ -16,8 +16,8 @@ use anyhow::Result;
 use clap::Args;
 use sympathy_harness::Reporter;
 use sympathy_harness::catalog::catalog;
-use sympathy_lab::ipc::JavaSidecar;
 use sympathy_lab::messaging::{self, EXPERIMENT, Overrides, Sender, Variant};
+use sympathy_lab::peer::JavaSidecar;
 
 use super::ipc::{CliPeers, pick_cores};
 use crate::experiment::catalog::{variant_parser, variants_or};

@@ -5,7 +5,8 @@
 use sympathy_harness::catalog::{Language, catalog};
 use sympathy_harness::{Measurement, Preset};
 
-use super::{EXPERIMENT, IpcError};
+use super::EXPERIMENT;
+use crate::peer::{JavaRing, PeerError};
 
 /// An ipc variant (catalog `experiments/ipc.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,25 +59,6 @@ impl Variant {
             JavaRing::Jni
         } else {
             JavaRing::Ffm
-        }
-    }
-}
-
-/// A ring implementation of the Java sidecar (`--impl`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JavaRing {
-    /// The pure-Java ring over the foreign-memory API.
-    Ffm,
-    /// The Rust ring called through JNI.
-    Jni,
-}
-
-impl JavaRing {
-    /// The sidecar's `--impl` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            JavaRing::Ffm => "ffm",
-            JavaRing::Jni => "jni",
         }
     }
 }
@@ -203,7 +185,7 @@ pub fn cases(
     variants: &[Variant],
     preset: Preset,
     overrides: &Overrides,
-) -> Result<Vec<Case>, IpcError> {
+) -> Result<Vec<Case>, PeerError> {
     let size_bytes = overrides
         .size_bytes
         .map_or_else(|| catalog_u64("size_bytes", preset), |v| Ok(v as u64))?
@@ -225,7 +207,7 @@ pub fn cases(
         .round_trips
         .map_or_else(|| catalog_u64("round_trips", preset), Ok)?;
     if count < 2 || round_trips < 1 {
-        return Err(IpcError::BadCase(format!(
+        return Err(PeerError::BadCase(format!(
             "--count {count} / --round-trips {round_trips}: a throughput run times the first \
              message to the last (2 or more), an echo run needs a round trip"
         )));
@@ -240,14 +222,14 @@ pub fn cases(
         .enumerate()
         .find_map(|(i, m)| writes[..i].contains(m).then_some(m))
     {
-        return Err(IpcError::BadCase(format!(
+        return Err(PeerError::BadCase(format!(
             "--writes names {} twice",
             twice.name()
         )));
     }
     let batch = overrides.batch.unwrap_or(DEFAULT_BATCH);
     if batch == 0 {
-        return Err(IpcError::BadCase("--batch must be 1 or more".into()));
+        return Err(PeerError::BadCase("--batch must be 1 or more".into()));
     }
     let base = Case {
         variant: Variant::Ring,
@@ -289,27 +271,27 @@ pub fn cases(
     Ok(out)
 }
 
-fn catalog_u64(param: &str, preset: Preset) -> Result<u64, IpcError> {
+fn catalog_u64(param: &str, preset: Preset) -> Result<u64, PeerError> {
     catalog()
         .experiment(EXPERIMENT)
         .and_then(|e| e.param(param))
         .and_then(|p| p.u64_at(preset))
         .ok_or_else(|| {
-            IpcError::BadCase(format!(
+            PeerError::BadCase(format!(
                 "experiments/ipc.toml has no whole number `{param}` at preset {}",
                 preset.name()
             ))
         })
 }
 
-fn catalog_writes(preset: Preset) -> Result<WriteMode, IpcError> {
+fn catalog_writes(preset: Preset) -> Result<WriteMode, PeerError> {
     let text = catalog()
         .experiment(EXPERIMENT)
         .and_then(|e| e.param("writes"))
         .and_then(|p| p.at(preset).as_str())
         .unwrap_or_default();
     WriteMode::named(text).ok_or_else(|| {
-        IpcError::BadCase(format!(
+        PeerError::BadCase(format!(
             "experiments/ipc.toml `writes` is `{text}`: the write modes are per-message, batch"
         ))
     })
@@ -319,11 +301,11 @@ fn catalog_writes(preset: Preset) -> Result<WriteMode, IpcError> {
 /// `max` bytes (capacity / 8).
 ///
 /// # Errors
-/// [`IpcError::BadCase`] naming the range and what to change.
-pub fn check_size(size: usize, max: usize) -> Result<(), IpcError> {
+/// [`PeerError::BadCase`] naming the range and what to change.
+pub fn check_size(size: usize, max: usize) -> Result<(), PeerError> {
     let min = sympathy_ring::pattern::MIN_MESSAGE_SIZE;
     if size < min || size > max {
-        return Err(IpcError::BadCase(format!(
+        return Err(PeerError::BadCase(format!(
             "--size {size} is outside {min}..={max} (the pattern needs {min} bytes; the ring \
              takes capacity / 8); pick a size in that range or a larger --capacity"
         )));

@@ -20,9 +20,9 @@ use sympathy_ring::layout::{RECORD_ALIGNMENT, RECORD_HEADER_LENGTH};
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Producer, Ring, Role};
 
-use super::peer::{self, EchoTask, PeerLauncher, PeerTask};
-use super::{Case, IpcError, Progress, scratch_ring};
+use super::{Case, EchoTask};
 use crate::clock::{ns_per_tick, ticks};
+use crate::peer::{self, PeerError, PeerLauncher, Progress, scratch_ring};
 
 /// Round trips of warm-up at the least: a Java echo's loop is compiled by C2 well before.
 pub const MIN_WARMUP: u64 = 100_000;
@@ -63,20 +63,20 @@ pub fn measure_echo(
     case: &Case,
     cores: (usize, usize),
     launcher: &dyn PeerLauncher,
-) -> Result<Histogram<u64>, IpcError> {
+) -> Result<Histogram<u64>, PeerError> {
     let (ping_file, pong_file) = (scratch_ring("ping"), scratch_ring("pong"));
     let ping = Ring::create(ping_file.path(), case.capacity)?;
     let pong = Ring::create(pong_file.path(), case.capacity)?;
     let mut producer = ping.producer()?;
     let mut consumer = pong.consumer()?;
     let warmup = warmup_round_trips(case.messages, case.capacity, case.size_bytes);
-    let task = PeerTask::Echo(EchoTask {
+    let task = EchoTask {
         ping: ping_file.path().to_path_buf(),
         pong: pong_file.path().to_path_buf(),
         count: case.messages + warmup,
         core: cores.1,
         java_ring: case.variant.java_ring(),
-    });
+    };
     let mut child = peer::start(launcher, case.consumer, &task)?;
     let outcome = std::thread::scope(|s| {
         s.spawn(|| {
@@ -85,7 +85,7 @@ pub fn measure_echo(
             ping_loop(ends, case.size_bytes, case.messages, warmup, &mut child)
         })
         .join()
-        .unwrap_or_else(|_| Err(IpcError::Peer("the ping thread panicked".into())))
+        .unwrap_or_else(|_| Err(PeerError::Peer("the ping thread panicked".into())))
     });
     match outcome {
         Ok(h) => {
@@ -106,8 +106,8 @@ fn ping_loop(
     count: u64,
     warmup: u64,
     child: &mut Child,
-) -> Result<Histogram<u64>, IpcError> {
-    let histogram_error = |e: &dyn std::fmt::Display| IpcError::Histogram(e.to_string());
+) -> Result<Histogram<u64>, PeerError> {
+    let histogram_error = |e: &dyn std::fmt::Display| PeerError::Histogram(e.to_string());
     let pattern = Pattern::new(size);
     let mut h = Histogram::<u64>::new(3).map_err(|e| histogram_error(&e))?;
     let mut buf = vec![0u8; size];
@@ -134,7 +134,7 @@ fn ping_loop(
             if idle.is_multiple_of(LOOK_EVERY)
                 && let Some(status) = child.try_wait()?
             {
-                return Err(IpcError::Peer(format!(
+                return Err(PeerError::Peer(format!(
                     "the echo process exited ({status}) at round trip {i}"
                 )));
             }
@@ -146,7 +146,7 @@ fn ping_loop(
         }
     }
     if let Some(m) = bad {
-        return Err(IpcError::Mismatch(m));
+        return Err(PeerError::Mismatch(m));
     }
     Ok(h)
 }
@@ -155,7 +155,7 @@ fn ping_loop(
 ///
 /// # Errors
 /// Pinning or opening fails, the pinging process goes away, or no ping comes for too long.
-pub fn echo_in_peer(task: &EchoTask) -> Result<(), IpcError> {
+pub fn echo_in_peer(task: &EchoTask) -> Result<(), PeerError> {
     pin_current_thread(task.core)?;
     let mut consumer = Ring::open(&task.ping)?.consumer()?;
     let mut producer = Ring::open(&task.pong)?.producer()?;
@@ -186,7 +186,7 @@ pub fn echo_in_peer(task: &EchoTask) -> Result<(), IpcError> {
                 return Err(e.into());
             }
             if progress.stalled(echoed, NO_PING_LIMIT) {
-                return Err(IpcError::Peer(format!(
+                return Err(PeerError::Peer(format!(
                     "no ping for {NO_PING_LIMIT:?} ({echoed} of {} echoed)",
                     task.count
                 )));
@@ -244,7 +244,7 @@ mod tests {
         let _ = child.kill();
         let _ = child.wait();
         match outcome {
-            Err(IpcError::Mismatch(m)) => assert!(m.contains("echo of message 3"), "{m}"),
+            Err(PeerError::Mismatch(m)) => assert!(m.contains("echo of message 3"), "{m}"),
             other => panic!("expected a mismatch, got {other:?}"),
         }
     }

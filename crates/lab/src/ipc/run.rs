@@ -6,7 +6,8 @@
 use sympathy_harness::format;
 use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
 
-use super::{Case, IpcError, PeerLauncher, Quantiles, measure_echo, measure_throughput};
+use super::{Case, measure_echo, measure_throughput};
+use crate::peer::{PeerError, PeerLauncher, Quantiles};
 
 const RTT_METRICS: [Metric; 4] = [
     Metric::RttP50Ns,
@@ -28,14 +29,14 @@ pub fn run_cases(
     preset: Preset,
     launcher: &dyn PeerLauncher,
     reporter: &mut Reporter,
-) -> Result<(), IpcError> {
+) -> Result<(), PeerError> {
     for group in cases.chunk_by(|a, b| a.variant == b.variant) {
         let mut samples: Vec<Samples> = group.iter().map(Samples::new).collect();
         for run in 0..runs {
             for (case, samples) in group.iter().zip(&mut samples) {
                 let label = label(case);
-                let named = |err: IpcError| match err {
-                    IpcError::Peer(m) => IpcError::Peer(format!("{label} run {run}: {m}")),
+                let named = |err: PeerError| match err {
+                    PeerError::Peer(m) => PeerError::Peer(format!("{label} run {run}: {m}")),
                     other => other,
                 };
                 match samples {

@@ -15,8 +15,8 @@ use sympathy_harness::pin::pin_current_thread;
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Ring, Role};
 
-use super::peer::{self, PeerLauncher, PeerTask, ProduceTask};
-use super::{Case, IpcError, Progress, WriteMode, scratch_ring};
+use super::{Case, ProduceTask, WriteMode};
+use crate::peer::{self, PeerError, PeerLauncher, Progress, scratch_ring};
 
 /// How long a consumer waits for a next message from a live producer before giving up (a JVM
 /// producer starts in a second or two; the launcher builds it before the run).
@@ -35,18 +35,18 @@ pub fn measure_throughput(
     case: &Case,
     cores: (usize, usize),
     launcher: &dyn PeerLauncher,
-) -> Result<f64, IpcError> {
+) -> Result<f64, PeerError> {
     let scratch = scratch_ring("ring");
     let ring = Ring::create(scratch.path(), case.capacity)?;
     let mut consumer = ring.consumer()?;
-    let task = PeerTask::Produce(ProduceTask {
+    let task = ProduceTask {
         ring: scratch.path().to_path_buf(),
         size: case.size_bytes,
         count: case.messages,
         core: cores.0,
         writes: case.writes,
         batch: case.batch,
-    });
+    };
     let mut child = peer::start(launcher, case.producer, &task)?;
     let outcome = std::thread::scope(|s| {
         s.spawn(|| {
@@ -54,7 +54,7 @@ pub fn measure_throughput(
             consume(&mut consumer, case.size_bytes, case.messages, &mut child)
         })
         .join()
-        .unwrap_or_else(|_| Err(IpcError::Peer("the consumer thread panicked".into())))
+        .unwrap_or_else(|_| Err(PeerError::Peer("the consumer thread panicked".into())))
     });
     let seconds = match outcome {
         Ok(seconds) => seconds,
@@ -73,7 +73,7 @@ fn consume(
     size: usize,
     count: u64,
     child: &mut Child,
-) -> Result<f64, IpcError> {
+) -> Result<f64, PeerError> {
     let pattern = Pattern::new(size);
     let mut next = 0u64;
     let mut first = None;
@@ -102,14 +102,14 @@ fn consume(
             if let Some(status) = child.try_wait()? {
                 // 65536 empty polls after seeing it exit: nothing more is coming.
                 if exited {
-                    return Err(IpcError::Peer(format!(
+                    return Err(PeerError::Peer(format!(
                         "the producer exited ({status}) after {next} of {count} messages"
                     )));
                 }
                 exited = true;
             }
             if progress.stalled(next, NO_PROGRESS_LIMIT) {
-                return Err(IpcError::Peer(format!(
+                return Err(PeerError::Peer(format!(
                     "the producer process is alive but sent nothing for {NO_PROGRESS_LIMIT:?} \
                      ({next} of {count} messages received)"
                 )));
@@ -120,7 +120,7 @@ fn consume(
     }
     let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
     if let Some(m) = bad {
-        return Err(IpcError::Mismatch(m));
+        return Err(PeerError::Mismatch(m));
     }
     Ok(seconds.max(1e-9))
 }
@@ -129,7 +129,7 @@ fn consume(
 ///
 /// # Errors
 /// Pinning or opening fails, the consumer goes away, or the ring stays full too long.
-pub fn produce_in_peer(task: &ProduceTask) -> Result<(), IpcError> {
+pub fn produce_in_peer(task: &ProduceTask) -> Result<(), PeerError> {
     pin_current_thread(task.core)?;
     let ring = Ring::open(&task.ring)?;
     let mut producer = ring.producer()?;
@@ -177,7 +177,7 @@ pub fn produce_in_peer(task: &ProduceTask) -> Result<(), IpcError> {
                     return Err(e.into());
                 }
                 if progress.stalled(i, FULL_LIMIT) {
-                    return Err(IpcError::Peer(format!(
+                    return Err(PeerError::Peer(format!(
                         "the ring stayed full for {FULL_LIMIT:?} (consumer stuck?)"
                     )));
                 }

@@ -6,7 +6,7 @@ use sympathy_harness::catalog::{Language, catalog};
 use sympathy_harness::{Measurement, Preset};
 
 use super::{EXPERIMENT, Encoding};
-use crate::ipc::{IpcError, JavaRing};
+use crate::peer::{JavaRing, PeerError};
 
 /// A messaging variant (catalog `experiments/messaging.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -202,17 +202,17 @@ pub fn cases(
     variants: &[Variant],
     preset: Preset,
     overrides: &Overrides,
-) -> Result<Vec<Case>, IpcError> {
+) -> Result<Vec<Case>, PeerError> {
     let spec = catalog()
         .experiment(EXPERIMENT)
-        .ok_or_else(|| IpcError::BadCase("experiments/messaging.toml is missing".into()))?;
+        .ok_or_else(|| PeerError::BadCase("experiments/messaging.toml is missing".into()))?;
     let capacity = match overrides.capacity {
         Some(capacity) => capacity,
         None => catalog_u64("capacity", None, preset)? as usize,
     };
     let max = sympathy_ring::layout::max_message_length(capacity);
     if max < 512 {
-        return Err(IpcError::BadCase(format!(
+        return Err(PeerError::BadCase(format!(
             "--capacity {capacity} takes messages of up to {max} bytes; the encodings need 512 \
              (give it 4096 or more, a power of two)"
         )));
@@ -225,7 +225,7 @@ pub fn cases(
             .map(|v| {
                 let name = v.as_str().unwrap_or_default();
                 Sender::named(name).ok_or_else(|| {
-                    IpcError::BadCase(format!(
+                    PeerError::BadCase(format!(
                         "experiments/messaging.toml: sender `{name}` is neither same-language nor other-language"
                     ))
                 })
@@ -236,7 +236,7 @@ pub fn cases(
             None => catalog_u64(variant.count_param(), Some(variant), preset)?,
         };
         if messages < 2 {
-            return Err(IpcError::BadCase(format!(
+            return Err(PeerError::BadCase(format!(
                 "--count {messages}: a run times the first message to the last, 2 or more"
             )));
         }
@@ -257,7 +257,7 @@ pub fn cases(
     Ok(out)
 }
 
-fn catalog_u64(param: &str, variant: Option<Variant>, preset: Preset) -> Result<u64, IpcError> {
+fn catalog_u64(param: &str, variant: Option<Variant>, preset: Preset) -> Result<u64, PeerError> {
     let spec = catalog().experiment(EXPERIMENT);
     let value = match variant {
         Some(v) => spec.and_then(|e| e.values_for(v.name(), param, preset).first().copied()),
@@ -267,7 +267,7 @@ fn catalog_u64(param: &str, variant: Option<Variant>, preset: Preset) -> Result<
         .and_then(|v| v.as_integer())
         .and_then(|v| u64::try_from(v).ok())
         .ok_or_else(|| {
-            IpcError::BadCase(format!(
+            PeerError::BadCase(format!(
                 "experiments/messaging.toml has no whole number `{param}` at preset {}",
                 preset.name()
             ))

@@ -14,12 +14,10 @@
 //! the Rust receiver of `sympathy run messaging` pairs with the Java receiver of
 //! `java/sidecar run messaging`.
 //!
-//! The sending process starts through the ipc experiment's seam ([`PeerLauncher`], task
-//! [`PeerTask::Publish`]): `sympathy run ipc-peer publisher` for Rust, `java/sidecar publish`
-//! for Java.
+//! The sending process starts through the peer layer ([`PeerLauncher`], task [`PublishTask`]):
+//! `sympathy run ipc-peer publisher` for Rust, `java/sidecar publish` for Java.
 //!
-//! [`PeerLauncher`]: crate::ipc::PeerLauncher
-//! [`PeerTask::Publish`]: crate::ipc::PeerTask::Publish
+//! [`PeerLauncher`]: crate::peer::PeerLauncher
 
 mod cases;
 mod encoding;

@@ -14,7 +14,7 @@ use sympathy_ring::{Producer, Ring, Role};
 use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::wire::{Raw, Sbe, Serde, Wire};
-use crate::ipc::{IpcError, JavaRing, Progress};
+use crate::peer::{JavaRing, PeerError, PeerTask, Progress};
 
 /// Records published together at most (one tail store, one cache-line handover per batch), as
 /// the ipc experiment's producer.
@@ -40,12 +40,47 @@ pub struct PublishTask {
     pub java_warmup: u32,
 }
 
+impl PeerTask for PublishTask {
+    fn rust_args(&self) -> Vec<std::ffi::OsString> {
+        vec![
+            "publisher".into(),
+            self.ring.clone().into(),
+            "--encoding".into(),
+            self.encoding.name().into(),
+            "--count".into(),
+            self.count.to_string().into(),
+            "--core".into(),
+            self.core.to_string().into(),
+        ]
+    }
+
+    /// The sidecar's `publish` on the task's ring implementation, after its JIT warm-up.
+    fn java_args(&self) -> Vec<std::ffi::OsString> {
+        vec![
+            "publish".into(),
+            self.ring.clone().into(),
+            "--encoding".into(),
+            self.encoding.name().into(),
+            "--count".into(),
+            self.count.to_string().into(),
+            "--impl".into(),
+            self.java_ring.name().into(),
+            "--timeout-ms".into(),
+            "30000".into(),
+            "--core".into(),
+            self.core.to_string().into(),
+            "--warmup".into(),
+            self.java_warmup.to_string().into(),
+        ]
+    }
+}
+
 /// The Rust sending process: pins itself, writes `task.count` messages.
 ///
 /// # Errors
 /// Pinning or opening fails, the receiver goes away, the ring stays full too long, or an
 /// encoder refuses a message.
-pub fn publish_in_peer(task: &PublishTask) -> Result<(), IpcError> {
+pub fn publish_in_peer(task: &PublishTask) -> Result<(), PeerError> {
     pin_current_thread(task.core)?;
     let ring = Ring::open(&task.ring)?;
     let mut producer = ring.producer()?;
@@ -62,7 +97,7 @@ pub fn publish_in_peer(task: &PublishTask) -> Result<(), IpcError> {
 ///
 /// # Errors
 /// As [`publish_in_peer`].
-pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), IpcError> {
+pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), PeerError> {
     let mut scratch = vec![0u8; producer.max_message_length().min(64 * 1024)];
     let mut seq = 0u64;
     let mut idle: u32 = 0;
@@ -85,7 +120,7 @@ pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), IpcEr
                 let mut batch = producer.batch();
                 while seq < count && batch.len() < max {
                     let len = W::encode(seq, &mut scratch)
-                        .map_err(|e| IpcError::BadCase(format!("encoding message {seq}: {e}")))?;
+                        .map_err(|e| PeerError::BadCase(format!("encoding message {seq}: {e}")))?;
                     match batch.try_write(W::TYPE_ID, &scratch[..len]) {
                         Ok(()) => seq += 1,
                         Err(e) if e.is_full() => break,
@@ -95,7 +130,7 @@ pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), IpcEr
             }
         }
         if let Some((at, e)) = failure.take() {
-            return Err(IpcError::BadCase(format!("encoding message {at}: {e}")));
+            return Err(PeerError::BadCase(format!("encoding message {at}: {e}")));
         }
         if seq == before {
             idle = idle.wrapping_add(1);
@@ -105,7 +140,7 @@ pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), IpcEr
                     return Err(e.into());
                 }
                 if progress.stalled(seq, FULL_LIMIT) {
-                    return Err(IpcError::Peer(format!(
+                    return Err(PeerError::Peer(format!(
                         "the ring stayed full for {FULL_LIMIT:?} (receiver stuck?)"
                     )));
                 }

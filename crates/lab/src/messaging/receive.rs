@@ -14,7 +14,7 @@ use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::publish::PublishTask;
 use super::wire::{Raw, Sbe, Serde, Wire};
-use crate::ipc::{IpcError, PeerLauncher, PeerTask, Progress, peer, scratch_ring};
+use crate::peer::{self, PeerError, PeerLauncher, Progress, scratch_ring};
 
 /// How long a receiver waits for a next message from a live sender (a JVM sender starts and
 /// warms up in a few seconds).
@@ -38,7 +38,7 @@ pub fn measure_messaging(
     case: &Case,
     cores: (usize, usize),
     launcher: &dyn PeerLauncher,
-) -> Result<Received, IpcError> {
+) -> Result<Received, PeerError> {
     match case.variant.encoding() {
         Encoding::Raw => measure::<Raw>(case, cores, launcher),
         Encoding::Sbe => measure::<Sbe>(case, cores, launcher),
@@ -52,18 +52,18 @@ fn measure<W: Wire>(
     case: &Case,
     cores: (usize, usize),
     launcher: &dyn PeerLauncher,
-) -> Result<Received, IpcError> {
+) -> Result<Received, PeerError> {
     let scratch = scratch_ring("messaging");
     let ring = Ring::create(scratch.path(), case.capacity)?;
     let mut consumer = ring.consumer()?;
-    let task = PeerTask::Publish(PublishTask {
+    let task = PublishTask {
         ring: scratch.path().to_path_buf(),
         encoding: case.variant.encoding(),
         count: case.messages,
         core: cores.0,
         java_ring: case.variant.java_ring(),
         java_warmup: case.java_warmup,
-    });
+    };
     let mut child = peer::start(launcher, case.sender_language(), &task)?;
     let outcome = std::thread::scope(|s| {
         s.spawn(|| {
@@ -71,7 +71,7 @@ fn measure<W: Wire>(
             receive::<W>(&mut consumer, case.messages, Some(&mut child))
         })
         .join()
-        .unwrap_or_else(|_| Err(IpcError::Peer("the receiver thread panicked".into())))
+        .unwrap_or_else(|_| Err(PeerError::Peer("the receiver thread panicked".into())))
     });
     let (seconds, bytes) = match outcome {
         Ok(done) => done,
@@ -99,7 +99,7 @@ pub fn receive<W: Wire>(
     consumer: &mut Consumer,
     count: u64,
     mut sender: Option<&mut Child>,
-) -> Result<(f64, u64), IpcError> {
+) -> Result<(f64, u64), PeerError> {
     let mut next = 0u64;
     let mut bytes = 0u64;
     let mut first = None;
@@ -138,14 +138,14 @@ pub fn receive<W: Wire>(
             {
                 // 65536 empty polls after seeing it exit: nothing more is coming.
                 if exited {
-                    return Err(IpcError::Peer(format!(
+                    return Err(PeerError::Peer(format!(
                         "the sender exited ({status}) after {next} of {count} messages"
                     )));
                 }
                 exited = true;
             }
             if progress.stalled(next, NO_PROGRESS_LIMIT) {
-                return Err(IpcError::Peer(format!(
+                return Err(PeerError::Peer(format!(
                     "the sender is alive but sent nothing for {NO_PROGRESS_LIMIT:?} ({next} of \
                      {count} messages received)"
                 )));
@@ -156,7 +156,7 @@ pub fn receive<W: Wire>(
     }
     let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
     if let Some(m) = bad {
-        return Err(IpcError::Mismatch(m));
+        return Err(PeerError::Mismatch(m));
     }
     Ok((seconds.max(1e-9), bytes))
 }

@@ -9,7 +9,7 @@ use sympathy_harness::{Check, Metric, Preset, Reporter, Stats};
 use super::cases::{Case, Variant};
 use super::receive::{Received, measure_messaging};
 use crate::hop_probe::probe_hop_ns;
-use crate::ipc::{IpcError, PeerLauncher};
+use crate::peer::{PeerError, PeerLauncher};
 
 /// Measures every case `runs` times, the sender on `cores.0` and the receiver on `cores.1`,
 /// and reports each case's results with the runner params `cores`, `preset` and `pinning`.
@@ -23,7 +23,7 @@ pub fn run_cases(
     preset: Preset,
     launcher: &dyn PeerLauncher,
     reporter: &mut Reporter,
-) -> Result<(), IpcError> {
+) -> Result<(), PeerError> {
     let hop = |h: Option<f64>| h.map_or_else(|| "n/a".to_string(), |h| format!("{h:.1} ns"));
     let mut hops = Vec::new();
     let mut samples: Vec<Vec<Received>> = vec![Vec::with_capacity(runs); cases.len()];
@@ -33,8 +33,8 @@ pub fn run_cases(
             let before = probe_hop_ns(cores).ok();
             hops.extend(before);
             let received = measure_messaging(case, cores, launcher).map_err(|err| match err {
-                IpcError::Peer(m) => IpcError::Peer(format!("{label} run {run}: {m}")),
-                IpcError::Mismatch(m) => IpcError::Mismatch(format!("{label} run {run}: {m}")),
+                PeerError::Peer(m) => PeerError::Peer(format!("{label} run {run}: {m}")),
+                PeerError::Mismatch(m) => PeerError::Mismatch(format!("{label} run {run}: {m}")),
                 other => other,
             })?;
             reporter.line(&format!(

@@ -530,7 +530,7 @@ impl ServerProcess {
                     .arg(map);
             }
             Server::Java => {
-                let java = sympathy_lab::ipc::JavaSidecar::locate()?;
+                let java = sympathy_lab::peer::JavaSidecar::locate()?;
                 java.probe()?;
                 command
                     .arg(java.path())

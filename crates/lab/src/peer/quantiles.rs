@@ -11,7 +11,7 @@ use sympathy_harness::{Measurement, Metric, Reporter, Stats};
 ///
 /// ```
 /// use hdrhistogram::Histogram;
-/// use sympathy_lab::ipc::Quantiles;
+/// use sympathy_lab::peer::Quantiles;
 ///
 /// let mut h = Histogram::<u64>::new(3).unwrap();
 /// for v in 1..=1000 {

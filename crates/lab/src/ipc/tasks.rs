@@ -1,0 +1,125 @@
+//! The ipc experiment's peer tasks: a throughput producer ([`ProduceTask`]) and an echo
+//! ([`EchoTask`]), each as the `sympathy run ipc-peer` and `java/sidecar` command lines ask for
+//! it.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use super::WriteMode;
+use crate::peer::{JavaRing, PeerTask};
+
+/// What a throughput producer process does: write `count` pattern messages of `size` bytes
+/// into the existing ring `ring`, pinned to `core`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProduceTask {
+    /// The ring file (already created by the consumer's process).
+    pub ring: PathBuf,
+    /// Payload bytes per message.
+    pub size: usize,
+    /// Messages to write.
+    pub count: u64,
+    /// The core the producer pins itself to.
+    pub core: usize,
+    /// One call per message or `try_write_batch` runs.
+    pub writes: WriteMode,
+    /// Messages per `try_write_batch` run, or per publish of a per-message producer.
+    pub batch: usize,
+}
+
+/// What an echo process does: copy `count` messages from `ping` to `pong`, pinned to `core`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EchoTask {
+    /// The ring the pinging process writes.
+    pub ping: PathBuf,
+    /// The ring the echo writes back.
+    pub pong: PathBuf,
+    /// Messages to echo (warm-up included).
+    pub count: u64,
+    /// The core the echo pins itself to.
+    pub core: usize,
+    /// The ring implementation a Java echo drives (a Rust echo has only its own).
+    pub java_ring: JavaRing,
+}
+
+/// `value` as an argument.
+fn arg(value: impl ToString) -> OsString {
+    OsString::from(value.to_string())
+}
+
+impl PeerTask for ProduceTask {
+    fn rust_args(&self) -> Vec<OsString> {
+        vec![
+            "producer".into(),
+            self.ring.clone().into(),
+            "--size".into(),
+            arg(self.size),
+            "--count".into(),
+            arg(self.count),
+            "--core".into(),
+            arg(self.core),
+            "--writes".into(),
+            self.writes.name().into(),
+            "--batch".into(),
+            arg(self.batch),
+        ]
+    }
+
+    /// The FFM ring, one call per message, or with [`WriteMode::Batch`] runs filled in place by
+    /// its `writeBatch`.
+    fn java_args(&self) -> Vec<OsString> {
+        let mut args = vec![
+            "produce".into(),
+            self.ring.clone().into(),
+            "--count".into(),
+            arg(self.count),
+            "--size".into(),
+            arg(self.size),
+            "--impl".into(),
+            "ffm".into(),
+            "--timeout-ms".into(),
+            "30000".into(),
+            "--core".into(),
+            arg(self.core),
+        ];
+        if self.writes == WriteMode::Batch {
+            args.extend([
+                "--writes".into(),
+                "batch".into(),
+                "--batch".into(),
+                arg(self.batch),
+            ]);
+        }
+        args
+    }
+}
+
+impl PeerTask for EchoTask {
+    fn rust_args(&self) -> Vec<OsString> {
+        vec![
+            "echo".into(),
+            self.ping.clone().into(),
+            self.pong.clone().into(),
+            "--count".into(),
+            arg(self.count),
+            "--core".into(),
+            arg(self.core),
+        ]
+    }
+
+    /// The echo of the sidecar's own `latency`, on the task's ring implementation.
+    fn java_args(&self) -> Vec<OsString> {
+        vec![
+            "echo".into(),
+            self.ping.clone().into(),
+            self.pong.clone().into(),
+            "--count".into(),
+            arg(self.count),
+            "--impl".into(),
+            self.java_ring.name().into(),
+            "--timeout-ms".into(),
+            "30000".into(),
+            "--core".into(),
+            arg(self.core),
+        ]
+    }
+}

@@ -1,0 +1,77 @@
+//! The peer-launch seam: a measurement asks a [`PeerLauncher`] for the command that runs a
+//! [`PeerTask`] in a process of some language, starts it, and watches it. The `sympathy` CLI
+//! implements it (a Rust peer: itself with a hidden subcommand; a Java peer: [`JavaSidecar`]),
+//! so this crate never needs to know how the binaries are called.
+//!
+//! ```
+//! use std::process::Command;
+//! use sympathy_harness::catalog::Language;
+//! use sympathy_lab::peer::{PeerError, PeerLauncher, PeerTask};
+//!
+//! /// Runs every peer as `echo` (a stand-in that exits at once).
+//! struct Echoing;
+//! impl PeerLauncher for Echoing {
+//!     fn command(&self, language: Language, task: &dyn PeerTask) -> Result<Command, PeerError> {
+//!         let mut command = Command::new("echo");
+//!         command.arg(format!("{} {:?}", language.name(), task));
+//!         Ok(command)
+//!     }
+//! }
+//! ```
+//!
+//! [`JavaSidecar`]: super::JavaSidecar
+
+use std::ffi::OsString;
+use std::process::{Child, Command};
+
+use sympathy_harness::catalog::Language;
+
+use super::PeerError;
+
+/// A peer process's job, described as each language's command line asks for it: the `sympathy`
+/// CLI's hidden `run ipc-peer` subcommand for a Rust peer, `java/sidecar` for a Java one. Each
+/// experiment defines its own tasks ([`ProduceTask`](crate::ipc::ProduceTask),
+/// [`EchoTask`](crate::ipc::EchoTask), [`PublishTask`](crate::messaging::PublishTask)), so this
+/// layer knows none of them.
+pub trait PeerTask: std::fmt::Debug {
+    /// The arguments after `sympathy run ipc-peer` (`producer RING --size 4 ...`).
+    fn rust_args(&self) -> Vec<OsString>;
+    /// The arguments of `java/sidecar` (`produce RING --count 1000 ...`).
+    fn java_args(&self) -> Vec<OsString>;
+}
+
+/// Says how to start a peer task in a process of a language.
+pub trait PeerLauncher {
+    /// The command that runs `task` in a `language` process.
+    ///
+    /// # Errors
+    /// That language cannot run here (Java missing), or has no such peer.
+    fn command(&self, language: Language, task: &dyn PeerTask) -> Result<Command, PeerError>;
+}
+
+/// Starts `task` in a `language` process through `launcher`.
+pub(crate) fn start(
+    launcher: &dyn PeerLauncher,
+    language: Language,
+    task: &dyn PeerTask,
+) -> Result<Child, PeerError> {
+    let mut command = launcher.command(language, task)?;
+    command.spawn().map_err(|e| {
+        PeerError::Peer(format!(
+            "cannot start the {} peer process ({command:?}): {e}",
+            language.name()
+        ))
+    })
+}
+
+/// Waits for a peer that should have finished; a failure names it.
+pub(crate) fn finish(mut child: Child, what: &str) -> Result<(), PeerError> {
+    let status = child.wait()?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(PeerError::Peer(format!(
+            "the {what} process failed ({status}; its message is above)"
+        )))
+    }
+}
