@@ -10,6 +10,7 @@
 //! meanwhile; and two writers attaching at once: exactly one wins.
 
 use loom::thread;
+use sympathy_mapped::loom_check::model;
 
 use crate::layout::hash;
 use crate::{MapConfig, MapFile};
@@ -35,32 +36,6 @@ fn version_of(bytes: &[u8]) -> u8 {
     let version = bytes[0];
     assert_eq!(bytes, value(version), "a torn value");
     version
-}
-
-/// Runs `f` under loom (preemption bound from `LOOM_MAX_PREEMPTIONS`, default 2) and prints
-/// how many interleavings it explored.
-fn model(name: &str, f: impl Fn() + Sync + Send + 'static) {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    let mut builder = loom::model::Builder::new();
-    if std::env::var("LOOM_UNBOUNDED").is_ok() {
-        builder.preemption_bound = None;
-    } else if builder.preemption_bound.is_none() {
-        builder.preemption_bound = Some(2);
-    }
-    let bound = builder.preemption_bound;
-    let executions = Arc::new(AtomicU64::new(0));
-    let counter = executions.clone();
-    let started = std::time::Instant::now();
-    builder.check(move || {
-        counter.fetch_add(1, Ordering::Relaxed);
-        f();
-    });
-    eprintln!(
-        "loom model {name}: {} interleavings explored (preemption bound {bound:?}) in {:.1?}",
-        executions.load(Ordering::Relaxed),
-        started.elapsed()
-    );
 }
 
 /// Keys whose probes start at the same slot of 8.

@@ -24,6 +24,8 @@
 #![warn(missing_docs)]
 
 pub mod file;
+#[cfg(loom)]
+pub mod loom_check;
 pub mod process;
 pub mod space;
 

@@ -17,6 +17,7 @@
 //! loses leaves a thread asleep for ever, which loom reports as a deadlock.
 
 use loom::thread;
+use sympathy_mapped::loom_check::model;
 
 use crate::pattern::Pattern;
 use crate::{Consumer, Producer, Ring, RingError, Strategy, Wait};
@@ -80,31 +81,6 @@ fn ring() -> (Ring, Producer, Consumer) {
     let producer = ring.producer().unwrap();
     let consumer = ring.consumer().unwrap();
     (ring, producer, consumer)
-}
-
-/// Runs `f` under loom (preemption bound from `LOOM_MAX_PREEMPTIONS`, default 2) and prints
-/// how many interleavings (executions) it explored.
-fn model(name: &str, f: impl Fn() + Sync + Send + 'static) {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    let mut builder = loom::model::Builder::new();
-    if builder.preemption_bound.is_none() {
-        builder.preemption_bound = Some(2);
-    }
-    let bound = builder.preemption_bound;
-    // A std (not loom) counter: it counts executions, it is not part of the model.
-    let executions = Arc::new(AtomicU64::new(0));
-    let counter = executions.clone();
-    let started = std::time::Instant::now();
-    builder.check(move || {
-        counter.fetch_add(1, Ordering::Relaxed);
-        f();
-    });
-    eprintln!(
-        "loom model {name}: {} interleavings explored (preemption bound {bound:?}) in {:.1?}",
-        executions.load(Ordering::Relaxed),
-        started.elapsed()
-    );
 }
 
 /// Copying writes and claims across two wraps, the consumer releasing the head per message.
