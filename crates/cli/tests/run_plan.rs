@@ -83,3 +83,34 @@ fn run_all_plans_every_experiment() {
             .any(|l| l["experiment"] == "memory-walk" && l["params"]["memory"] == "off-heap")
     );
 }
+
+#[test]
+fn map_service_plans_a_closed_loop_group_and_one_per_rate_and_refuses_an_impossible_rate() {
+    let lines = plan_lines(&[
+        "run",
+        "map-service",
+        "--smoke",
+        "--plan",
+        "--variants",
+        "http-hit",
+        "--rate",
+        "100,200",
+    ]);
+    let rates: Vec<Option<u64>> = lines.iter().map(|l| l["params"]["rate"].as_u64()).collect();
+    assert_eq!(rates, [None, Some(100), Some(200)], "{lines:?}");
+    assert!(lines[0]["params"]["requests"].is_u64(), "{:?}", lines[0]);
+
+    let out = sympathy(&[
+        "run",
+        "map-service",
+        "--plan",
+        "--rate",
+        "18446744073709551615",
+    ]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("requests in one open-loop run; give a lower rate or fewer seconds"),
+        "{said}"
+    );
+}
