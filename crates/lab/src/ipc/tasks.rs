@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::WriteMode;
-use crate::peer::{JavaRing, PeerTask};
+use crate::peer::{JavaRing, PeerTask, arg};
 
 /// What a throughput producer process does: write `count` pattern messages of `size` bytes
 /// into the existing ring `ring`, pinned to `core`.
@@ -39,11 +39,6 @@ pub struct EchoTask {
     pub core: usize,
     /// The ring implementation a Java echo drives (a Rust echo has only its own).
     pub java_ring: JavaRing,
-}
-
-/// `value` as an argument.
-fn arg(value: impl ToString) -> OsString {
-    OsString::from(value.to_string())
 }
 
 impl PeerTask for ProduceTask {

@@ -14,7 +14,7 @@ use sympathy_ring::{Producer, Ring, Role};
 use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::wire::{Raw, Sbe, Serde, Wire};
-use crate::peer::{JavaRing, PeerError, PeerTask, Progress};
+use crate::peer::{JavaRing, PeerError, PeerTask, Progress, arg};
 
 /// Records published together at most (one tail store, one cache-line handover per batch), as
 /// the ipc experiment's producer.
@@ -48,9 +48,9 @@ impl PeerTask for PublishTask {
             "--encoding".into(),
             self.encoding.name().into(),
             "--count".into(),
-            self.count.to_string().into(),
+            arg(self.count),
             "--core".into(),
-            self.core.to_string().into(),
+            arg(self.core),
         ]
     }
 
@@ -62,15 +62,15 @@ impl PeerTask for PublishTask {
             "--encoding".into(),
             self.encoding.name().into(),
             "--count".into(),
-            self.count.to_string().into(),
+            arg(self.count),
             "--impl".into(),
             self.java_ring.name().into(),
             "--timeout-ms".into(),
             "30000".into(),
             "--core".into(),
-            self.core.to_string().into(),
+            arg(self.core),
             "--warmup".into(),
-            self.java_warmup.to_string().into(),
+            arg(self.java_warmup),
         ]
     }
 }

@@ -40,6 +40,11 @@ pub trait PeerTask: std::fmt::Debug {
     fn java_args(&self) -> Vec<OsString>;
 }
 
+/// `value` as one argument of a peer's command line (for [`PeerTask`]s' argument lists).
+pub(crate) fn arg(value: impl ToString) -> OsString {
+    OsString::from(value.to_string())
+}
+
 /// Says how to start a peer task in a process of a language.
 pub trait PeerLauncher {
     /// The command that runs `task` in a `language` process.

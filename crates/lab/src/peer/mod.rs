@@ -20,7 +20,7 @@ use crate::scratch::ScratchFile;
 
 pub use java::{JavaRing, JavaSidecar, repository_root};
 pub use launch::{PeerLauncher, PeerTask};
-pub(crate) use launch::{finish, start};
+pub(crate) use launch::{arg, finish, start};
 pub use quantiles::Quantiles;
 
 /// Why a run across processes failed.
