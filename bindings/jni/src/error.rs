@@ -7,8 +7,8 @@ use jni::Env;
 use jni::errors::ErrorPolicy;
 use jni::objects::{JThrowable, JValue};
 use jni::{jni_sig, jni_str};
-use sympathy_ring::RingError;
 use sympathy_ring::Role;
+use sympathy_ring::{FileError, RingError};
 
 /// What a native call can fail with.
 #[derive(Debug)]
@@ -90,42 +90,14 @@ fn describe(error: &NativeError) -> Described {
         }
         NativeError::Jni(_) | NativeError::Usage(_) => return d,
     };
-    let path_of = |p: &std::path::Path| p.display().to_string();
     match error {
-        RingError::NotARingFile { path, .. } => (d.kind, d.path) = (1, path_of(path)),
-        RingError::UnsupportedVersion { path, found, .. } => {
-            (d.kind, d.path, d.a) = (2, path_of(path), i64::from(*found))
-        }
-        RingError::FileLength {
-            path,
-            actual,
-            expected,
-            ..
-        } => (d.kind, d.path, d.a, d.b) = (3, path_of(path), *actual as i64, *expected as i64),
-        RingError::CorruptHeader { path, .. } => (d.kind, d.path) = (4, path_of(path)),
+        RingError::File(e) => describe_file(e, &mut d),
         RingError::BadCapacity { capacity, .. } => (d.kind, d.a) = (5, *capacity as i64),
         RingError::CorruptRecord { position, .. } => (d.kind, d.a) = (6, *position),
         RingError::MessageTooLong { length, max, .. } => {
             (d.kind, d.a, d.b) = (7, *length as i64, *max as i64)
         }
         RingError::InvalidTypeId { type_id } => (d.kind, d.a) = (8, i64::from(*type_id)),
-        RingError::PermissionDenied { path, .. } => (d.kind, d.path) = (9, path_of(path)),
-        RingError::Io { path, .. } => (d.kind, d.path) = (10, path_of(path)),
-        RingError::NotARegularFile { path, .. } => (d.kind, d.path) = (16, path_of(path)),
-        RingError::NoSpace {
-            path,
-            filesystem,
-            available,
-            needed,
-        } => {
-            (d.kind, d.path, d.detail, d.a, d.b) = (
-                17,
-                path_of(path),
-                filesystem.clone(),
-                *available as i64,
-                *needed as i64,
-            )
-        }
         RingError::AlreadyAttached { role, pid } => {
             (d.kind, d.detail, d.a) = (11, role_name(*role), i64::from(*pid))
         }
@@ -138,6 +110,51 @@ fn describe(error: &NativeError) -> Described {
         }
     }
     d
+}
+
+/// The Java exception's fields for an error of the ring file itself.
+fn describe_file(error: &FileError, d: &mut Described) {
+    let path_of = |p: &std::path::Path| p.display().to_string();
+    match error {
+        FileError::NotThisKind { path, .. } => (d.kind, d.path) = (1, path_of(path)),
+        FileError::UnsupportedVersion { path, found, .. } => {
+            (d.kind, d.path, d.a) = (2, path_of(path), i64::from(*found))
+        }
+        FileError::FileLength {
+            path,
+            actual,
+            expected,
+            ..
+        } => (d.kind, d.path, d.a, d.b) = (3, path_of(path), *actual as i64, *expected as i64),
+        FileError::CorruptHeader { path, .. } => (d.kind, d.path) = (4, path_of(path)),
+        FileError::NotReady { waited, .. } => {
+            (d.kind, d.detail, d.a) = (
+                13,
+                "the ring's creator to set the ready word (an all-zero header means its creator \
+                 died or is still writing; recreate the ring)"
+                    .into(),
+                waited.as_millis() as i64,
+            )
+        }
+        FileError::PermissionDenied { path, .. } => (d.kind, d.path) = (9, path_of(path)),
+        FileError::Io { path, .. } => (d.kind, d.path) = (10, path_of(path)),
+        FileError::NotARegularFile { path, .. } => (d.kind, d.path) = (16, path_of(path)),
+        FileError::NoSpace {
+            path,
+            filesystem,
+            available,
+            needed,
+            ..
+        } => {
+            (d.kind, d.path, d.detail, d.a, d.b) = (
+                17,
+                path_of(path),
+                filesystem.clone(),
+                *available as i64,
+                *needed as i64,
+            )
+        }
+    }
 }
 
 /// Builds the Java exception for `error` and throws it (unless one is already pending).

@@ -3,8 +3,8 @@
 //! gives for the same failure.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
+use sympathy_mapped::FileError;
 use thiserror::Error;
 
 /// Which limit of a map a put ran into.
@@ -28,52 +28,11 @@ impl std::fmt::Display for FullOf {
 /// An error from creating, opening, reading or writing a map.
 #[derive(Debug, Error)]
 pub enum MapError {
-    /// The file does not start with the map magic.
-    #[error(
-        "{path}: not a sympathy map file (magic {found:#018x}, expected \"SYMPHMAP\"); check \
-         the path, or create the map with `sympathy map create`"
-    )]
-    NotAMapFile {
-        /// The file.
-        path: PathBuf,
-        /// The first 8 bytes as a little-endian u64.
-        found: u64,
-    },
-    /// The layout version is not one this build reads.
-    #[error(
-        "{path}: map layout version {found} is not supported (this build reads version \
-         {supported}); use a matching sympathy build or rebuild the map"
-    )]
-    UnsupportedVersion {
-        /// The file.
-        path: PathBuf,
-        /// The version in the file.
-        found: u32,
-        /// The version this build reads.
-        supported: u32,
-    },
-    /// The file's length is not the one its header implies.
-    #[error(
-        "{path}: the file is {actual} bytes but its header implies {expected} \
-         (4096 + 8 x slots + data capacity); the file was cut or extended: restore it from a \
-         copy or rebuild the map"
-    )]
-    FileLength {
-        /// The file.
-        path: PathBuf,
-        /// Its length.
-        actual: u64,
-        /// The length its header implies (4096 while the header itself is missing).
-        expected: u64,
-    },
-    /// A header field disagrees with the layout.
-    #[error("{path}: corrupt header: {what}; rebuild the map")]
-    CorruptHeader {
-        /// The file.
-        path: PathBuf,
-        /// Which field and what it held.
-        what: String,
-    },
+    /// A file-level error every kind of mapped file shares (not a map file, a version this
+    /// build does not read, a wrong length, a corrupt header field, a creator that never set
+    /// `ready`, no permission, not a regular file, no space, I/O), in the map's words.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// A create or an open was asked for a size the layout cannot have.
     #[error("{what}")]
     BadConfig {
@@ -145,63 +104,6 @@ pub enum MapError {
         /// The one the caller decodes.
         expected: u32,
     },
-    /// The operating system refused access to the file.
-    #[error(
-        "{path}: permission denied while trying to {operation}; check the file's owner and \
-         mode (a reader needs read access, a writer read and write)"
-    )]
-    PermissionDenied {
-        /// The file.
-        path: PathBuf,
-        /// What was attempted.
-        operation: &'static str,
-    },
-    /// The path names something other than a regular file.
-    #[error(
-        "{path}: not a regular file ({what}); a map is a regular file made by \
-         `sympathy map create`: check the path"
-    )]
-    NotARegularFile {
-        /// The path as given.
-        path: PathBuf,
-        /// What it is.
-        what: String,
-    },
-    /// The filesystem cannot hold the map file (found when its blocks are reserved).
-    #[error(
-        "{path}: not enough space for the map file: it needs {needed} bytes and {filesystem} \
-         has {available} bytes free; create the map on a filesystem with room for it (`df` \
-         lists them) or with fewer slots or a smaller data area"
-    )]
-    NoSpace {
-        /// The file.
-        path: PathBuf,
-        /// The filesystem: its mount point and type, or the directory.
-        filesystem: String,
-        /// Bytes free on it.
-        available: u64,
-        /// Bytes the file needs.
-        needed: u64,
-    },
-    /// Another I/O error.
-    #[error("{path}: could not {operation}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What was attempted.
-        operation: &'static str,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The file's creator never set `ready`.
-    #[error(
-        "timed out after {waited:?} waiting for the map's creator to set the ready word (an \
-         all-zero header means its creator died or is still writing; recreate the map)"
-    )]
-    Timeout {
-        /// How long.
-        waited: Duration,
-    },
 }
 
 fn full_detail(of: FullOf, used: u64, limit: u64) -> String {
@@ -236,10 +138,7 @@ impl MapError {
     /// ```
     pub fn kind(&self) -> &'static str {
         match self {
-            MapError::NotAMapFile { .. } => "not-a-map-file",
-            MapError::UnsupportedVersion { .. } => "unsupported-version",
-            MapError::FileLength { .. } => "file-length",
-            MapError::CorruptHeader { .. } => "corrupt-header",
+            MapError::File(e) => e.kind(),
             MapError::BadConfig { .. } => "bad-config",
             MapError::Corrupt { .. } => "corrupt-map",
             MapError::ValueTooLong { .. } => "value-too-long",
@@ -247,11 +146,6 @@ impl MapError {
             MapError::AlreadyAttached { .. } => "already-attached",
             MapError::ReadOnly { .. } => "read-only",
             MapError::ValueFormat { .. } => "value-format",
-            MapError::PermissionDenied { .. } => "permission-denied",
-            MapError::NotARegularFile { .. } => "not-a-regular-file",
-            MapError::NoSpace { .. } => "no-space",
-            MapError::Io { .. } => "io",
-            MapError::Timeout { .. } => "timeout",
         }
     }
 
@@ -260,20 +154,18 @@ impl MapError {
         matches!(self, MapError::Full { .. })
     }
 
-    /// An I/O error, as [`MapError::PermissionDenied`] when that is what it is.
+    /// An I/O error on `path`, as a permission error when that is what it is.
     pub(crate) fn io(path: &std::path::Path, operation: &'static str, e: std::io::Error) -> Self {
-        if e.kind() == std::io::ErrorKind::PermissionDenied {
-            MapError::PermissionDenied {
-                path: path.to_path_buf(),
-                operation,
-            }
-        } else {
-            MapError::Io {
-                path: path.to_path_buf(),
-                operation,
-                source: e,
-            }
-        }
+        MapError::File(FileError::io(&crate::layout::FILE_KIND, path, operation, e))
+    }
+
+    /// A header field of `path` that disagrees with the layout.
+    pub(crate) fn corrupt_header(path: &std::path::Path, what: String) -> Self {
+        MapError::File(FileError::corrupt_header(
+            &crate::layout::FILE_KIND,
+            path,
+            what,
+        ))
     }
 
     /// A corrupt slot or record.

@@ -26,22 +26,30 @@
 
 // ---- Whole file --------------------------------------------------------------------------------
 
-/// Bytes of the header page; the slot table starts here.
-pub const HEADER_LENGTH: usize = 4096;
+/// The start of the header page every sympathy mapped file shares: [`HEADER_LENGTH`] bytes (the
+/// slot table starts there), u64 magic at [`MAGIC_OFFSET`], u32 version at
+/// [`LAYOUT_VERSION_OFFSET`], u32 `ready` at [`READY_OFFSET`] (0 while the creator writes the
+/// header, [`READY`] once the file is complete, stored last with release).
+pub use sympathy_mapped::header::{
+    HEADER_LENGTH, LAYOUT_VERSION_OFFSET, MAGIC_OFFSET, READY, READY_OFFSET,
+};
 /// The ASCII bytes `SYMPHMAP` read as a little-endian u64.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"SYMPHMAP");
 /// The layout version this crate reads and writes.
 pub const LAYOUT_VERSION: u32 = 1;
+/// The map as a kind of mapped file: its magic, version and the words of its file errors.
+pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
+    noun: "map",
+    magic: MAGIC,
+    layout_version: LAYOUT_VERSION,
+    create_command: "sympathy map create",
+    remake: "rebuild the map",
+    access_needed: "a reader needs read access, a writer read and write",
+    make_smaller: "with fewer slots or a smaller data area",
+};
 
 // ---- Header page: fixed at creation -------------------------------------------------------------
 
-/// u64 [`MAGIC`].
-pub const MAGIC_OFFSET: usize = 0;
-/// u32 [`LAYOUT_VERSION`].
-pub const LAYOUT_VERSION_OFFSET: usize = 8;
-/// u32 `ready`: 0 while the creator writes the header, [`READY`] once the file is complete
-/// (stored last, with release).
-pub const READY_OFFSET: usize = 12;
 /// u64 slots in the slot table (a power of two in [`MIN_SLOTS`]..=[`MAX_SLOTS`]).
 pub const SLOTS_OFFSET: usize = 16;
 /// u64 bytes in the data area (a multiple of [`RECORD_ALIGNMENT`] in
@@ -80,9 +88,6 @@ pub const WRITER_HEARTBEAT_OFFSET: usize = 136;
 pub const WRITER_DETACHED_OFFSET: usize = 144;
 /// u64 how many writers took over from a writer that died attached, and recounted.
 pub const RECOVERIES_OFFSET: usize = 152;
-
-/// The `ready` value once the file is complete.
-pub const READY: u32 = 1;
 
 // ---- Value formats ------------------------------------------------------------------------------
 
@@ -214,16 +219,9 @@ pub const fn record_offset(word: u64) -> u64 {
     (word & OFFSET_MASK) * RECORD_ALIGNMENT as u64
 }
 
-/// `(NAME, NAME as i128)` for each constant named.
-macro_rules! named {
-    ($($name:ident),* $(,)?) => {
-        [$((stringify!($name), $name as i128)),*]
-    };
-}
-
 /// Every constant as `(NAME, value)`, in the order `sympathy map layout` prints them (the Java
 /// parity test compares these lines with `MapDescriptor`).
-pub const CONSTANTS: &[(&str, i128)] = &named![
+pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     HEADER_LENGTH,
     MAGIC,
     LAYOUT_VERSION,

@@ -2,44 +2,36 @@
 //! ("Opening"), mirrored by the Java `MapFile.open`; each step below is one of them, in the order
 //! they are checked, and the conformance suite (`tests/conformance`) pins every refusal's kind.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use memmap2::{MmapOptions, MmapRaw};
+use sympathy_mapped::FileError;
+use sympathy_mapped::header::HeaderPage;
+use sympathy_mapped::open;
 
 use crate::config::MapConfig;
 use crate::error::MapError;
 use crate::layout::*;
 use crate::region::Region;
 
-/// How an opener may touch the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Access {
-    /// The writer and readers that may become one: opened and mapped for reading and writing.
-    ReadWrite,
-    /// Readers only (the lookup service): opened `O_RDONLY`, mapped shared and read-only, so
-    /// it needs no write permission and sees the writer's puts as they happen.
-    ReadOnly,
-}
+/// How an opener may touch the file (the shared [`open::Access`]): the writer and readers that
+/// may become one open and map it for reading and writing; readers only (the lookup service)
+/// open it `O_RDONLY` and map it shared and read-only, so they need no write permission and see
+/// the writer's puts as they happen.
+pub(crate) use sympathy_mapped::open::Access;
 
 /// Creates the file of a new map at `path` (which must not exist), reserves its blocks, writes
 /// the header and stores `ready` last.
 pub(crate) fn create(path: &Path, config: &MapConfig) -> Result<Region, MapError> {
     config.check()?;
     let length = file_length(config.slots, config.data_capacity);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| MapError::io(path, "create the map file", e))?;
-    let made = reserve_new(&file, path, length).and_then(|()| {
-        MmapOptions::new()
-            .map_raw(&file)
-            .map_err(|e| MapError::io(path, "map the map file", e))
-    });
-    match made {
+    let file = open::create_new(path, &FILE_KIND, length)?;
+    let mapped = MmapOptions::new()
+        .map_raw(&file)
+        .map_err(|e| MapError::io(path, "map the map file", e));
+    match mapped {
         Ok(map) => Ok(publish(map, config, Some(path))),
         Err(e) => {
             // Never leave a half-made file: without `ready` every opener would wait on it.
@@ -83,55 +75,29 @@ fn publish(map: MmapRaw, config: &MapConfig, path: Option<&Path>) -> Region {
     region
 }
 
-fn reserve_new(file: &File, path: &Path, length: u64) -> Result<(), MapError> {
-    sympathy_mapped::space::allocate_new(file, path, length)
-        .map_err(|e| space_error(path, length, e))
-}
-
-fn space_error(path: &Path, length: u64, e: sympathy_mapped::space::SpaceError) -> MapError {
-    use sympathy_mapped::space::SpaceError;
-    match e {
-        SpaceError::NoSpace {
-            filesystem,
-            available,
-        } => MapError::NoSpace {
-            path: path.to_path_buf(),
-            filesystem,
-            available,
-            needed: length,
-        },
-        SpaceError::Open(e) => MapError::io(path, "open the map file to reserve its space", e),
-        SpaceError::Reserve(e) => MapError::io(path, "reserve the map file's space", e),
-    }
-}
-
 /// Opens and validates a map file: a regular file, at least a header page long within
 /// `timeout`, `ready` within `timeout`, then magic, version, slots, data capacity, file length,
 /// header length, max value length and the writer's counters; a read-write open then reserves
 /// the blocks of a sparse file.
 pub(crate) fn open(path: &Path, timeout: Duration, access: Access) -> Result<Region, MapError> {
-    let start = Instant::now();
-    let file = open_regular_file(path, access)?;
-    let len = wait_for_header_page(&file, path, start, timeout)?;
-    // Map only the header page first: the sizes in it are untrusted until checked.
-    let header = map(&file, Some(HEADER_LENGTH), access)
-        .map_err(|e| MapError::io(path, "map the map header", e))?;
-    let header = Header(header);
-    wait_for_ready(&header, path, start, timeout)?;
-    let (slots, data_capacity) = check_header(&header, path, len)?;
-    drop(header);
+    let opened = open::open_header(path, &FILE_KIND, timeout, access)?;
+    let len = opened.length;
+    let (slots, data_capacity) = check_header(&opened.header, path, len)?;
+    drop(opened.header);
     if access == Access::ReadWrite {
         // A sparse map gets its blocks now: on tmpfs even a read of a hole allocates a page, so
         // a full filesystem would answer a later access with SIGBUS.
-        sympathy_mapped::space::allocate_holes(path, len).map_err(|e| space_error(path, len, e))?;
+        open::reserve_holes(path, &FILE_KIND, len)?;
     }
-    let whole = map(&file, None, access).map_err(|e| MapError::io(path, "map the map file", e))?;
+    let whole = map(&opened.file, access).map_err(|e| MapError::io(path, "map the map file", e))?;
     if whole.len() as u64 != len {
-        return Err(MapError::FileLength {
-            path: path.to_path_buf(),
-            actual: whole.len() as u64,
-            expected: len,
-        });
+        return Err(wrong_length(
+            path,
+            whole.len() as u64,
+            len,
+            slots,
+            data_capacity,
+        ));
     }
     let region = Region::new(
         whole,
@@ -144,148 +110,29 @@ pub(crate) fn open(path: &Path, timeout: Duration, access: Access) -> Result<Reg
     Ok(region)
 }
 
-/// Refuses anything but a regular file before opening it (opening a FIFO waits for a writer, a
-/// device such as /dev/zero would pass for endless zeros), then opens it without blocking.
-fn open_regular_file(path: &Path, access: Access) -> Result<File, MapError> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let metadata =
-        std::fs::metadata(path).map_err(|e| MapError::io(path, "open the map file", e))?;
-    check_regular_file(path, &metadata)?;
-    OpenOptions::new()
-        .read(true)
-        .write(access == Access::ReadWrite)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-        .map_err(|e| MapError::io(path, "open the map file", e))
-}
-
-fn check_regular_file(path: &Path, metadata: &std::fs::Metadata) -> Result<(), MapError> {
-    match sympathy_mapped::file::not_a_regular_file(path, metadata) {
-        None => Ok(()),
-        Some(what) => Err(MapError::NotARegularFile {
-            path: path.to_path_buf(),
-            what,
-        }),
-    }
-}
-
-/// Waits until the opened file is at least a header page long (its creator may still be
-/// sizing it) and returns its length.
-fn wait_for_header_page(
-    file: &File,
+/// A file of `actual` bytes where `slots` and `data_capacity` imply `expected`.
+fn wrong_length(
     path: &Path,
-    start: Instant,
-    timeout: Duration,
-) -> Result<u64, MapError> {
-    loop {
-        let metadata = file
-            .metadata()
-            .map_err(|e| MapError::io(path, "read the file's length", e))?;
-        check_regular_file(path, &metadata)?;
-        let len = metadata.len();
-        if len >= HEADER_LENGTH as u64 {
-            return Ok(len);
-        }
-        if start.elapsed() >= timeout {
-            return Err(MapError::FileLength {
-                path: path.to_path_buf(),
-                actual: len,
-                expected: HEADER_LENGTH as u64,
-            });
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// The header page alone, mapped before the rest: its words are read volatile, as a hostile
-/// process may change them at any time.
-struct Header(MmapRaw);
-
-impl Header {
-    /// The `n`-byte (4 or 8) little-endian word at `offset`, read volatile.
-    fn word(&self, offset: usize, n: usize) -> u64 {
-        debug_assert!(offset.is_multiple_of(n) && offset + n <= HEADER_LENGTH);
-        let base = self.0.as_ptr();
-        // SAFETY: offset + n <= HEADER_LENGTH, the mapped length; offsets are n-aligned in a
-        // page-aligned mapping.
-        unsafe {
-            if n == 8 {
-                std::ptr::read_volatile(base.add(offset).cast::<u64>())
-            } else {
-                u64::from(std::ptr::read_volatile(base.add(offset).cast::<u32>()))
-            }
-        }
-    }
-
-    /// The `ready` word, read with acquire.
-    fn ready(&self) -> u32 {
-        // SAFETY: READY_OFFSET is 4-aligned inside the mapped header page, which lives as long
-        // as `self`; the word is only ever accessed atomically.
-        let word = unsafe {
-            std::sync::atomic::AtomicU32::from_ptr(self.0.as_mut_ptr().add(READY_OFFSET).cast())
-        };
-        // SYNC POINT: ready (acquire; pairs with the creator's release in `publish`)
-        word.load(std::sync::atomic::Ordering::Acquire)
-    }
-}
-
-/// Waits for the creator's `ready` word; meanwhile the magic must be 0 (not yet written) or
-/// [`MAGIC`], and `ready` 0 or 1.
-fn wait_for_ready(
-    header: &Header,
-    path: &Path,
-    start: Instant,
-    timeout: Duration,
-) -> Result<(), MapError> {
-    loop {
-        let magic = header.word(MAGIC_OFFSET, 8);
-        if magic != 0 && magic != MAGIC {
-            return Err(MapError::NotAMapFile {
-                path: path.to_path_buf(),
-                found: magic,
-            });
-        }
-        match header.ready() {
-            READY => return Ok(()),
-            0 => {}
-            ready => {
-                return Err(MapError::CorruptHeader {
-                    path: path.to_path_buf(),
-                    what: format!("ready is {ready}, expected 0 (being created) or 1"),
-                });
-            }
-        }
-        if start.elapsed() >= timeout {
-            return Err(MapError::Timeout {
-                waited: start.elapsed(),
-            });
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    actual: u64,
+    expected: u64,
+    slots: u64,
+    data_capacity: u64,
+) -> MapError {
+    MapError::File(FileError::FileLength {
+        file: &FILE_KIND,
+        path: path.to_path_buf(),
+        actual,
+        expected,
+        sizes: Some(format!(
+            "{slots} slots and a data capacity of {data_capacity}"
+        )),
+    })
 }
 
 /// Checks a ready header against the layout and the file's length `len`; returns the slots and
 /// the data capacity.
-fn check_header(header: &Header, path: &Path, len: u64) -> Result<(u64, u64), MapError> {
-    let corrupt = |what: String| MapError::CorruptHeader {
-        path: path.to_path_buf(),
-        what,
-    };
-    let magic = header.word(MAGIC_OFFSET, 8);
-    if magic != MAGIC {
-        return Err(MapError::NotAMapFile {
-            path: path.to_path_buf(),
-            found: magic,
-        });
-    }
-    let version = header.word(LAYOUT_VERSION_OFFSET, 4) as u32;
-    if version != LAYOUT_VERSION {
-        return Err(MapError::UnsupportedVersion {
-            path: path.to_path_buf(),
-            found: version,
-            supported: LAYOUT_VERSION,
-        });
-    }
+fn check_header(header: &HeaderPage, path: &Path, len: u64) -> Result<(u64, u64), MapError> {
+    let corrupt = |what: String| MapError::corrupt_header(path, what);
     let slots = header.word(SLOTS_OFFSET, 8);
     if let Some(problem) = MapConfig::slots_problem(slots) {
         return Err(corrupt(format!("slots {problem}")));
@@ -296,11 +143,7 @@ fn check_header(header: &Header, path: &Path, len: u64) -> Result<(u64, u64), Ma
     }
     let expected = file_length(slots, data_capacity);
     if len != expected {
-        return Err(MapError::FileLength {
-            path: path.to_path_buf(),
-            actual: len,
-            expected,
-        });
+        return Err(wrong_length(path, len, expected, slots, data_capacity));
     }
     let header_length = header.word(HEADER_LENGTH_OFFSET, 4);
     if header_length != HEADER_LENGTH as u64 {
@@ -318,10 +161,7 @@ fn check_header(header: &Header, path: &Path, len: u64) -> Result<(u64, u64), Ma
 /// Checks the writer's counters: `data_end` a multiple of 8 in `DATA_START..=data_capacity`,
 /// `count <= used_slots <= slots`.
 fn check_counters(region: &Region, path: &Path) -> Result<(), MapError> {
-    let corrupt = |what: String| MapError::CorruptHeader {
-        path: path.to_path_buf(),
-        what,
-    };
+    let corrupt = |what: String| MapError::corrupt_header(path, what);
     let data_end = region.lv_u64(DATA_END_OFFSET); // SYNC POINT: data-end
     if data_end < DATA_START
         || data_end > region.data_capacity()
@@ -345,13 +185,9 @@ fn check_counters(region: &Region, path: &Path) -> Result<(), MapError> {
     Ok(())
 }
 
-/// Maps `len` bytes (the whole file when `None`), shared: writable for a read-write open,
-/// read-only otherwise.
-fn map(file: &File, len: Option<usize>, access: Access) -> std::io::Result<MmapRaw> {
-    let mut options = MmapOptions::new();
-    if let Some(len) = len {
-        options.len(len);
-    }
+/// Maps the whole file, shared: writable for a read-write open, read-only otherwise.
+fn map(file: &File, access: Access) -> std::io::Result<MmapRaw> {
+    let options = MmapOptions::new();
     match access {
         Access::ReadWrite => options.map_raw(file),
         Access::ReadOnly => options.map_raw_read_only(file),

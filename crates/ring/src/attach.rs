@@ -6,15 +6,15 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering as Local};
 
+pub use sympathy_mapped::liveness::{HEARTBEAT_STALE_MS, PeerState};
+use sympathy_mapped::liveness::{Progress, Sighting, classify};
+
 use crate::error::{RingError, Role};
 use crate::region::Region;
 
 /// How many operations pass between two looks at the clock for a heartbeat: the hot path pays a
 /// decrement and a branch, never a syscall per message.
 pub(crate) const HEARTBEAT_CHECK_EVERY: u32 = 4096;
-
-/// A heartbeat older than this means the peer is stalled (stale), not dead.
-pub const HEARTBEAT_STALE_MS: i64 = 5_000;
 
 /// How often, at most, a waiting side looks at its peer (a `kill` and a `/proc` read).
 pub(crate) const PEER_LOOK_EVERY_MS: i64 = 10;
@@ -43,81 +43,6 @@ pub fn now_ms() -> i64 {
 pub(crate) use sympathy_mapped::own_pid;
 pub use sympathy_mapped::pid_alive;
 
-/// What a side can tell about its peer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PeerState {
-    /// No peer has ever attached (pid 0, heartbeat 0, no progress seen): "no messages yet".
-    NeverAttached,
-    /// Attached, its process exists, and its heartbeat (or its progress through the ring) is
-    /// fresh. Pid 0: a foreign peer that uses only the ring region (an Agrona
-    /// `OneToOneRingBuffer` or Aeron C consumer storing the trailer heartbeat, a producer moving
-    /// the tail), seen after the last clean detach.
-    Alive {
-        /// Its pid (0 for a foreign peer).
-        pid: i32,
-        /// Age of its last sign of life in ms.
-        heartbeat_age_ms: i64,
-    },
-    /// Attached and its process exists, but its last sign of life is older than the stale
-    /// limit ([`HEARTBEAT_STALE_MS`] by default): paused (SIGSTOP, Ctrl-Z, a long GC), stalled,
-    /// or idle without calling `heartbeat()`. Never counted as gone: it may resume. Pid 0: a
-    /// foreign peer gone quiet, which cannot be told from one that left.
-    Stale {
-        /// Its pid (0 for a foreign peer).
-        pid: i32,
-        /// Age of its last sign of life in ms.
-        heartbeat_age_ms: i64,
-    },
-    /// It detached cleanly (pid back to 0, its last heartbeat recorded as the detach).
-    Detached,
-    /// Its pid is set but no such process runs (it exited, was killed, or is a zombie not yet
-    /// reaped): it died without detaching.
-    Dead {
-        /// Its last pid.
-        pid: i32,
-    },
-}
-
-impl PeerState {
-    /// Whether the peer is attached, running and heartbeating.
-    pub fn is_alive(self) -> bool {
-        matches!(self, PeerState::Alive { .. })
-    }
-
-    /// Whether the peer has gone for good (detached or died). A stale peer has not.
-    pub fn is_gone(self) -> bool {
-        matches!(self, PeerState::Detached | PeerState::Dead { .. })
-    }
-
-    /// The error to report when a side needed this peer and it is gone.
-    pub fn to_error(self, role: Role) -> Option<RingError> {
-        match self {
-            PeerState::Detached => Some(RingError::PeerDead {
-                role,
-                pid: 0,
-                how: "detached",
-            }),
-            PeerState::Dead { pid } => Some(RingError::PeerDead {
-                role,
-                pid,
-                how: "exited without detaching",
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// One look at a side's header words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Sighting {
-    /// Its pid (0: none attached through the header).
-    pub(crate) pid: i32,
-    /// Its heartbeat, ms since the epoch (0: never).
-    pub(crate) heartbeat_ms: i64,
-    /// The heartbeat of its last clean detach (0: never).
-    pub(crate) detached_ms: i64,
-}
-
 /// Loads the header words of the side in `role`: the heartbeat, then the pid, then the detach
 /// record. An attach stores the pid, then the heartbeat; a detach stores a heartbeat and the
 /// same value as `detached_ms`, then pid 0.
@@ -137,72 +62,6 @@ pub(crate) fn sight(region: &Region, role: Role) -> Sighting {
         pid,
         heartbeat_ms,
         detached_ms,
-    }
-}
-
-/// The peer's position moved between two looks: after `after_ms` (a look that saw the old
-/// position) and by `seen_ms` (the look that saw it moved).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Progress {
-    pub(crate) after_ms: i64,
-    pub(crate) seen_ms: i64,
-}
-
-/// The state from one [`Sighting`], the peer's last seen progress, the time and the stale limit;
-/// `alive` tells whether a pid runs ([`pid_alive`]). The Java `PeerState.classify` is the same
-/// function.
-///
-/// - pid set: dead if the process does not run; else its last sign of life is its heartbeat
-///   (none yet if the heartbeat is not newer than the last detach: it is between its attach and
-///   its first heartbeat, age 0) or its progress, whichever is later: stale if older than
-///   `stale_ms`, alive otherwise.
-/// - pid 0: its heartbeat counts if newer than `detached_ms` (a foreign peer's, stored after the
-///   last clean detach), its progress if it moved after a look later than `detached_ms`. With
-///   neither: never attached (heartbeat 0) or detached. With either: a foreign peer, alive or
-///   stale by the age of the later one.
-pub(crate) fn classify(
-    s: Sighting,
-    progress: Option<Progress>,
-    now_ms: i64,
-    stale_ms: i64,
-    alive: impl Fn(i32) -> bool,
-) -> PeerState {
-    let by_age = |pid: i32, last: i64| {
-        let heartbeat_age_ms = now_ms.saturating_sub(last).max(0);
-        if heartbeat_age_ms > stale_ms {
-            PeerState::Stale {
-                pid,
-                heartbeat_age_ms,
-            }
-        } else {
-            PeerState::Alive {
-                pid,
-                heartbeat_age_ms,
-            }
-        }
-    };
-    let progress_seen = |p: Option<Progress>| p.map_or(0, |p| p.seen_ms);
-    if s.pid != 0 {
-        if !alive(s.pid) {
-            return PeerState::Dead { pid: s.pid };
-        }
-        let beat = if s.heartbeat_ms > s.detached_ms {
-            s.heartbeat_ms
-        } else {
-            now_ms // attached, not yet beaten
-        };
-        return by_age(s.pid, beat.max(progress_seen(progress)));
-    }
-    let beat = if s.heartbeat_ms > s.detached_ms {
-        s.heartbeat_ms
-    } else {
-        0
-    };
-    let moved = progress_seen(progress.filter(|p| p.after_ms > s.detached_ms));
-    match beat.max(moved) {
-        0 if s.heartbeat_ms == 0 => PeerState::NeverAttached,
-        0 => PeerState::Detached,
-        last => by_age(0, last),
     }
 }
 
@@ -426,103 +285,5 @@ impl Drop for Attachment {
         self.region.so_heartbeat(producer, now); // SYNC POINT: heartbeat
         self.region.so_detached(producer, now); // SYNC POINT: detached
         let _ = self.region.cas_pid(producer, self.pid, 0); // SYNC POINT: attach
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const NOW: i64 = 1_000_000;
-    const STALE: i64 = 5_000;
-
-    fn state(
-        pid: i32,
-        heartbeat_ms: i64,
-        detached_ms: i64,
-        progress: Option<Progress>,
-    ) -> PeerState {
-        let s = Sighting {
-            pid,
-            heartbeat_ms,
-            detached_ms,
-        };
-        classify(s, progress, NOW, STALE, |pid| pid != 666)
-    }
-
-    #[test]
-    fn an_attached_peer_is_alive_stale_or_dead() {
-        assert_eq!(
-            state(42, NOW - 10, 0, None),
-            PeerState::Alive {
-                pid: 42,
-                heartbeat_age_ms: 10
-            }
-        );
-        assert_eq!(
-            state(42, NOW - 6_000, 0, None),
-            PeerState::Stale {
-                pid: 42,
-                heartbeat_age_ms: 6_000
-            }
-        );
-        assert_eq!(state(666, NOW, 0, None), PeerState::Dead { pid: 666 });
-        // Between its attach and its first heartbeat (an old one from before the last detach).
-        assert!(state(42, 0, 0, None).is_alive());
-        assert!(state(42, NOW - 9_000, NOW - 9_000, None).is_alive());
-        // Progress is a sign of life.
-        let moved = Some(Progress {
-            after_ms: NOW - 100,
-            seen_ms: NOW - 50,
-        });
-        assert!(state(42, NOW - 9_000, 0, moved).is_alive());
-    }
-
-    #[test]
-    fn pid_zero_is_never_attached_detached_or_a_foreign_peer() {
-        assert_eq!(state(0, 0, 0, None), PeerState::NeverAttached);
-        assert_eq!(state(0, NOW - 10, NOW - 10, None), PeerState::Detached);
-        assert_eq!(state(0, NOW - 9_000, NOW - 10, None), PeerState::Detached);
-        // A heartbeat after the last detach (Agrona's consumerHeartbeatTime), or with no detach.
-        assert_eq!(
-            state(0, NOW - 5, NOW - 10, None),
-            PeerState::Alive {
-                pid: 0,
-                heartbeat_age_ms: 5
-            }
-        );
-        assert_eq!(
-            state(0, NOW - 7_000, 0, None),
-            PeerState::Stale {
-                pid: 0,
-                heartbeat_age_ms: 7_000
-            }
-        );
-        // A foreign producer: no heartbeat, but the tail moved after the last detach.
-        let after_detach = Some(Progress {
-            after_ms: NOW - 9,
-            seen_ms: NOW - 1,
-        });
-        assert!(state(0, 0, 0, after_detach).is_alive());
-        assert!(state(0, NOW - 10, NOW - 10, after_detach).is_alive());
-        // A move that may predate the detach (the detacher's last records) is no sign.
-        let before_detach = Some(Progress {
-            after_ms: NOW - 10,
-            seen_ms: NOW - 1,
-        });
-        assert_eq!(
-            state(0, NOW - 10, NOW - 10, before_detach),
-            PeerState::Detached
-        );
-    }
-
-    #[test]
-    fn stale_is_never_gone() {
-        for pid in [0, 42] {
-            let s = state(pid, NOW - 60_000, 0, None);
-            assert!(matches!(s, PeerState::Stale { .. }), "{s:?}");
-            assert!(!s.is_gone());
-            assert!(s.to_error(Role::Producer).is_none());
-        }
     }
 }

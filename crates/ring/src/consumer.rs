@@ -352,7 +352,7 @@ impl Consumer {
                 if n > 0 || stopped.get() {
                     return Ok(Some(n));
                 }
-                if let Some(e) = peer.to_error(Role::Producer) {
+                if let Some(e) = RingError::peer_gone(peer, Role::Producer) {
                     return Err(e);
                 }
             }

@@ -1,8 +1,9 @@
 //! Every way a ring operation can fail. Each message says what was wrong and what to do.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
+use sympathy_mapped::FileError;
+use sympathy_mapped::liveness::PeerState;
 use thiserror::Error;
 
 /// Which side of the ring.
@@ -86,50 +87,11 @@ impl std::fmt::Display for Corruption {
 /// An error from creating, opening, writing or reading a ring.
 #[derive(Debug, Error)]
 pub enum RingError {
-    /// The file does not start with the ring magic.
-    #[error(
-        "{path}: not a sympathy ring file (magic {found:#018x}, expected \"SYMPRING\"); \
-         check the path, or create the ring with `sympathy ring create`"
-    )]
-    NotARingFile {
-        /// The file.
-        path: PathBuf,
-        /// The first 8 bytes as a little-endian u64.
-        found: u64,
-    },
-    /// The layout version is not one this build reads.
-    #[error(
-        "{path}: ring layout version {found} is not supported (this build reads version \
-         {supported}); use a matching sympathy build or recreate the ring"
-    )]
-    UnsupportedVersion {
-        /// The file.
-        path: PathBuf,
-        /// The version in the file.
-        found: u32,
-        /// The version this build reads.
-        supported: u32,
-    },
-    /// The file length does not match the capacity in its header.
-    #[error("{path}: {}; recreate the ring", file_length_problem(*.actual, *.expected, *.capacity))]
-    FileLength {
-        /// The file.
-        path: PathBuf,
-        /// Its length.
-        actual: u64,
-        /// The length the header implies.
-        expected: u64,
-        /// The capacity in the header.
-        capacity: u64,
-    },
-    /// A header field other than magic/version/capacity disagrees with the layout.
-    #[error("{path}: corrupt header: {what}; recreate the ring")]
-    CorruptHeader {
-        /// The file.
-        path: PathBuf,
-        /// Which field and what it held.
-        what: String,
-    },
+    /// A file-level error every kind of mapped file shares (not a ring file, a version this
+    /// build does not read, a wrong length, a corrupt header field, a creator that never set
+    /// `ready`, no permission, not a regular file, no space, I/O), in the ring's words.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The capacity is not a power of two in the accepted range.
     #[error(
         "capacity {capacity} is not a power of two between {min} and {max} bytes; \
@@ -175,59 +137,6 @@ pub enum RingError {
         /// The type id given.
         type_id: i32,
     },
-    /// The operating system refused access to the file.
-    #[error(
-        "{path}: permission denied while trying to {operation}; the ring needs read and write \
-         access for both peers (check the file's owner and mode)"
-    )]
-    PermissionDenied {
-        /// The file.
-        path: PathBuf,
-        /// What was attempted.
-        operation: &'static str,
-    },
-    /// The path names something other than a regular file (a directory, a FIFO, a device such
-    /// as `/dev/zero`, a socket), perhaps through a symbolic link. Refused before it is opened
-    /// for reading and writing: a FIFO would block the open and a device would map as endless
-    /// zeros.
-    #[error(
-        "{path}: not a regular file ({what}); a ring is a regular file made by \
-         `sympathy ring create`: check the path"
-    )]
-    NotARegularFile {
-        /// The path as given.
-        path: PathBuf,
-        /// What it is, e.g. `a character device, through a symbolic link to /dev/zero`.
-        what: String,
-    },
-    /// The filesystem cannot hold the ring file (kind `no-space`): found when the file's blocks
-    /// are reserved, at create (or `reserve_space`), instead of as a `SIGBUS` at the first write.
-    #[error(
-        "{path}: not enough space for the ring file: it needs {needed} bytes and {filesystem} \
-         has {available} bytes free; create the ring on a filesystem with room for it (`df` \
-         lists them; a container's /dev/shm grows with `docker run --shm-size`) or with a \
-         smaller capacity (the file is 4096 + capacity + 768 bytes)"
-    )]
-    NoSpace {
-        /// The file.
-        path: PathBuf,
-        /// The filesystem: its mount point and type, or the directory.
-        filesystem: String,
-        /// Bytes free on it (for unprivileged users).
-        available: u64,
-        /// Bytes the file needs.
-        needed: u64,
-    },
-    /// Another I/O error.
-    #[error("{path}: could not {operation}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What was attempted.
-        operation: &'static str,
-        /// The cause.
-        source: std::io::Error,
-    },
     /// The role is held by a live process.
     #[error(
         "a {role} is already attached (pid {pid}); a ring takes one {role} at a time: stop \
@@ -270,22 +179,6 @@ pub enum RingError {
     },
 }
 
-/// What is wrong with a file's length: shorter than the header page (`capacity` 0, not yet
-/// known), or not the length its capacity implies.
-fn file_length_problem(actual: u64, expected: u64, capacity: u64) -> String {
-    if capacity == 0 {
-        format!(
-            "the file is {actual} bytes, shorter than the {expected}-byte header page (its creator \
-             never sized it, or it is not a ring file)"
-        )
-    } else {
-        format!(
-            "the file is {actual} bytes but a ring of capacity {capacity} must be exactly \
-             {expected} bytes (truncated or resized)"
-        )
-    }
-}
-
 impl RingError {
     /// The kind of error as a stable lower-kebab name, the same one the Java ring's
     /// `RingException.kind()` gives for the same failure (the conformance suite in
@@ -298,22 +191,40 @@ impl RingError {
     /// ```
     pub fn kind(&self) -> &'static str {
         match self {
-            RingError::NotARingFile { .. } => "not-a-ring-file",
-            RingError::UnsupportedVersion { .. } => "unsupported-version",
-            RingError::FileLength { .. } => "file-length",
-            RingError::CorruptHeader { .. } => "corrupt-header",
+            RingError::File(e) => e.kind(),
             RingError::BadCapacity { .. } => "bad-capacity",
             RingError::CorruptRecord { .. } => "corrupt-record",
             RingError::MessageTooLong { .. } => "message-too-long",
             RingError::InvalidTypeId { .. } => "invalid-type-id",
-            RingError::PermissionDenied { .. } => "permission-denied",
-            RingError::NotARegularFile { .. } => "not-a-regular-file",
-            RingError::NoSpace { .. } => "no-space",
-            RingError::Io { .. } => "io",
             RingError::AlreadyAttached { .. } => "already-attached",
             RingError::Full { .. } => "full",
             RingError::Timeout { .. } => "timeout",
             RingError::PeerDead { .. } => "peer-dead",
+        }
+    }
+
+    /// The error to report when a side needed its peer and `state` says it is gone (detached
+    /// or dead); `None` while it is attached, stale or never attached.
+    ///
+    /// ```
+    /// use sympathy_ring::{PeerState, RingError, Role};
+    /// let dead = RingError::peer_gone(PeerState::Dead { pid: 7 }, Role::Producer).unwrap();
+    /// assert_eq!(dead.kind(), "peer-dead");
+    /// assert!(RingError::peer_gone(PeerState::NeverAttached, Role::Producer).is_none());
+    /// ```
+    pub fn peer_gone(state: PeerState, role: Role) -> Option<RingError> {
+        match state {
+            PeerState::Detached => Some(RingError::PeerDead {
+                role,
+                pid: 0,
+                how: "detached",
+            }),
+            PeerState::Dead { pid } => Some(RingError::PeerDead {
+                role,
+                pid,
+                how: "exited without detaching",
+            }),
+            _ => None,
         }
     }
 
@@ -322,21 +233,18 @@ impl RingError {
         matches!(self, RingError::Full { .. })
     }
 
-    /// Maps an I/O error on `path`, turning permission errors into
-    /// [`RingError::PermissionDenied`].
+    /// An I/O error on `path`, as a permission error when that is what it is.
     pub(crate) fn io(path: &std::path::Path, operation: &'static str, e: std::io::Error) -> Self {
-        if e.kind() == std::io::ErrorKind::PermissionDenied {
-            RingError::PermissionDenied {
-                path: path.to_path_buf(),
-                operation,
-            }
-        } else {
-            RingError::Io {
-                path: path.to_path_buf(),
-                operation,
-                source: e,
-            }
-        }
+        RingError::File(FileError::io(&crate::layout::FILE_KIND, path, operation, e))
+    }
+
+    /// A header field of `path` that disagrees with the layout.
+    pub(crate) fn corrupt_header(path: &std::path::Path, what: String) -> Self {
+        RingError::File(FileError::corrupt_header(
+            &crate::layout::FILE_KIND,
+            path,
+            what,
+        ))
     }
 }
 
@@ -345,39 +253,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn permission_errors_map_to_permission_denied() {
-        let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
-        let err = RingError::io(std::path::Path::new("/x"), "open the ring file", e);
-        assert!(matches!(err, RingError::PermissionDenied { .. }));
-        assert!(err.to_string().contains("read and write access"));
-        let e = std::io::Error::from(std::io::ErrorKind::NotFound);
-        let err = RingError::io(std::path::Path::new("/x"), "open the ring file", e);
-        assert!(matches!(err, RingError::Io { .. }));
-    }
-
-    #[test]
     fn kinds_are_distinct_lower_kebab_names() {
-        let path = || PathBuf::from("/x");
         let all = [
-            RingError::NotARingFile {
-                path: path(),
-                found: 0,
-            },
-            RingError::UnsupportedVersion {
-                path: path(),
-                found: 2,
-                supported: 1,
-            },
-            RingError::FileLength {
-                path: path(),
-                actual: 0,
-                expected: 0,
-                capacity: 0,
-            },
-            RingError::CorruptHeader {
-                path: path(),
-                what: String::new(),
-            },
+            RingError::corrupt_header(std::path::Path::new("/x"), String::new()),
             RingError::BadCapacity {
                 capacity: 0,
                 min: 0,
@@ -394,25 +272,6 @@ mod tests {
                 needed: 0,
             },
             RingError::InvalidTypeId { type_id: 0 },
-            RingError::PermissionDenied {
-                path: path(),
-                operation: "",
-            },
-            RingError::NotARegularFile {
-                path: path(),
-                what: String::new(),
-            },
-            RingError::NoSpace {
-                path: path(),
-                filesystem: String::new(),
-                available: 0,
-                needed: 0,
-            },
-            RingError::Io {
-                path: path(),
-                operation: "",
-                source: std::io::Error::other("x"),
-            },
             RingError::AlreadyAttached {
                 role: Role::Producer,
                 pid: 1,

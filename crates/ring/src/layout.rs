@@ -30,19 +30,27 @@
 
 // ---- Header page (ours), bytes 0..HEADER_LENGTH ----------------------------------------------
 
-/// Bytes in the header page; the Agrona ring region starts here.
-pub const HEADER_LENGTH: usize = 4096;
+/// The start of the header page every sympathy mapped file shares: [`HEADER_LENGTH`] bytes (the
+/// Agrona ring region starts there), u64 magic at [`MAGIC_OFFSET`], u32 version at
+/// [`LAYOUT_VERSION_OFFSET`], u32 `ready` at [`READY_OFFSET`] (0 while the creator writes the
+/// header, [`READY`] once the file is complete, stored last with release).
+pub use sympathy_mapped::header::{
+    HEADER_LENGTH, LAYOUT_VERSION_OFFSET, MAGIC_OFFSET, READY, READY_OFFSET,
+};
 /// The ASCII bytes `SYMPRING` read as a little-endian u64.
 pub const MAGIC: u64 = 0x474E_4952_504D_5953;
 /// The layout version this crate reads and writes.
 pub const LAYOUT_VERSION: u32 = 1;
-/// u64 [`MAGIC`].
-pub const MAGIC_OFFSET: usize = 0;
-/// u32 [`LAYOUT_VERSION`].
-pub const LAYOUT_VERSION_OFFSET: usize = 8;
-/// u32 `ready`: 0 while the creator writes the header, 1 once the file is complete (stored last,
-/// with release).
-pub const READY_OFFSET: usize = 12;
+/// The ring as a kind of mapped file: its magic, version and the words of its file errors.
+pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
+    noun: "ring",
+    magic: MAGIC,
+    layout_version: LAYOUT_VERSION,
+    create_command: "sympathy ring create",
+    remake: "recreate the ring",
+    access_needed: "the ring needs read and write access for both peers",
+    make_smaller: "with a smaller capacity (the file is 4096 + capacity + 768 bytes)",
+};
 /// u64 capacity of the record area in bytes (a power of two).
 pub const CAPACITY_OFFSET: usize = 16;
 /// i32 largest payload in bytes: `capacity / 8`.
@@ -63,8 +71,6 @@ pub const CONSUMER_PID_OFFSET: usize = 256;
 /// i64 the consumer's heartbeat at its last clean detach, ms since the Unix epoch (0: never
 /// detached). A consumer heartbeat newer than this with no pid is an Agrona-only consumer.
 pub const CONSUMER_DETACHED_OFFSET: usize = 264;
-/// The `ready` value once the file is complete.
-pub const READY: u32 = 1;
 
 // ---- Wake-up blocks (header page): the opt-in futex wait, see `docs/ring-layout.md` ---------
 //
@@ -164,16 +170,9 @@ pub const fn unpack_header(header: i64) -> (i32, i32) {
     (header as i32, (header >> 32) as i32)
 }
 
-/// `(NAME, NAME as i128)` for each constant named.
-macro_rules! named {
-    ($($name:ident),* $(,)?) => {
-        [$((stringify!($name), $name as i128)),*]
-    };
-}
-
 /// Every constant as `(NAME, value)`, in the order `sympathy ring layout` prints them (the Java
 /// parity test compares these lines).
-pub const CONSTANTS: &[(&str, i128)] = &named![
+pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     HEADER_LENGTH,
     MAGIC,
     LAYOUT_VERSION,

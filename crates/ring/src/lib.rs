@@ -58,7 +58,7 @@ mod producer;
 mod region;
 mod ring;
 mod short_bytes;
-mod space;
+
 mod wait;
 mod wake;
 
@@ -71,6 +71,7 @@ pub use producer::claim::Claim;
 #[cfg(feature = "bindings")]
 pub use producer::detached::DetachedClaim;
 pub use ring::{DEFAULT_OPEN_TIMEOUT, Ring};
+pub use sympathy_mapped::FileError;
 pub use wait::{Strategy, Wait};
 pub use wake::WakeState;
 

@@ -10,14 +10,3 @@
 pub(crate) use core::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
 #[cfg(all(loom, test))]
 pub(crate) use loom::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
-
-/// Loads the u32 at `ptr` with acquire ordering: the `ready` word of a file being opened,
-/// before any [`crate::region::Region`] exists (never part of a loom model).
-///
-/// # Safety
-/// `ptr` is 4-aligned, points into a live mapping, and that word is only accessed atomically.
-pub(crate) unsafe fn load_acquire_u32(ptr: *const u32) -> u32 {
-    // SAFETY: by the caller's contract.
-    let word = unsafe { core::sync::atomic::AtomicU32::from_ptr(ptr.cast_mut()) };
-    word.load(core::sync::atomic::Ordering::Acquire) // SYNC POINT: ready
-}

@@ -1,7 +1,6 @@
 //! A ring over a mapped file or anonymous memory: create, open (with the `ready` protocol),
 //! and hand out the one [`Producer`] and one [`Consumer`].
 
-use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +15,7 @@ use crate::open::{Access, check_capacity, open_region};
 use crate::positions::check_trailer;
 use crate::producer::Producer;
 use crate::region::Region;
-use crate::space;
+use sympathy_mapped::open;
 
 /// How long [`Ring::open`] waits for the creator's `ready` word.
 pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -51,19 +50,12 @@ impl Ring {
     pub fn create(path: impl AsRef<Path>, capacity: usize) -> Result<Ring, RingError> {
         let path = path.as_ref();
         let capacity = check_capacity(capacity as u64)?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| RingError::io(path, "create the ring file", e))?;
-        let sized = space::allocate_new(&file, path, file_length(capacity) as u64).and_then(|()| {
-            // SAFETY: the file was just created by us; peers only write it through the ring
-            // protocol, and every shared word is accessed atomically.
-            unsafe { MmapMut::map_mut(&file) }
-                .map_err(|e| RingError::io(path, "map the ring file", e))
-        });
-        match sized {
+        let file = open::create_new(path, &FILE_KIND, file_length(capacity) as u64)?;
+        // SAFETY: the file was just created by us; peers only write it through the ring
+        // protocol, and every shared word is accessed atomically.
+        let mapped = unsafe { MmapMut::map_mut(&file) }
+            .map_err(|e| RingError::io(path, "map the ring file", e));
+        match mapped {
             Ok(map) => Ok(Ring::publish(map, capacity, Some(path.to_path_buf()))),
             Err(e) => {
                 // Never leave a half-made file: without `ready` every opener would wait on it.
@@ -97,7 +89,11 @@ impl Ring {
     /// ```
     pub fn reserve_space(&self) -> Result<(), RingError> {
         match self.region.path() {
-            Some(path) => space::allocate_holes(path, file_length(self.capacity()) as u64),
+            Some(path) => Ok(open::reserve_holes(
+                path,
+                &FILE_KIND,
+                file_length(self.capacity()) as u64,
+            )?),
             None => Ok(()),
         }
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::TempPath;
 use proptest::prelude::*;
 use sympathy_ring::layout::*;
-use sympathy_ring::{Corruption, Ring, RingError, Role};
+use sympathy_ring::{Corruption, FileError, Ring, RingError, Role};
 
 const CAPACITY: usize = 1024;
 
@@ -56,7 +56,9 @@ fn open_rejects_a_file_that_is_not_a_ring() {
     let path = TempPath::new("notring");
     std::fs::write(&path.0, vec![0x41u8; file_length(CAPACITY)]).unwrap();
     match Ring::open(&path.0).unwrap_err() {
-        RingError::NotARingFile { found, .. } => assert_eq!(found, 0x4141_4141_4141_4141),
+        RingError::File(FileError::NotThisKind { found, .. }) => {
+            assert_eq!(found, 0x4141_4141_4141_4141)
+        }
         e => panic!("{e}"),
     }
 }
@@ -68,11 +70,7 @@ fn open_rejects_an_unsupported_version() {
     patch(&path, LAYOUT_VERSION_OFFSET, &2u32.to_le_bytes());
     assert!(matches!(
         Ring::open(&path.0).unwrap_err(),
-        RingError::UnsupportedVersion {
-            found: 2,
-            supported: 1,
-            ..
-        }
+        RingError::File(FileError::UnsupportedVersion { found: 2, .. })
     ));
 }
 
@@ -86,9 +84,9 @@ fn open_rejects_a_truncated_file() {
         .unwrap();
     file.set_len((HEADER_LENGTH + CAPACITY) as u64).unwrap();
     match Ring::open(&path.0).unwrap_err() {
-        RingError::FileLength {
+        RingError::File(FileError::FileLength {
             actual, expected, ..
-        } => {
+        }) => {
             assert_eq!((actual, expected), (5120, file_length(CAPACITY) as u64))
         }
         e => panic!("{e}"),
@@ -106,7 +104,7 @@ fn open_rejects_a_resized_file() {
     file.set_len(file_length(CAPACITY) as u64 + 4096).unwrap();
     assert!(matches!(
         Ring::open(&path.0).unwrap_err(),
-        RingError::FileLength { .. }
+        RingError::File(FileError::FileLength { .. })
     ));
 }
 
@@ -141,7 +139,11 @@ fn open_times_out_when_the_creator_never_sets_ready() {
     let path = TempPath::new("notready");
     std::fs::write(&path.0, vec![0u8; file_length(CAPACITY)]).unwrap();
     let err = Ring::open_with_timeout(&path.0, Duration::from_millis(30)).unwrap_err();
-    assert!(matches!(err, RingError::Timeout { .. }), "{err}");
+    assert!(
+        matches!(err, RingError::File(FileError::NotReady { .. })),
+        "{err}"
+    );
+    assert_eq!(err.kind(), "timeout");
 }
 
 #[test]
@@ -351,7 +353,7 @@ fn permission_denied_is_its_own_error() {
     }
     assert!(matches!(
         Ring::open(&path.0).unwrap_err(),
-        RingError::PermissionDenied { .. }
+        RingError::File(FileError::PermissionDenied { .. })
     ));
 }
 

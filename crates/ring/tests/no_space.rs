@@ -7,7 +7,7 @@ mod small_filesystem;
 use std::os::unix::fs::MetadataExt;
 
 use small_filesystem::SmallFilesystem;
-use sympathy_ring::{Ring, RingError, layout};
+use sympathy_ring::{FileError, Ring, RingError, layout};
 
 #[test]
 fn create_on_a_filesystem_too_small_fails_names_it_and_leaves_no_file() {
@@ -16,12 +16,12 @@ fn create_on_a_filesystem_too_small_fails_names_it_and_leaves_no_file() {
     };
     let path = fs.dir().join("ring");
     let err = Ring::create(&path, 65536).unwrap_err();
-    let RingError::NoSpace {
+    let RingError::File(FileError::NoSpace {
         filesystem,
         available,
         needed,
         ..
-    } = &err
+    }) = &err
     else {
         panic!("expected NoSpace, got {err:?}");
     };
@@ -58,7 +58,10 @@ fn open_catches_a_sparse_ring_on_a_full_filesystem() {
     // open reserves the holes before it reads the trailer (on tmpfs a read of a hole takes a
     // page, so the check of the positions would fault on a full filesystem).
     let err = Ring::open(&path).unwrap_err();
-    assert!(matches!(err, RingError::NoSpace { .. }), "{err:?}");
+    assert!(
+        matches!(err, RingError::File(FileError::NoSpace { .. })),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("tmpfs"), "{err}");
     // A ring that already has its blocks passes.
     let small = fs.dir().join("small");

@@ -9,7 +9,7 @@ use clap::Args;
 use sympathy_harness::machine::Env;
 use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 use sympathy_ring::pattern::{self, Pattern};
-use sympathy_ring::{Action, PeerState, Ring, RingError, Wait, layout};
+use sympathy_ring::{Action, FileError, PeerState, Ring, RingError, Wait, layout};
 
 /// `ring create PATH --capacity BYTES`
 #[derive(Args, Debug)]
@@ -184,7 +184,9 @@ fn open_for_use(path: &Path) -> Result<Ring> {
 /// A missing ring file gets the command that makes one.
 fn with_hint(e: RingError, path: &Path) -> anyhow::Error {
     match &e {
-        RingError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+        RingError::File(FileError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
             anyhow::Error::new(e).context(format!(
                 "no ring file at {}; create it first with `sympathy ring create {}`",
                 path.display(),

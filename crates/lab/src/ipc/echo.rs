@@ -182,7 +182,7 @@ pub fn echo_in_peer(task: &EchoTask) -> Result<(), PeerError> {
         idle = idle.wrapping_add(1);
         if idle.is_multiple_of(LOOK_EVERY) {
             consumer.heartbeat();
-            if let Some(e) = consumer.peer().to_error(Role::Producer) {
+            if let Some(e) = sympathy_ring::RingError::peer_gone(consumer.peer(), Role::Producer) {
                 return Err(e.into());
             }
             if progress.stalled(echoed, NO_PING_LIMIT) {

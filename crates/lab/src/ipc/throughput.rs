@@ -173,7 +173,9 @@ pub fn produce_in_peer(task: &ProduceTask) -> Result<(), PeerError> {
             idle = idle.wrapping_add(1);
             if idle.is_multiple_of(1 << 16) {
                 producer.heartbeat();
-                if let Some(e) = producer.peer().to_error(Role::Consumer) {
+                if let Some(e) =
+                    sympathy_ring::RingError::peer_gone(producer.peer(), Role::Consumer)
+                {
                     return Err(e.into());
                 }
                 if progress.stalled(i, FULL_LIMIT) {

@@ -136,7 +136,9 @@ pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), PeerE
             idle = idle.wrapping_add(1);
             if idle.is_multiple_of(1 << 16) {
                 producer.heartbeat();
-                if let Some(e) = producer.peer().to_error(Role::Consumer) {
+                if let Some(e) =
+                    sympathy_ring::RingError::peer_gone(producer.peer(), Role::Consumer)
+                {
                     return Err(e.into());
                 }
                 if progress.stalled(seq, FULL_LIMIT) {

@@ -84,10 +84,10 @@ pub fn produce(
                 wait.until("room in the ring", || {
                     match producer.try_write(epoch as i32, &buf[..size]) {
                         Ok(()) => Ok(Some(())),
-                        Err(e) if e.is_full() => producer
-                            .peer()
-                            .to_error(Role::Consumer)
-                            .map_or(Ok(None), Err),
+                        Err(e) if e.is_full() => {
+                            RingError::peer_gone(producer.peer(), Role::Consumer)
+                                .map_or(Ok(None), Err)
+                        }
                         Err(e) => Err(e),
                     }
                 })?;
@@ -114,7 +114,7 @@ pub fn produce(
                     Err(e) => return Err(e),
                 };
                 if full {
-                    if let Some(dead) = producer.peer().to_error(Role::Consumer) {
+                    if let Some(dead) = RingError::peer_gone(producer.peer(), Role::Consumer) {
                         return Err(dead);
                     }
                     std::thread::yield_now();
@@ -132,7 +132,7 @@ pub fn produce(
                     seq += 1;
                 }
                 if batch.finish() == 0 {
-                    if let Some(dead) = producer.peer().to_error(Role::Consumer) {
+                    if let Some(dead) = RingError::peer_gone(producer.peer(), Role::Consumer) {
                         return Err(dead);
                     }
                     std::thread::yield_now();
