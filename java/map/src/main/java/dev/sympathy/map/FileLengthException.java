@@ -1,10 +1,19 @@
 package dev.sympathy.map;
 
+import dev.sympathy.mapped.FileMessages;
+
 /** The file's length is not the one its header implies (kind {@code file-length}). */
 public final class FileLengthException extends MapException {
     private static final long serialVersionUID = 1L;
 
-    public FileLengthException(String path, long actual, long expected) {
-        super("file-length", path + ": the file is " + actual + " bytes but its header implies " + expected + " (4096 + 8 x slots + data capacity); the file was cut or extended: restore it from a copy or rebuild the map");
+    /** A file shorter than the header page once the open's wait for its creator ends. */
+    public FileLengthException(String path, long actual) {
+        super("file-length", FileMessages.shorterThanHeader(MapDescriptor.KIND, path, actual));
+    }
+
+    /** A file whose length is not {@code expected}, the length {@code slots} and {@code dataCapacity} imply. */
+    public FileLengthException(String path, long actual, long expected, long slots, long dataCapacity) {
+        super("file-length", FileMessages.wrongLength(MapDescriptor.KIND, path, actual, expected,
+                slots + " slots and a data capacity of " + dataCapacity));
     }
 }

@@ -40,6 +40,10 @@ public final class MapDescriptor {
     public static final long MAGIC = 0x5041_4D48_504D_5953L;
     /** The layout version this code reads and writes. */
     public static final int LAYOUT_VERSION = 1;
+    /** The map as a kind of mapped file: its magic, version and the words of its file errors. */
+    public static final dev.sympathy.mapped.FileKind KIND = new dev.sympathy.mapped.FileKind("map", MAGIC,
+            LAYOUT_VERSION, "sympathy map create", "rebuild the map",
+            "a reader needs read access, a writer read and write", "with fewer slots or a smaller data area");
 
     /** u64 {@link #MAGIC}. */
     public static final int MAGIC_OFFSET = 0;

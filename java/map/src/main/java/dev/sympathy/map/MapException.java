@@ -1,35 +1,18 @@
 package dev.sympathy.map;
 
 /**
- * Base of every error the map reports. Each kind of error has its own subclass (the kinds of the
+ * Base of every error the map reports (its {@link #kind()} from
+ * {@link dev.sympathy.mapped.MappedFileException}, the same names as the Rust {@code MapError::kind}). Each kind of error has its own subclass (the kinds of the
  * Rust {@code MapError}), and every message says what was wrong and what to do.
  */
-public abstract class MapException extends RuntimeException {
+public abstract class MapException extends dev.sympathy.mapped.MappedFileException {
     private static final long serialVersionUID = 1L;
 
-    private final String kind;
-
     protected MapException(String kind, String message) {
-        super(message);
-        this.kind = kind;
+        super(kind, message);
     }
 
     protected MapException(String kind, String message, Throwable cause) {
-        super(message, cause);
-        this.kind = kind;
-    }
-
-    /**
-     * The kind of error as a stable lower-kebab name, the one the Rust map's
-     * {@code MapError::kind} gives for the same failure ({@code not-a-map-file},
-     * {@code file-length}, {@code full}, ...); the conformance suite in
-     * {@code crates/map/tests/conformance/} checks both languages against one manifest.
-     *
-     * <pre>{@code
-     * catch (MapException e) { if (e.kind().equals("full")) copyIntoALargerMap(); else throw e; }
-     * }</pre>
-     */
-    public final String kind() {
-        return kind;
+        super(kind, message, cause);
     }
 }

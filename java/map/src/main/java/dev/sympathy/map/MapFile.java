@@ -238,7 +238,7 @@ public final class MapFile implements AutoCloseable {
                 return size;
             }
             if (System.nanoTime() - deadline >= 0) {
-                throw new FileLengthException(where, size, HEADER_LENGTH);
+                throw new FileLengthException(where, size);
             }
             LockSupport.parkNanos(POLL_NANOS);
         }
@@ -289,7 +289,7 @@ public final class MapFile implements AutoCloseable {
         }
         long expected = fileLength(slots, dataCapacity);
         if (size != expected) {
-            throw new FileLengthException(where, size, expected);
+            throw new FileLengthException(where, size, expected, slots, dataCapacity);
         }
         int headerLength = (int) INT.get(header, (long) HEADER_LENGTH_OFFSET);
         if (headerLength != HEADER_LENGTH) {

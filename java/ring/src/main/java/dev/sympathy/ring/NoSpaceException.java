@@ -1,5 +1,7 @@
 package dev.sympathy.ring;
 
+import dev.sympathy.mapped.FileMessages;
+
 /**
  * The filesystem cannot hold the ring file (kind {@code no-space}): found when {@link
  * RingFile#create} reserves the file's blocks (the half-made file is removed), or when {@link
@@ -13,10 +15,7 @@ public final class NoSpaceException extends RingException {
     private final long needed;
 
     public NoSpaceException(String path, String filesystem, long available, long needed) {
-        super("no-space", path + ": not enough space for the ring file: it needs " + needed + " bytes and " + filesystem
-                + " has " + available + " bytes free; create the ring on a filesystem with room for it"
-                + " (`df` lists them; a container's /dev/shm grows with `docker run --shm-size`) or with a"
-                + " smaller capacity (the file is 4096 + capacity + 768 bytes)");
+        super("no-space", FileMessages.noSpace(RingDescriptor.KIND, path, filesystem, available, needed));
         this.available = available;
         this.needed = needed;
     }

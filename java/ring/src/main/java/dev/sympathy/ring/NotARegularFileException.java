@@ -1,5 +1,7 @@
 package dev.sympathy.ring;
 
+import dev.sympathy.mapped.FileMessages;
+
 /**
  * The path names something other than a regular file (a directory, a FIFO, a device such as
  * {@code /dev/zero}, a socket), perhaps through a symbolic link. Refused before the file is
@@ -12,7 +14,6 @@ public final class NotARegularFileException extends RingException {
      * @param what what it is, e.g. {@code a character device, through a symbolic link to /dev/zero}
      */
     public NotARegularFileException(String path, String what) {
-        super("not-a-regular-file", path + ": not a regular file (" + what + "); a ring is a regular file made by "
-                + "`create`: check the path");
+        super("not-a-regular-file", FileMessages.notARegularFile(RingDescriptor.KIND, path, what));
     }
 }

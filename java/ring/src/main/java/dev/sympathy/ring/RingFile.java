@@ -264,14 +264,13 @@ public final class RingFile implements AutoCloseable {
                     MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, HEADER_LENGTH, headerArena);
                     long magic = (long) LONG.get(header, (long) MAGIC_OFFSET);
                     if (magic != 0 && magic != MAGIC) {
-                        throw new NotARingFileException(where, String.format(
-                                "magic is 0x%016x, expected 0x%016x (\"SYMPRING\")", magic, MAGIC));
+                        throw new NotARingFileException(where, magic);
                     }
                     // SYNC POINT ready: acquire pairs with the creator's release of `ready`.
                     int ready = (int) INT.getAcquire(header, (long) READY_OFFSET);
                     if (ready == 1) {
                         if (magic != MAGIC) {
-                            throw new NotARingFileException(where, "ready is set but the magic is missing");
+                            throw new NotARingFileException(where, magic);
                         }
                         break;
                     }
@@ -286,8 +285,7 @@ public final class RingFile implements AutoCloseable {
                 if (size < HEADER_LENGTH) {
                     throw TruncatedFileException.shorterThanTheHeader(where, size);
                 }
-                throw new RingTimeoutException(where + " to become ready (an all-zero header means its "
-                        + "creator died or is still writing; recreate the ring)", timeout.toMillis());
+                throw RingTimeoutException.notReady(timeout);
             }
             pause();
         }

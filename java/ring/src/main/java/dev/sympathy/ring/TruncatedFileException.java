@@ -1,5 +1,7 @@
 package dev.sympathy.ring;
 
+import dev.sympathy.mapped.FileMessages;
+
 /**
  * The file length is not 4096 + capacity + 768: it was truncated or resized, or it is shorter
  * than the 4096-byte header page.
@@ -8,8 +10,8 @@ public final class TruncatedFileException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public TruncatedFileException(String path, long actual, long expected) {
-        super("file-length", path + ": file is " + actual + " bytes but its header says " + expected
-                + " (4096 + capacity + 768): it was truncated or resized; recreate it");
+        super("file-length", FileMessages.wrongLength(RingDescriptor.KIND, path, actual, expected,
+                "capacity " + (expected - RingDescriptor.HEADER_LENGTH - RingDescriptor.TRAILER_LENGTH)));
     }
 
     private TruncatedFileException(String message) {
@@ -18,8 +20,6 @@ public final class TruncatedFileException extends RingException {
 
     /** A file still shorter than the header page when the open's wait for its creator ends. */
     public static TruncatedFileException shorterThanTheHeader(String path, long actual) {
-        return new TruncatedFileException(path + ": file is " + actual + " bytes, shorter than the "
-                + RingDescriptor.HEADER_LENGTH + "-byte header page (its creator never sized it, or it is "
-                + "not a ring file); recreate it");
+        return new TruncatedFileException(FileMessages.shorterThanHeader(RingDescriptor.KIND, path, actual));
     }
 }

@@ -1,5 +1,7 @@
 package dev.sympathy.ring;
 
+import dev.sympathy.mapped.FileMessages;
+
 /** The ring file has a layout version this code does not know. */
 public final class UnsupportedVersionException extends RingException {
     private static final long serialVersionUID = 1L;
@@ -7,8 +9,7 @@ public final class UnsupportedVersionException extends RingException {
     private final int version;
 
     public UnsupportedVersionException(String path, int version) {
-        super("unsupported-version", path + ": ring layout version " + version + " is not supported (this build reads version "
-                + RingDescriptor.LAYOUT_VERSION + "); recreate the file with this build");
+        super("unsupported-version", FileMessages.unsupportedVersion(RingDescriptor.KIND, path, version));
         this.version = version;
     }
 
