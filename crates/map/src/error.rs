@@ -127,6 +127,17 @@ pub fn format_name(format: u32) -> &'static str {
     }
 }
 
+/// The map as a kind of mapped file: its magic, version and the words of its file errors.
+pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
+    noun: "map",
+    magic: crate::layout::MAGIC,
+    layout_version: crate::layout::LAYOUT_VERSION,
+    create_command: "sympathy map create",
+    remake: "rebuild the map",
+    access_needed: "a reader needs read access, a writer read and write",
+    make_smaller: "with fewer slots or a smaller data area",
+};
+
 impl MapError {
     /// The kind of error as a stable lower-kebab name, the same one the Java map's
     /// `MapException.kind()` gives for the same failure (the conformance suite,
@@ -156,13 +167,13 @@ impl MapError {
 
     /// An I/O error on `path`, as a permission error when that is what it is.
     pub(crate) fn io(path: &std::path::Path, operation: &'static str, e: std::io::Error) -> Self {
-        MapError::File(FileError::io(&crate::layout::FILE_KIND, path, operation, e))
+        MapError::File(FileError::io(&crate::error::FILE_KIND, path, operation, e))
     }
 
     /// A header field of `path` that disagrees with the layout.
     pub(crate) fn corrupt_header(path: &std::path::Path, what: String) -> Self {
         MapError::File(FileError::corrupt_header(
-            &crate::layout::FILE_KIND,
+            &crate::error::FILE_KIND,
             path,
             what,
         ))

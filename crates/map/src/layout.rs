@@ -31,22 +31,13 @@
 /// [`LAYOUT_VERSION_OFFSET`], u32 `ready` at [`READY_OFFSET`] (0 while the creator writes the
 /// header, [`READY`] once the file is complete, stored last with release).
 pub use sympathy_mapped::header::{
-    HEADER_LENGTH, LAYOUT_VERSION_OFFSET, MAGIC_OFFSET, READY, READY_OFFSET,
+    CONSTANTS as HEADER_CONSTANTS, HEADER_LENGTH, LAYOUT_VERSION_OFFSET, MAGIC_OFFSET, READY,
+    READY_OFFSET,
 };
 /// The ASCII bytes `SYMPHMAP` read as a little-endian u64.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"SYMPHMAP");
 /// The layout version this crate reads and writes.
 pub const LAYOUT_VERSION: u32 = 1;
-/// The map as a kind of mapped file: its magic, version and the words of its file errors.
-pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
-    noun: "map",
-    magic: MAGIC,
-    layout_version: LAYOUT_VERSION,
-    create_command: "sympathy map create",
-    remake: "rebuild the map",
-    access_needed: "a reader needs read access, a writer read and write",
-    make_smaller: "with fewer slots or a smaller data area",
-};
 
 // ---- Header page: fixed at creation -------------------------------------------------------------
 
@@ -219,15 +210,12 @@ pub const fn record_offset(word: u64) -> u64 {
     (word & OFFSET_MASK) * RECORD_ALIGNMENT as u64
 }
 
-/// Every constant as `(NAME, value)`, in the order `sympathy map layout` prints them (the Java
+/// Every constant of the map's own as `(NAME, value)` (the header prefix's are
+/// [`HEADER_CONSTANTS`]), in the order `sympathy map layout` prints them after those (the Java
 /// parity test compares these lines with `MapDescriptor`).
 pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
-    HEADER_LENGTH,
     MAGIC,
     LAYOUT_VERSION,
-    MAGIC_OFFSET,
-    LAYOUT_VERSION_OFFSET,
-    READY_OFFSET,
     SLOTS_OFFSET,
     DATA_CAPACITY_OFFSET,
     MAX_VALUE_LENGTH_OFFSET,
@@ -241,7 +229,6 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     WRITER_HEARTBEAT_OFFSET,
     WRITER_DETACHED_OFFSET,
     RECOVERIES_OFFSET,
-    READY,
     VALUE_FORMAT_BYTES,
     VALUE_FORMAT_USER_FLYWEIGHT,
     VALUE_FORMAT_USER_SBE,
@@ -293,7 +280,11 @@ mod tests {
 
     #[test]
     fn every_field_is_naturally_aligned() {
-        for (name, value) in CONSTANTS.iter().filter(|(n, _)| n.ends_with("_OFFSET")) {
+        for (name, value) in HEADER_CONSTANTS
+            .iter()
+            .chain(CONSTANTS)
+            .filter(|(n, _)| n.ends_with("_OFFSET"))
+        {
             let size = if [
                 "LAYOUT_VERSION_OFFSET",
                 "READY_OFFSET",

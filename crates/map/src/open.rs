@@ -12,7 +12,7 @@ use sympathy_mapped::header::HeaderPage;
 use sympathy_mapped::open;
 
 use crate::config::MapConfig;
-use crate::error::MapError;
+use crate::error::{FILE_KIND, MapError};
 use crate::layout::*;
 use crate::region::Region;
 

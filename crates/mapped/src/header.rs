@@ -42,6 +42,16 @@ macro_rules! named_constants {
     };
 }
 
+/// The header prefix's constants as `(NAME, value)`, printed before a kind's own by its
+/// `layout` command (`sympathy ring layout`, `sympathy map layout`).
+pub const CONSTANTS: &[(&str, i128)] = &crate::named_constants![
+    HEADER_LENGTH,
+    MAGIC_OFFSET,
+    LAYOUT_VERSION_OFFSET,
+    READY_OFFSET,
+    READY,
+];
+
 /// One kind of mapped file: its magic and version, and the words its error messages use, so
 /// that every kind refuses a hostile file with the same checks and the same sentences.
 ///

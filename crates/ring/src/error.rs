@@ -179,6 +179,17 @@ pub enum RingError {
     },
 }
 
+/// The ring as a kind of mapped file: its magic, version and the words of its file errors.
+pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
+    noun: "ring",
+    magic: crate::layout::MAGIC,
+    layout_version: crate::layout::LAYOUT_VERSION,
+    create_command: "sympathy ring create",
+    remake: "recreate the ring",
+    access_needed: "the ring needs read and write access for both peers",
+    make_smaller: "with a smaller capacity (the file is 4096 + capacity + 768 bytes)",
+};
+
 impl RingError {
     /// The kind of error as a stable lower-kebab name, the same one the Java ring's
     /// `RingException.kind()` gives for the same failure (the conformance suite in
@@ -235,13 +246,13 @@ impl RingError {
 
     /// An I/O error on `path`, as a permission error when that is what it is.
     pub(crate) fn io(path: &std::path::Path, operation: &'static str, e: std::io::Error) -> Self {
-        RingError::File(FileError::io(&crate::layout::FILE_KIND, path, operation, e))
+        RingError::File(FileError::io(&crate::error::FILE_KIND, path, operation, e))
     }
 
     /// A header field of `path` that disagrees with the layout.
     pub(crate) fn corrupt_header(path: &std::path::Path, what: String) -> Self {
         RingError::File(FileError::corrupt_header(
-            &crate::layout::FILE_KIND,
+            &crate::error::FILE_KIND,
             path,
             what,
         ))

@@ -35,22 +35,13 @@
 /// [`LAYOUT_VERSION_OFFSET`], u32 `ready` at [`READY_OFFSET`] (0 while the creator writes the
 /// header, [`READY`] once the file is complete, stored last with release).
 pub use sympathy_mapped::header::{
-    HEADER_LENGTH, LAYOUT_VERSION_OFFSET, MAGIC_OFFSET, READY, READY_OFFSET,
+    CONSTANTS as HEADER_CONSTANTS, HEADER_LENGTH, LAYOUT_VERSION_OFFSET, MAGIC_OFFSET, READY,
+    READY_OFFSET,
 };
 /// The ASCII bytes `SYMPRING` read as a little-endian u64.
 pub const MAGIC: u64 = 0x474E_4952_504D_5953;
 /// The layout version this crate reads and writes.
 pub const LAYOUT_VERSION: u32 = 1;
-/// The ring as a kind of mapped file: its magic, version and the words of its file errors.
-pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
-    noun: "ring",
-    magic: MAGIC,
-    layout_version: LAYOUT_VERSION,
-    create_command: "sympathy ring create",
-    remake: "recreate the ring",
-    access_needed: "the ring needs read and write access for both peers",
-    make_smaller: "with a smaller capacity (the file is 4096 + capacity + 768 bytes)",
-};
 /// u64 capacity of the record area in bytes (a power of two).
 pub const CAPACITY_OFFSET: usize = 16;
 /// i32 largest payload in bytes: `capacity / 8`.
@@ -170,15 +161,12 @@ pub const fn unpack_header(header: i64) -> (i32, i32) {
     (header as i32, (header >> 32) as i32)
 }
 
-/// Every constant as `(NAME, value)`, in the order `sympathy ring layout` prints them (the Java
+/// Every constant of the ring's own as `(NAME, value)` (the header prefix's are
+/// [`HEADER_CONSTANTS`]), in the order `sympathy ring layout` prints them after those (the Java
 /// parity test compares these lines).
 pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
-    HEADER_LENGTH,
     MAGIC,
     LAYOUT_VERSION,
-    MAGIC_OFFSET,
-    LAYOUT_VERSION_OFFSET,
-    READY_OFFSET,
     CAPACITY_OFFSET,
     MAX_MESSAGE_LENGTH_OFFSET,
     HEADER_LENGTH_OFFSET,
@@ -188,7 +176,6 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     PRODUCER_DETACHED_OFFSET,
     CONSUMER_PID_OFFSET,
     CONSUMER_DETACHED_OFFSET,
-    READY,
     CONSUMER_WAKE_ARMED_OFFSET,
     CONSUMER_WAITING_OFFSET,
     CONSUMER_WAKE_SEQ_OFFSET,

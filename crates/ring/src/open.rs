@@ -13,7 +13,7 @@ use sympathy_mapped::FileError;
 use sympathy_mapped::header::HeaderPage;
 use sympathy_mapped::open;
 
-use crate::error::RingError;
+use crate::error::{FILE_KIND, RingError};
 use crate::layout::*;
 use crate::region::Region;
 

@@ -9,7 +9,7 @@ use memmap2::MmapMut;
 
 use crate::attach::{self, Attachment, PeerState, duration_ms};
 use crate::consumer::Consumer;
-use crate::error::{RingError, Role};
+use crate::error::{FILE_KIND, RingError, Role};
 use crate::layout::*;
 use crate::open::{Access, check_capacity, open_region};
 use crate::positions::check_trailer;

@@ -304,7 +304,7 @@ pub fn copy(args: CopyArgs) -> Result<()> {
 
 /// Runs `map layout`.
 pub fn layout() -> Result<()> {
-    for (name, value) in layout::CONSTANTS {
+    for (name, value) in layout::HEADER_CONSTANTS.iter().chain(layout::CONSTANTS) {
         println!("{name}={value}");
     }
     Ok(())

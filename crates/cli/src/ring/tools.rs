@@ -520,7 +520,7 @@ fn describe_peer(state: PeerState) -> String {
 }
 
 pub fn layout() -> Result<()> {
-    for (name, value) in layout::CONSTANTS {
+    for (name, value) in layout::HEADER_CONSTANTS.iter().chain(layout::CONSTANTS) {
         println!("{name}={value}");
     }
     Ok(())
