@@ -1,7 +1,8 @@
 //! What the criterion benches in this folder share: one criterion configuration and the
 //! experiment catalog's sizes. Each bench sizes its work with [`u64s`], the catalog's
 //! (`experiments/<name>.toml`) values at `Preset::for_bench()` (sympathy-harness):
-//! `cargo bench -- --test` (the smoke run in `ci/test`) runs each benchmark once on the smoke
+//! `cargo bench -- --test` (and `cargo test --bench '*' -- --test`, the smoke run in `ci/test`)
+//! runs each benchmark once on the smoke
 //! sizes, `SYMPATHY_BENCH_PRESET=full cargo bench` uses the seeds' sizes, a plain `cargo bench`
 //! the default sizes.
 #![allow(dead_code)] // each bench uses some of these

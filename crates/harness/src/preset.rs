@@ -44,8 +44,8 @@ impl Preset {
     }
 
     /// The preset criterion benches run at: `smoke` under `--test` (the smoke run
-    /// `cargo bench -- --test` in `ci/test`), else `SYMPATHY_BENCH_PRESET` (`quick`, `full`,
-    /// ...), else `default`.
+    /// `cargo bench -- --test`, or `cargo test --bench '*' -- --test` in `ci/test`), else
+    /// `SYMPATHY_BENCH_PRESET` (`quick`, `full`, ...), else `default`.
     pub fn for_bench() -> Preset {
         let smoke = std::env::args().any(|a| a == "--test");
         Preset::for_bench_from(
