@@ -62,6 +62,8 @@ pub enum Variant {
     Sharded,
 }
 
+sympathy_harness::catalog_variant!(Variant, EXPERIMENT);
+
 impl Variant {
     /// Every variant, in reporting order.
     pub const ALL: [Variant; 5] = [

@@ -84,6 +84,8 @@ pub enum Variant {
     Bounded,
 }
 
+sympathy_harness::catalog_variant!(Variant, EXPERIMENT);
+
 impl Variant {
     /// Every variant, in report order.
     pub const ALL: [Variant; 2] = [Variant::Unbounded, Variant::Bounded];

@@ -232,6 +232,8 @@ pub enum Variant {
     Enum,
 }
 
+sympathy_harness::catalog_variant!(Variant, EXPERIMENT);
+
 impl Variant {
     /// Every variant, in report order.
     pub const ALL: [Variant; 7] = [

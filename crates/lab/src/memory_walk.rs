@@ -68,6 +68,8 @@ pub enum Variant {
     ChaseHeap,
 }
 
+sympathy_harness::catalog_variant!(Variant, "memory-walk");
+
 impl Variant {
     /// Every variant, in the order a run reports them.
     pub const ALL: [Variant; 5] = [

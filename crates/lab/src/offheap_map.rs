@@ -56,6 +56,8 @@ pub enum Variant {
     OffheapFlyweight,
 }
 
+sympathy_harness::catalog_variant!(Variant, "offheap-map");
+
 impl Variant {
     /// Every variant, in the catalog's order.
     pub const ALL: [Variant; 2] = [Variant::HeapHashMap, Variant::OffheapFlyweight];

@@ -57,6 +57,8 @@ pub enum Variant {
     SameLine,
 }
 
+sympathy_harness::catalog_variant!(Variant, EXPERIMENT);
+
 impl Variant {
     /// Every variant, in reporting order.
     pub const ALL: [Variant; 4] = [

@@ -389,6 +389,8 @@ pub enum Variant {
     Sbe,
 }
 
+sympathy_harness::catalog_variant!(Variant, EXPERIMENT);
+
 impl Variant {
     /// Every variant, in report order.
     pub const ALL: [Variant; 5] = [

@@ -430,6 +430,8 @@ pub enum Variant {
     Soa,
 }
 
+sympathy_harness::catalog_variant!(Variant, "struct-table");
+
 impl Variant {
     /// Every variant, in report order.
     pub const ALL: [Variant; 4] = [

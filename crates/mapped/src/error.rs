@@ -237,15 +237,7 @@ impl FileError {
 mod tests {
     use super::*;
 
-    const KIND: FileKind = FileKind {
-        noun: "ring",
-        magic: u64::from_le_bytes(*b"SYMPRING"),
-        layout_version: 1,
-        create_command: "sympathy ring create",
-        remake: "recreate the ring",
-        access_needed: "both peers need read and write access",
-        make_smaller: "with a smaller capacity",
-    };
+    use crate::header::TEST_KIND as KIND;
 
     #[test]
     fn messages_use_the_kinds_words() {

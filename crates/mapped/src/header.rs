@@ -149,3 +149,15 @@ impl HeaderPage {
         word.load(std::sync::atomic::Ordering::Acquire)
     }
 }
+
+/// A kind for the crate's own tests.
+#[cfg(test)]
+pub(crate) static TEST_KIND: FileKind = FileKind {
+    noun: "ring",
+    magic: u64::from_le_bytes(*b"SYMPRING"),
+    layout_version: 1,
+    create_command: "sympathy ring create",
+    remake: "recreate the ring",
+    access_needed: "both peers need read and write access",
+    make_smaller: "with a smaller capacity",
+};

@@ -248,15 +248,7 @@ fn check_regular_file(
 mod tests {
     use super::*;
 
-    const KIND: FileKind = FileKind {
-        noun: "map",
-        magic: u64::from_le_bytes(*b"SYMPHMAP"),
-        layout_version: 1,
-        create_command: "sympathy map create",
-        remake: "rebuild the map",
-        access_needed: "a reader needs read access, a writer read and write",
-        make_smaller: "with fewer slots or a smaller data area",
-    };
+    use crate::header::TEST_KIND as KIND;
 
     fn scratch(name: &str, bytes: &[u8]) -> std::path::PathBuf {
         let path = std::env::temp_dir().join(format!("mapped-open-{name}-{}", std::process::id()));
@@ -285,7 +277,7 @@ mod tests {
         let cases: [(&str, Vec<u8>, &str); 6] = [
             ("ok", header(KIND.magic, 1, READY), "ok"),
             ("short", vec![0; 100], "file-length"),
-            ("magic", header(7, 1, READY), "not-a-map-file"),
+            ("magic", header(7, 1, READY), "not-a-ring-file"),
             (
                 "version",
                 header(KIND.magic, 2, READY),

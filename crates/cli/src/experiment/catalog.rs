@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use sympathy_harness::Preset;
-use sympathy_harness::catalog::{ExperimentSpec, Language, ParamSpec, catalog};
+use sympathy_harness::catalog::{CatalogVariant, ExperimentSpec, Language, ParamSpec, catalog};
 
 /// The catalog entry of `experiment`.
 pub fn spec(experiment: &str) -> Result<&'static ExperimentSpec> {
@@ -72,60 +72,45 @@ fn not_a(experiment: &str, name: &str, preset: Preset, what: &str) -> String {
     format!("experiments/{experiment}.toml: param `{name}` at {preset} is not {what}")
 }
 
-/// The kernels of `all` that the catalog lists for `language` in `experiment` at `preset`, in
-/// catalog order: the variants a run measures when `--variants` is not given.
-pub fn variants_at<V: Copy>(
-    experiment: &str,
-    language: Language,
-    preset: Preset,
-    all: &[V],
-    name: fn(V) -> &'static str,
-) -> Result<Vec<V>> {
-    Ok(spec(experiment)?
+/// The kernels of `V` that the catalog lists for `language` at `preset`, in catalog order: the
+/// variants a run measures when `--variants` is not given.
+pub fn variants_at<V: CatalogVariant>(language: Language, preset: Preset) -> Result<Vec<V>> {
+    Ok(spec(V::EXPERIMENT)?
         .variants_at(language, preset)
         .into_iter()
-        .filter_map(|n| all.iter().copied().find(|&v| name(v) == n))
+        .filter_map(|n| V::ALL.iter().copied().find(|&v| v.catalog_name() == n))
         .collect())
 }
 
 /// `flag` when given, else [`variants_at`] for Rust at `preset`: the variants a run measures.
-pub fn variants_or<V: Copy>(
-    flag: &Option<Vec<V>>,
-    experiment: &str,
-    preset: Preset,
-    all: &[V],
-    name: fn(V) -> &'static str,
-) -> Result<Vec<V>> {
+pub fn variants_or<V: CatalogVariant>(flag: &Option<Vec<V>>, preset: Preset) -> Result<Vec<V>> {
     match flag {
         Some(chosen) => Ok(chosen.clone()),
-        None => variants_at(experiment, Language::Rust, preset, all, name),
+        None => variants_at(Language::Rust, preset),
     }
 }
 
 /// The clap value parser of an experiment's `--variants`: the names the catalog lists for
-/// Rust (clap's error and `--help` name them all), each parsed into its kernel of `all`.
+/// Rust (clap's error and `--help` name them all), each parsed into its kernel of `V`.
 ///
 /// ```ignore
-/// #[arg(long, value_delimiter = ',',
-///       value_parser = variant_parser("dispatch", &Variant::ALL, Variant::name))]
+/// #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
 /// variants: Option<Vec<Variant>>,
 /// ```
-pub fn variant_parser<V: Copy + Send + Sync + 'static>(
-    experiment: &'static str,
-    all: &'static [V],
-    name: fn(V) -> &'static str,
-) -> impl TypedValueParser<Value = V> {
+pub fn variant_parser<V: CatalogVariant>() -> impl TypedValueParser<Value = V> {
+    let experiment = V::EXPERIMENT;
     let names: Vec<&'static str> = catalog()
         .experiment(experiment)
         .map(|e| e.variants_in(Language::Rust))
         .unwrap_or_default()
         .into_iter()
-        .filter(|&n| all.iter().any(|&v| name(v) == n))
+        .filter(|&n| V::ALL.iter().any(|&v| v.catalog_name() == n))
         .collect();
     PossibleValuesParser::new(names).try_map(move |text| {
-        all.iter()
+        V::ALL
+            .iter()
             .copied()
-            .find(|&v| name(v) == text)
+            .find(|&v| v.catalog_name() == text)
             .ok_or_else(|| format!("'{text}' is not a {experiment} variant"))
     })
 }
@@ -138,8 +123,7 @@ mod tests {
 
     #[derive(Parser, Debug)]
     struct Flags {
-        #[arg(long, value_delimiter = ',',
-              value_parser = variant_parser("dispatch", &Variant::ALL, Variant::name))]
+        #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
         variants: Vec<Variant>,
     }
 
@@ -158,20 +142,18 @@ mod tests {
 
     /// Every kernel name parses back to its kernel through the catalog, the catalog's Rust
     /// variants are exactly the kernels, and a wrong name is an error naming a right one.
-    fn names_round_trip<V: Copy + PartialEq + std::fmt::Debug + Send + Sync + 'static>(
-        experiment: &'static str,
-        all: &'static [V],
-        name: fn(V) -> &'static str,
+    fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>(
         wrong: &str,
         listed: &str,
     ) {
-        let parser = variant_parser(experiment, all, name);
+        let experiment = V::EXPERIMENT;
+        let parser = variant_parser::<V>();
         let cmd = clap::Command::new("x");
-        for &v in all {
-            let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(name(v)));
+        for &v in V::ALL {
+            let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(v.catalog_name()));
             assert_eq!(parsed.unwrap(), v, "{experiment}");
         }
-        let kernels: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        let kernels: Vec<&str> = V::ALL.iter().map(|&v| v.catalog_name()).collect();
         assert_eq!(
             spec(experiment).unwrap().variants_in(Language::Rust),
             kernels,
@@ -186,52 +168,15 @@ mod tests {
 
     #[test]
     fn every_experiments_variant_names_round_trip_through_the_catalog() {
-        use atomic_increment::Variant as Atomic;
         use sympathy_lab::*;
-        names_round_trip(
-            "atomic-increment",
-            &Atomic::ALL,
-            Atomic::name,
-            "lock-inc",
-            "lock-xadd",
-        );
-        use ping_pong::Variant as Ping;
-        names_round_trip("ping-pong", &Ping::ALL, Ping::name, "ping", "same-line");
-        use memory_walk::Variant as Walk;
-        names_round_trip(
-            "memory-walk",
-            &Walk::ALL,
-            Walk::name,
-            "zigzag",
-            "chase-heap",
-        );
-        use struct_table::Variant as Table;
-        names_round_trip(
-            "struct-table",
-            &Table::ALL,
-            Table::name,
-            "heap",
-            "flyweight",
-        );
-        use queue::Variant as Queue;
-        names_round_trip("queue", &Queue::ALL, Queue::name, "ring2", "p1c1-batch");
-        use serialization::Variant as Codec;
-        names_round_trip(
-            "serialization",
-            &Codec::ALL,
-            Codec::name,
-            "unsafe",
-            "ring-claim",
-        );
-        names_round_trip("dispatch", &Variant::ALL, Variant::name, "mono", "dyn-1");
-        use back_pressure::Variant as Pressure;
-        names_round_trip(
-            "back-pressure",
-            &Pressure::ALL,
-            Pressure::name,
-            "lifo",
-            "bounded",
-        );
+        names_round_trip::<atomic_increment::Variant>("lock-inc", "lock-xadd");
+        names_round_trip::<ping_pong::Variant>("ping", "same-line");
+        names_round_trip::<memory_walk::Variant>("zigzag", "chase-heap");
+        names_round_trip::<struct_table::Variant>("heap", "flyweight");
+        names_round_trip::<queue::Variant>("ring2", "p1c1-batch");
+        names_round_trip::<serialization::Variant>("unsafe", "ring-claim");
+        names_round_trip::<Variant>("mono", "dyn-1");
+        names_round_trip::<back_pressure::Variant>("lifo", "bounded");
     }
 
     #[test]

@@ -35,8 +35,7 @@ pub struct AtomicIncrementArgs {
     pub count: Option<u64>,
     /// Variants to run [default: every variant of experiments/atomic-increment.toml that the
     /// language implements].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// Kernel languages to run (`c` runs the C references of the seed).
     #[arg(long, value_delimiter = ',', default_value = "rust,c")]

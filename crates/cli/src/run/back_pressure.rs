@@ -23,8 +23,7 @@ pub struct BackPressureArgs {
     pub count: Option<u64>,
     /// Queues to run, comma-separated [default: every variant of
     /// experiments/back-pressure.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// Offered loads as fractions of capacity, comma-separated [default: load of
     /// experiments/back-pressure.toml at the preset].
@@ -95,13 +94,7 @@ impl Experiment for BackPressureArgs {
         let preset = common.preset();
         let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
         let service_ns = u64_or(self.service_ns, EXPERIMENT, "service_ns", preset)?;
-        let variants = variants_or(
-            &self.variants,
-            EXPERIMENT,
-            preset,
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let variants = variants_or(&self.variants, preset)?;
         let loads = loads(self, preset)?;
         let cores = available_cores();
         let mut cases = Vec::new();

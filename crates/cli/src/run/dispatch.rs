@@ -18,8 +18,7 @@ pub struct DispatchArgs {
     pub iterations: Option<u64>,
     /// Variants to run, comma-separated [default: every Rust variant of
     /// experiments/dispatch.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
 }
 
@@ -44,13 +43,7 @@ impl Experiment for DispatchArgs {
         if iterations == 0 {
             return Err(DispatchError::ZeroIterations.into());
         }
-        let variants = variants_or(
-            &self.variants,
-            EXPERIMENT,
-            common.preset(),
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let variants = variants_or(&self.variants, common.preset())?;
         Ok(variants
             .into_iter()
             .map(|v| {

@@ -27,8 +27,7 @@ use crate::experiment::{Case, Common, Experiment};
 #[derive(Args, Debug, Clone, Default)]
 pub struct IpcArgs {
     /// Variants to run, comma-separated [default: all of them].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(ipc::EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// Payload bytes per message (4..=capacity/8) [default: the catalog's size_bytes].
     #[arg(long)]
@@ -60,13 +59,7 @@ impl Experiment for IpcArgs {
     const NAME: &'static str = ipc::EXPERIMENT;
 
     fn cases(&self, common: &Common) -> Result<Vec<Case<ipc::Case>>> {
-        let variants = variants_or(
-            &self.variants,
-            ipc::EXPERIMENT,
-            common.preset(),
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let variants = variants_or(&self.variants, common.preset())?;
         let overrides = Overrides {
             size_bytes: self.size,
             capacity: self.capacity,

@@ -24,8 +24,7 @@ pub struct MemoryWalkArgs {
     pub size_mib: Option<usize>,
     /// Walks to run, comma-separated [default: every Rust variant of
     /// experiments/memory-walk.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// Instead of the walks, chase latency over working sets from 16 KiB to the array size
     /// (log2 steps): the L1/L2/L3/DRAM staircase.
@@ -77,13 +76,7 @@ impl Experiment for MemoryWalkArgs {
                 })
                 .collect()
         } else {
-            let variants = variants_or(
-                &self.variants,
-                EXPERIMENT,
-                common.preset(),
-                &Variant::ALL,
-                Variant::name,
-            )?;
+            let variants = variants_or(&self.variants, common.preset())?;
             variants
                 .into_iter()
                 .map(|variant| Walk {

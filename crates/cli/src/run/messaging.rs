@@ -27,8 +27,7 @@ use crate::experiment::{Case, Common, Experiment};
 #[derive(Args, Debug, Clone, Default)]
 pub struct MessagingArgs {
     /// Variants to run, comma-separated [default: every Rust variant of experiments/messaging.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// Senders to run, `same-language` (Rust to Rust) and/or `other-language` (Java to Rust)
     /// [default: each variant's senders in the catalog].
@@ -57,13 +56,7 @@ impl Experiment for MessagingArgs {
     const NAME: &'static str = EXPERIMENT;
 
     fn cases(&self, common: &Common) -> Result<Vec<Case<messaging::Case>>> {
-        let variants = variants_or(
-            &self.variants,
-            EXPERIMENT,
-            common.preset(),
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let variants = variants_or(&self.variants, common.preset())?;
         let overrides = Overrides {
             count: self.count,
             capacity: self.capacity,

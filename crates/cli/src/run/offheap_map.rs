@@ -31,8 +31,7 @@ pub struct OffheapMapArgs {
     pub traversals: Option<u64>,
     /// Maps to run, comma-separated [default: every Rust variant of
     /// experiments/offheap-map.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// Where the off-heap map's file goes (removed after each run) [default: the temp
     /// folder; a disk, as the seed's persistent map; /dev/shm keeps it in memory].
@@ -62,13 +61,7 @@ impl Experiment for OffheapMapArgs {
                  seed: --users 15000000)"
             );
         }
-        let variants = variants_or(
-            &self.variants,
-            EXPERIMENT,
-            preset,
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let variants = variants_or(&self.variants, preset)?;
         Ok(variants
             .into_iter()
             .map(|v| {

@@ -33,8 +33,7 @@ pub struct PingPongArgs {
     pub matrix: bool,
     /// Variants to run [default: every variant of experiments/ping-pong.toml that the language
     /// implements; with --matrix: xadd].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// Kernel languages to run (`c` runs the C references of the seed).
     #[arg(long, value_delimiter = ',', default_value = "rust,c")]

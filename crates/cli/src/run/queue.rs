@@ -24,8 +24,7 @@ const EXPERIMENT: &str = "queue";
 pub struct QueueArgs {
     /// Variants to run, comma-separated [default: every Rust variant of
     /// experiments/queue.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Vec<Variant>,
     /// Placements, comma-separated: cross-core, same-core [default: placement of
     /// experiments/queue.toml].
@@ -88,7 +87,7 @@ impl Experiment for QueueArgs {
         let count = u64_or(self.count, EXPERIMENT, "count", preset)?;
         let capacity = usize_or(self.capacity, EXPERIMENT, "capacity", preset)?;
         let chosen = (!self.variants.is_empty()).then(|| self.variants.clone());
-        let variants = variants_or(&chosen, EXPERIMENT, preset, &Variant::ALL, Variant::name)?;
+        let variants = variants_or(&chosen, preset)?;
         let mut cases = Vec::new();
         for element in or_catalog(&self.element, "element", preset, ElementKind::parse)? {
             for placement in or_catalog(&self.placement, "placement", preset, Placement::parse)? {

@@ -18,8 +18,7 @@ pub struct SerializationArgs {
     pub count: Option<usize>,
     /// Codecs to run, comma-separated [default: every Rust variant of
     /// experiments/serialization.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
 }
 
@@ -35,13 +34,7 @@ impl Experiment for SerializationArgs {
                 "--count 0: at least one round trip is needed (e.g. --count 1000000, the seed's)"
             );
         }
-        let codecs = variants_or(
-            &self.variants,
-            EXPERIMENT,
-            common.preset(),
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let codecs = variants_or(&self.variants, common.preset())?;
         Ok(codecs
             .into_iter()
             .map(|codec| Case::new((codec, count), codec.name(), "rust").param("count", count))

@@ -19,8 +19,7 @@ pub struct StructTableArgs {
     pub records: Option<usize>,
     /// Layouts to run, comma-separated [default: every Rust variant of
     /// experiments/struct-table.toml].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
 }
 
@@ -37,13 +36,7 @@ impl Experiment for StructTableArgs {
 
     fn cases(&self, common: &Common) -> Result<Vec<Case<Table>>> {
         let records = usize_or(self.records, EXPERIMENT, "records", common.preset())?;
-        let variants = variants_or(
-            &self.variants,
-            EXPERIMENT,
-            common.preset(),
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let variants = variants_or(&self.variants, common.preset())?;
         // Check every layout before spending minutes on the first.
         for &variant in &variants {
             struct_table::check_records(variant, records)?;

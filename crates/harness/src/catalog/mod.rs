@@ -23,6 +23,7 @@
 //! ```
 
 mod spec;
+mod variant;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -31,6 +32,7 @@ pub use spec::{
     Better, CommonSpec, Expect, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec,
     ParityFactSpec, PerPreset, Preset, PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
+pub use variant::CatalogVariant;
 
 /// The catalog files, as `(file name, text)`, embedded by the build script.
 const FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/catalog_files.rs"));

@@ -23,6 +23,8 @@ pub enum Variant {
     EchoCrossJni,
 }
 
+sympathy_harness::catalog_variant!(Variant, super::EXPERIMENT);
+
 impl Variant {
     /// Every variant, in report order.
     pub const ALL: [Variant; 5] = [

@@ -25,6 +25,8 @@ pub enum Variant {
     SbeJni,
 }
 
+sympathy_harness::catalog_variant!(Variant, super::EXPERIMENT);
+
 impl Variant {
     /// Every Rust variant, in report order.
     pub const ALL: [Variant; 6] = [

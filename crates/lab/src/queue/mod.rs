@@ -194,6 +194,8 @@ pub enum Variant {
     Ring,
 }
 
+sympathy_harness::catalog_variant!(Variant, "queue");
+
 impl Variant {
     /// Every variant, in report order.
     pub const ALL: [Variant; 10] = [

@@ -61,6 +61,8 @@ pub enum Variant {
     HttpMiss,
 }
 
+sympathy_harness::catalog_variant!(Variant, EXPERIMENT);
+
 impl Variant {
     /// Every variant, in the catalog's order.
     pub const ALL: [Variant; 2] = [Variant::HttpHit, Variant::HttpMiss];
@@ -122,8 +124,7 @@ pub struct MapServiceArgs {
     #[arg(long)]
     pub open_seconds: Option<u64>,
     /// Lookups to measure, comma-separated: http-hit, http-miss [default: both].
-    #[arg(long, value_delimiter = ',',
-          value_parser = variant_parser(EXPERIMENT, &Variant::ALL, Variant::name))]
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser::<Variant>())]
     pub variants: Option<Vec<Variant>>,
     /// The servers, comma-separated: rust (`sympathy serve-map`), java (`java/sidecar
     /// serve-map`); results carry each one's language. With both, one command measures both,
@@ -193,13 +194,7 @@ impl Experiment for MapServiceArgs {
                  requests in one open-loop run; give a lower rate or fewer seconds"
             );
         }
-        let variants = variants_or(
-            &self.variants,
-            EXPERIMENT,
-            preset,
-            &Variant::ALL,
-            Variant::name,
-        )?;
+        let variants = variants_or(&self.variants, preset)?;
         let mut cases = Vec::new();
         for server in self.servers() {
             for &variant in &variants {
