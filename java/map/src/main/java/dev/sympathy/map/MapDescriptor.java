@@ -190,7 +190,9 @@ public final class MapDescriptor {
     public static Map<String, String> constants() {
         Map<String, String> out = new LinkedHashMap<>();
         for (Field f : MapDescriptor.class.getDeclaredFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && Modifier.isPublic(f.getModifiers())) {
+            // The layout's numbers only (not KIND, the words of the map's errors).
+            if (Modifier.isStatic(f.getModifiers()) && Modifier.isPublic(f.getModifiers())
+                    && f.getType().isPrimitive()) {
                 try {
                     Object v = f.get(null);
                     out.put(f.getName(), v instanceof Long l ? Long.toUnsignedString(l) : String.valueOf(v));

@@ -48,5 +48,13 @@ class MapLayoutParityTest {
             assertEquals(e.getValue(), java.get(e.getKey()), e.getKey() + ": Rust " + e.getValue() + ", Java "
                     + java.get(e.getKey()));
         }
+        assertEquals(rust.keySet(), java.keySet(), "`map layout` prints the same names in both languages");
+    }
+
+    @Test
+    void shouldListOnlyNumericConstants() {
+        for (var e : MapDescriptor.constants().entrySet()) {
+            assertTrue(e.getValue().matches("-?[0-9]+"), e.getKey() + "=" + e.getValue() + " is not a number");
+        }
     }
 }
