@@ -69,13 +69,8 @@ impl PeerTask for ProduceTask {
             arg(self.count),
             "--size".into(),
             arg(self.size),
-            "--impl".into(),
-            "ffm".into(),
-            "--timeout-ms".into(),
-            "30000".into(),
-            "--core".into(),
-            arg(self.core),
         ];
+        args.extend(JavaRing::Ffm.sidecar_flags(self.core));
         if self.writes == WriteMode::Batch {
             args.extend([
                 "--writes".into(),
@@ -103,18 +98,14 @@ impl PeerTask for EchoTask {
 
     /// The echo of the sidecar's own `latency`, on the task's ring implementation.
     fn java_args(&self) -> Vec<OsString> {
-        vec![
+        let mut args = vec![
             "echo".into(),
             self.ping.clone().into(),
             self.pong.clone().into(),
             "--count".into(),
             arg(self.count),
-            "--impl".into(),
-            self.java_ring.name().into(),
-            "--timeout-ms".into(),
-            "30000".into(),
-            "--core".into(),
-            arg(self.core),
-        ]
+        ];
+        args.extend(self.java_ring.sidecar_flags(self.core));
+        args
     }
 }

@@ -56,22 +56,18 @@ impl PeerTask for PublishTask {
 
     /// The sidecar's `publish` on the task's ring implementation, after its JIT warm-up.
     fn java_args(&self) -> Vec<std::ffi::OsString> {
-        vec![
+        let mut args = vec![
             "publish".into(),
             self.ring.clone().into(),
             "--encoding".into(),
             self.encoding.name().into(),
             "--count".into(),
             arg(self.count),
-            "--impl".into(),
-            self.java_ring.name().into(),
-            "--timeout-ms".into(),
-            "30000".into(),
-            "--core".into(),
-            arg(self.core),
             "--warmup".into(),
             arg(self.java_warmup),
-        ]
+        ];
+        args.extend(self.java_ring.sidecar_flags(self.core));
+        args
     }
 }
 

@@ -107,4 +107,21 @@ impl JavaRing {
             JavaRing::Jni => "jni",
         }
     }
+
+    /// The sidecar flags every ring task of this implementation passes: `--impl`, the peer
+    /// timeout ([`SIDECAR_TIMEOUT_MS`]: a Java peer gives up on a silent partner after it) and
+    /// the core it pins itself to.
+    pub(crate) fn sidecar_flags(self, core: usize) -> [std::ffi::OsString; 6] {
+        [
+            "--impl".into(),
+            self.name().into(),
+            "--timeout-ms".into(),
+            super::arg(SIDECAR_TIMEOUT_MS),
+            "--core".into(),
+            super::arg(core),
+        ]
+    }
 }
+
+/// How long a Java peer task waits on its partner (the ring's other side) before it fails.
+pub(crate) const SIDECAR_TIMEOUT_MS: u64 = 30_000;
