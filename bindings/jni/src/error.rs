@@ -127,15 +127,7 @@ fn describe_file(error: &FileError, d: &mut Described) {
             ..
         } => (d.kind, d.path, d.a, d.b) = (3, path_of(path), *actual as i64, *expected as i64),
         FileError::CorruptHeader { path, .. } => (d.kind, d.path) = (4, path_of(path)),
-        FileError::NotReady { waited, .. } => {
-            (d.kind, d.detail, d.a) = (
-                13,
-                "the ring's creator to set the ready word (an all-zero header means its creator \
-                 died or is still writing; recreate the ring)"
-                    .into(),
-                waited.as_millis() as i64,
-            )
-        }
+        FileError::NotReady { waited, .. } => (d.kind, d.a) = (18, waited.as_millis() as i64),
         FileError::PermissionDenied { path, .. } => (d.kind, d.path) = (9, path_of(path)),
         FileError::Io { path, .. } => (d.kind, d.path) = (10, path_of(path)),
         FileError::NotARegularFile { path, .. } => (d.kind, d.path) = (16, path_of(path)),

@@ -130,6 +130,7 @@ pub fn format_name(format: u32) -> &'static str {
 /// The map as a kind of mapped file: its magic, version and the words of its file errors.
 pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
     noun: "map",
+    not_this_kind: "not-a-map-file",
     magic: crate::layout::MAGIC,
     layout_version: crate::layout::LAYOUT_VERSION,
     create_command: "sympathy map create",

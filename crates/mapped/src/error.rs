@@ -163,13 +163,14 @@ impl FileError {
     /// ```
     /// use sympathy_mapped::FileError;
     /// let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
-    /// # static KIND: sympathy_mapped::header::FileKind = sympathy_mapped::header::FileKind { noun: "map", magic: 0, layout_version: 1,
+    /// # static KIND: sympathy_mapped::header::FileKind = sympathy_mapped::header::FileKind {
+    /// #     noun: "map", not_this_kind: "not-a-map-file", magic: 0, layout_version: 1,
     /// #     create_command: "", remake: "", access_needed: "", make_smaller: "" };
     /// assert_eq!(FileError::io(&KIND, "/x".as_ref(), "open", e).kind(), "permission-denied");
     /// ```
     pub fn kind(&self) -> &'static str {
         match self {
-            FileError::NotThisKind { file, .. } => file.not_this_kind(),
+            FileError::NotThisKind { file, .. } => file.not_this_kind,
             FileError::UnsupportedVersion { .. } => "unsupported-version",
             FileError::FileLength { .. } => "file-length",
             FileError::CorruptHeader { .. } => "corrupt-header",

@@ -59,6 +59,7 @@ pub const CONSTANTS: &[(&str, i128)] = &crate::named_constants![
 /// use sympathy_mapped::header::FileKind;
 /// const RING: FileKind = FileKind {
 ///     noun: "ring",
+///     not_this_kind: "not-a-ring-file",
 ///     magic: u64::from_le_bytes(*b"SYMPRING"),
 ///     layout_version: 1,
 ///     create_command: "sympathy ring create",
@@ -67,12 +68,13 @@ pub const CONSTANTS: &[(&str, i128)] = &crate::named_constants![
 ///     make_smaller: "with a smaller capacity",
 /// };
 /// assert_eq!(RING.magic_text(), "SYMPRING");
-/// assert_eq!(RING.not_this_kind(), "not-a-ring-file");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileKind {
     /// What the file is called in messages: `ring`, `map`.
     pub noun: &'static str,
+    /// The error kind of a file that is not of this kind: `not-a-ring-file`.
+    pub not_this_kind: &'static str,
     /// The magic at [`MAGIC_OFFSET`].
     pub magic: u64,
     /// The layout version this build reads and writes.
@@ -91,15 +93,6 @@ impl FileKind {
     /// The magic as its 8 ASCII bytes.
     pub fn magic_text(&self) -> String {
         String::from_utf8_lossy(&self.magic.to_le_bytes()).into_owned()
-    }
-
-    /// The error kind of a file that is not of this kind: `not-a-ring-file`.
-    pub fn not_this_kind(&self) -> &'static str {
-        match self.noun {
-            "ring" => "not-a-ring-file",
-            "map" => "not-a-map-file",
-            _ => "not-this-kind-of-file",
-        }
     }
 }
 
@@ -154,6 +147,7 @@ impl HeaderPage {
 #[cfg(test)]
 pub(crate) static TEST_KIND: FileKind = FileKind {
     noun: "ring",
+    not_this_kind: "not-a-ring-file",
     magic: u64::from_le_bytes(*b"SYMPRING"),
     layout_version: 1,
     create_command: "sympathy ring create",

@@ -13,7 +13,8 @@
 //! ```
 //! use sympathy_mapped::header::FileKind;
 //! use sympathy_mapped::open::{Access, open_header};
-//! # const KIND: FileKind = FileKind { noun: "ring", magic: u64::from_le_bytes(*b"SYMPRING"),
+//! # const KIND: FileKind = FileKind { noun: "ring", not_this_kind: "not-a-ring-file",
+//! #     magic: u64::from_le_bytes(*b"SYMPRING"),
 //! #     layout_version: 1, create_command: "sympathy ring create", remake: "recreate the ring",
 //! #     access_needed: "", make_smaller: "" };
 //! let dir = std::env::temp_dir().join(format!("mapped-open-doc-{}", std::process::id()));

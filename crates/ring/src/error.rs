@@ -182,6 +182,7 @@ pub enum RingError {
 /// The ring as a kind of mapped file: its magic, version and the words of its file errors.
 pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
     noun: "ring",
+    not_this_kind: "not-a-ring-file",
     magic: crate::layout::MAGIC,
     layout_version: crate::layout::LAYOUT_VERSION,
     create_command: "sympathy ring create",

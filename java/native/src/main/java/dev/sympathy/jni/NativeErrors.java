@@ -42,6 +42,7 @@ final class NativeErrors {
             case 15 -> new IllegalArgumentException(message);
             case 16 -> new NotARegularFileException(path, message);
             case 17 -> new NoSpaceException(path, detail, a, b);
+            case 18 -> RingTimeoutException.notReady(java.time.Duration.ofMillis(a));
             default -> new IllegalStateException("native ring: " + message);
         };
     }

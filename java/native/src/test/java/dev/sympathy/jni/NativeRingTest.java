@@ -365,6 +365,10 @@ class NativeRingTest {
         assertEquals(42, dead.pid());
         assertInstanceOf(IllegalArgumentException.class, NativeErrors.exception(15, "m", "", "", 0, 0));
         assertInstanceOf(NotARegularFileException.class, NativeErrors.exception(16, "m", "p", "", 0, 0));
+        RingTimeoutException notReady = assertInstanceOf(RingTimeoutException.class,
+                NativeErrors.exception(18, "m", "", "", 50, 0));
+        assertTrue(notReady.getMessage().contains("creator to set the ready word"), notReady.getMessage());
+        assertEquals("timeout", notReady.kind());
         assertInstanceOf(IllegalStateException.class, NativeErrors.exception(0, "usage", "", "", 0, 0));
     }
 }
