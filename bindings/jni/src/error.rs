@@ -126,11 +126,15 @@ fn describe_file(error: &FileError, d: &mut Described) {
             expected,
             ..
         } => (d.kind, d.path, d.a, d.b) = (3, path_of(path), *actual as i64, *expected as i64),
-        FileError::CorruptHeader { path, .. } => (d.kind, d.path) = (4, path_of(path)),
+        FileError::CorruptHeader { path, what, .. } => {
+            (d.kind, d.path, d.detail) = (4, path_of(path), what.clone())
+        }
         FileError::NotReady { waited, .. } => (d.kind, d.a) = (18, waited.as_millis() as i64),
         FileError::PermissionDenied { path, .. } => (d.kind, d.path) = (9, path_of(path)),
         FileError::Io { path, .. } => (d.kind, d.path) = (10, path_of(path)),
-        FileError::NotARegularFile { path, .. } => (d.kind, d.path) = (16, path_of(path)),
+        FileError::NotARegularFile { path, what, .. } => {
+            (d.kind, d.path, d.detail) = (16, path_of(path), what.clone())
+        }
         FileError::NoSpace {
             path,
             filesystem,

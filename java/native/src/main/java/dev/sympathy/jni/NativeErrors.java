@@ -29,7 +29,7 @@ final class NativeErrors {
             case 1 -> new NotARingFileException(path, message);
             case 2 -> new UnsupportedVersionException(path, (int) a);
             case 3 -> new TruncatedFileException(path, a, b);
-            case 4 -> new CorruptHeaderException(path, message);
+            case 4 -> new CorruptHeaderException(path, detail);
             case 5 -> new CapacityNotPowerOfTwoException(a);
             case 6 -> new CorruptRecordException(a, message);
             case 7 -> new MessageTooLongException(a, (int) b);
@@ -40,7 +40,7 @@ final class NativeErrors {
             case 13 -> new RingTimeoutException(detail, a);
             case 14 -> new PeerDeadException(detail, (int) a, message);
             case 15 -> new IllegalArgumentException(message);
-            case 16 -> new NotARegularFileException(path, message);
+            case 16 -> new NotARegularFileException(path, detail);
             case 17 -> new NoSpaceException(path, detail, a, b);
             case 18 -> RingTimeoutException.notReady(java.time.Duration.ofMillis(a));
             default -> new IllegalStateException("native ring: " + message);

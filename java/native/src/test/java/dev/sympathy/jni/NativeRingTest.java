@@ -364,7 +364,9 @@ class NativeRingTest {
                 NativeErrors.exception(14, "m", "", "consumer", 42, 0));
         assertEquals(42, dead.pid());
         assertInstanceOf(IllegalArgumentException.class, NativeErrors.exception(15, "m", "", "", 0, 0));
-        assertInstanceOf(NotARegularFileException.class, NativeErrors.exception(16, "m", "p", "", 0, 0));
+        NotARegularFileException notRegular = assertInstanceOf(NotARegularFileException.class,
+                NativeErrors.exception(16, "m", "p", "a directory", 0, 0));
+        assertTrue(notRegular.getMessage().startsWith("p: not a regular file (a directory)"), notRegular.getMessage());
         RingTimeoutException notReady = assertInstanceOf(RingTimeoutException.class,
                 NativeErrors.exception(18, "m", "", "", 50, 0));
         assertTrue(notReady.getMessage().contains("creator to set the ready word"), notReady.getMessage());
