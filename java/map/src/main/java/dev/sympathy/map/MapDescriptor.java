@@ -35,7 +35,7 @@ public final class MapDescriptor {
     private MapDescriptor() {}
 
     /** Bytes of the header page; the slot table starts here. */
-    public static final int HEADER_LENGTH = 4096;
+    public static final int HEADER_LENGTH = dev.sympathy.mapped.MappedHeader.HEADER_LENGTH;
     /** The ASCII bytes {@code SYMPHMAP} read as a little-endian u64. */
     public static final long MAGIC = 0x5041_4D48_504D_5953L;
     /** The layout version this code reads and writes. */
@@ -46,11 +46,11 @@ public final class MapDescriptor {
             "a reader needs read access, a writer read and write", "with fewer slots or a smaller data area");
 
     /** u64 {@link #MAGIC}. */
-    public static final int MAGIC_OFFSET = 0;
+    public static final int MAGIC_OFFSET = dev.sympathy.mapped.MappedHeader.MAGIC_OFFSET;
     /** u32 {@link #LAYOUT_VERSION}. */
-    public static final int LAYOUT_VERSION_OFFSET = 8;
+    public static final int LAYOUT_VERSION_OFFSET = dev.sympathy.mapped.MappedHeader.LAYOUT_VERSION_OFFSET;
     /** u32 ready: 0 while the creator writes the header, 1 once complete (stored last, release). */
-    public static final int READY_OFFSET = 12;
+    public static final int READY_OFFSET = dev.sympathy.mapped.MappedHeader.READY_OFFSET;
     /** u64 slots in the table (a power of two in {@link #MIN_SLOTS}..{@link #MAX_SLOTS}). */
     public static final int SLOTS_OFFSET = 16;
     /** u64 bytes of the data area (a multiple of 8 in {@link #MIN_DATA_CAPACITY}..{@link #MAX_DATA_CAPACITY}). */
@@ -78,7 +78,7 @@ public final class MapDescriptor {
     /** u64 writers that took over from a dead one and recounted. */
     public static final int RECOVERIES_OFFSET = 152;
     /** The ready value once the file is complete. */
-    public static final int READY = 1;
+    public static final int READY = dev.sympathy.mapped.MappedHeader.READY;
 
     /** Values are opaque bytes. */
     public static final int VALUE_FORMAT_BYTES = 0;

@@ -8,9 +8,6 @@ import java.time.Duration;
  * do.
  */
 public final class FileMessages {
-    /** Bytes in the header page every mapped file starts with. */
-    public static final int HEADER_LENGTH = 4096;
-
     private FileMessages() {
     }
 
@@ -30,7 +27,7 @@ public final class FileMessages {
 
     /** Kind {@code file-length}: shorter than the header page (its creator never sized it). */
     public static String shorterThanHeader(FileKind file, String path, long actual) {
-        return path + ": the file is " + actual + " bytes, shorter than the " + HEADER_LENGTH
+        return path + ": the file is " + actual + " bytes, shorter than the " + MappedHeader.HEADER_LENGTH
                 + "-byte header page (its creator never sized it, or it is not a " + file.noun() + " file); "
                 + file.remake();
     }

@@ -45,7 +45,7 @@ public final class RingDescriptor {
     // ---- Whole file --------------------------------------------------------------------------
 
     /** Bytes of the header page; the Agrona ring region starts here. */
-    public static final int HEADER_LENGTH = 4096;
+    public static final int HEADER_LENGTH = dev.sympathy.mapped.MappedHeader.HEADER_LENGTH;
     /** The ASCII bytes {@code SYMPRING} read as a little-endian u64. */
     public static final long MAGIC = 0x474E_4952_504D_5953L;
     /** The layout version this code reads and writes. */
@@ -59,11 +59,11 @@ public final class RingDescriptor {
     // ---- Header page (offsets from byte 0 of the file) ---------------------------------------
 
     /** u64: {@link #MAGIC}. */
-    public static final int MAGIC_OFFSET = 0;
+    public static final int MAGIC_OFFSET = dev.sympathy.mapped.MappedHeader.MAGIC_OFFSET;
     /** i32: {@link #LAYOUT_VERSION}. */
-    public static final int LAYOUT_VERSION_OFFSET = 8;
+    public static final int LAYOUT_VERSION_OFFSET = dev.sympathy.mapped.MappedHeader.LAYOUT_VERSION_OFFSET;
     /** i32: 0 while the creator writes the file, 1 once it is complete (stored last, with release). */
-    public static final int READY_OFFSET = 12;
+    public static final int READY_OFFSET = dev.sympathy.mapped.MappedHeader.READY_OFFSET;
     /** i64: bytes in the record area, a power of two. */
     public static final int CAPACITY_OFFSET = 16;
     /** i32: largest payload in bytes, capacity / 8. */
