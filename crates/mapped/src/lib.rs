@@ -17,8 +17,10 @@
 //!   message and remedy each, in the kind's words.
 //!
 //! `sympathy-ring` (the IPC ring) and `sympathy-map` (the off-heap map) build on it and keep only
-//! their own header fields, records and algorithms; the Java twin is the `dev.sympathy.mapped`
-//! package (`java/mapped`), which answers the same questions the same way.
+//! their own header fields, records and algorithms. The Java twin is the `dev.sympathy.mapped`
+//! package (`java/mapped`): liveness, block reservation, the regular-file check, the header
+//! prefix and the file errors' words; the Java opens and the liveness classification are still
+//! the ring's and the map's own.
 //!
 //! ```
 //! use sympathy_mapped::{ProcessStamp, pid_alive};

@@ -3,7 +3,7 @@
 //! clean detach), and what another process can tell from them ([`classify`]): alive, stale
 //! (paused or stalled, never counted as gone), detached, dead (zombies included), never
 //! attached, or a foreign peer that keeps no pid (an Agrona consumer's heartbeat, a producer's
-//! moving tail). The Java twin is `dev.sympathy.mapped.PeerState`.
+//! moving tail). The Java twin is the ring's `PeerState.classify` (java/ring).
 //!
 //! ```
 //! use sympathy_mapped::liveness::{PeerState, Sighting, classify};
