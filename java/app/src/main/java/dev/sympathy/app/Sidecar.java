@@ -2,12 +2,14 @@ package dev.sympathy.app;
 
 import dev.sympathy.map.MapException;
 import dev.sympathy.map.user.UserCodecException;
+import dev.sympathy.ring.RingDescriptor;
 import dev.sympathy.ring.RingException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -42,6 +44,20 @@ public final class Sidecar {
     /** Each command's usage, in the order help lists them (echo is internal to latency). */
     static final Map<String, String> COMMANDS = commands();
 
+    /**
+     * The top-level verbs, the same as {@code sympathy --help} lists (a test compares the two
+     * trees): {@code ring}'s verbs and {@code map}'s are the commands of those groups;
+     * {@code compare} is the Rust command's, which starts the Java side itself.
+     */
+    static final List<String> VERBS = List.of("run", "compare", "ring", "map", "serve-map");
+
+    /** {@code sidecar ring VERB}: the ring file's tools, as {@code sympathy ring VERB}. */
+    static final List<String> RING_VERBS =
+            List.of("create", "produce", "consume", "inspect", "layout", "bench", "latency", "jni-cost");
+
+    /** The commands peers run (started by {@code run ipc}, {@code run messaging} and the Rust tests). */
+    static final List<String> INTERNAL = List.of("echo", "publish", "sbe-echo");
+
     private static Map<String, String> commands() {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("create", """
@@ -73,6 +89,8 @@ public final class Sidecar {
                           [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
         c.put("inspect", """
                   inspect PATH [--timeout-ms M]            print the header and positions""");
+        c.put("layout", """
+                  layout                                   the descriptor as NAME=value lines (as `sympathy ring layout`)""");
         c.put("bench", """
                   bench --size S --count N                 throughput, producer and consumer in separate JVMs
                           [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--capacity B] [--dir D]
@@ -111,13 +129,26 @@ public final class Sidecar {
     }
 
     private static final String FOOTER = """
+            compare: the Rust command's (`cargo run --release -- compare`), which starts the Java side itself
+            internal: echo, publish, sbe-echo (peers of run ipc, run messaging and the Rust tests)
             implementations: ffm (pure Java, FFM), jni (the Rust ring through JNI),
                              agrona (Agrona's OneToOneRingBuffer)
             exit status: 0 ok, 1 failure, 2 bad command line, 3 the ring file failed under its mapping
                          (truncated, or its filesystem full: SIGBUS)""";
 
     static final String USAGE = "usage: sidecar <command> [options]   (sidecar <command> --help for one)\n"
-            + String.join("\n", COMMANDS.values().stream().map(Sidecar::indent).toList()) + "\n" + FOOTER;
+            + "commands: " + String.join(", ", VERBS) + "\n"
+            + "  ring <verb>: the ring file (" + String.join(", ", RING_VERBS) + "), as `sympathy ring`\n"
+            + String.join("\n", COMMANDS.entrySet().stream().filter(e -> RING_VERBS.contains(e.getKey()))
+                    .map(e -> indent(indent(ringUsage(e.getKey())))).toList()) + "\n"
+            + String.join("\n", COMMANDS.entrySet().stream()
+                    .filter(e -> !RING_VERBS.contains(e.getKey()) && !INTERNAL.contains(e.getKey()))
+                    .map(e -> indent(e.getValue())).toList()) + "\n" + FOOTER;
+
+    /** A ring verb's usage as {@code ring VERB ...}, its continuation lines kept in line. */
+    private static String ringUsage(String verb) {
+        return "ring " + COMMANDS.get(verb).strip().replace("\n", "\n   ");
+    }
 
     /** The usage of one command. */
     static String usage(String command) {
@@ -141,11 +172,33 @@ public final class Sidecar {
         return message != null && message.contains("fault occurred") && message.contains("memory access");
     }
 
+    /**
+     * {@code sidecar ring VERB ...}: runs the ring command {@code VERB} (the same as
+     * {@code sidecar VERB ...}, the older spelling kept for scripts).
+     */
+    private static int ring(String[] argv) {
+        if (argv.length == 1 || Arrays.asList("help", "--help", "-h").contains(argv[1])) {
+            System.out.println("usage: sidecar ring <verb> [options]   (as `sympathy ring`)\n"
+                    + String.join("\n", RING_VERBS.stream().map(v -> indent(ringUsage(v))).toList())
+                    + "\n" + FOOTER);
+            return argv.length == 1 ? 2 : 0;
+        }
+        if (!RING_VERBS.contains(argv[1])) {
+            System.err.println("sidecar: ring: unknown verb '" + argv[1] + "' (the ring's verbs: "
+                    + String.join(", ", RING_VERBS) + ")");
+            return 2;
+        }
+        return run(Arrays.copyOfRange(argv, 1, argv.length));
+    }
+
     /** Runs one command; returns the exit status. */
     static int run(String[] argv) {
         if (argv.length == 0 || Arrays.asList("help", "--help", "-h").contains(argv[0])) {
             System.out.println(USAGE);
             return argv.length == 0 ? 2 : 0;
+        }
+        if (argv[0].equals("ring")) {
+            return ring(argv);
         }
         String command = argv[0];
         if (COMMANDS.containsKey(command)
@@ -177,6 +230,9 @@ public final class Sidecar {
                 case "serve-map" -> MapService.run(argv);
                 case "publish" -> MessagingExperiment.publish(argv);
                 case "sbe-echo" -> SbeEcho.run(System.in, System.out);
+                case "layout" -> RingDescriptor.constants().forEach((name, value) -> System.out.println(name + "=" + value));
+                case "compare" -> throw new UsageException("compare runs both languages and writes one report: it is the"
+                        + " Rust command's (`cargo run --release -- compare`), which starts the Java side itself");
                 default -> throw new UsageException("unknown command '" + command + "'\n" + USAGE);
             }
             return 0;

@@ -144,6 +144,21 @@ class SidecarTest {
     }
 
     @Test
+    void shouldTakeTheRingVerbsUnderRingAsTheRustCommandDoes() {
+        String ring = dir.resolve("verbs").toString();
+        assertEquals(0, run(new String[] {"ring", "create", ring, "--capacity", "64k"}));
+        assertEquals(0, run(new String[] {"ring", "produce", ring, "--count", "10", "--size", "8"}));
+        assertEquals(0, run(new String[] {"ring", "consume", ring, "--count", "10"}));
+        assertEquals(0, run(new String[] {"ring", "layout"}));
+        assertEquals(0, run(new String[] {"ring", "--help"}));
+        assertEquals(2, run(new String[] {"ring"}));
+        assertEquals(2, run(new String[] {"ring", "wake"}));
+        assertTrue(stderr.contains("unknown verb 'wake'"), stderr);
+        assertEquals(2, run(new String[] {"compare"}));
+        assertTrue(stderr.contains("cargo run --release -- compare"), stderr);
+    }
+
+    @Test
     void shouldProduceAndConsumeInOneProcessAndFailWhenNothingComes() {
         String ring = dir.resolve("r").toString();
         assertEquals(0, run(new String[] {"create", ring, "--capacity", "64k"}));
