@@ -85,9 +85,8 @@ fn both_command_lines_list_the_same_verbs() {
         &java_ring - &set(&["bench", "latency", "jni-cost"]),
         "the ring verbs of both"
     );
-    // `map create` and `map copy` are the Rust command's only, so far.
     assert_eq!(
-        &rust_verbs(&["map"]) - &set(&["create", "copy"]),
+        rust_verbs(&["map"]),
         sidecar_map_verbs(&help),
         "the map verbs of both"
     );

@@ -12,6 +12,7 @@ import dev.sympathy.map.user.User;
 import dev.sympathy.map.user.UserJson;
 import dev.sympathy.map.user.UserView;
 import dev.sympathy.map.user.Users;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.nio.file.Path;
@@ -20,14 +21,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code sidecar map ...}: the Java twins of {@code sympathy map load-users}, {@code verify-users},
- * {@code get}, {@code inspect}, {@code layout}, {@code stress-write} and {@code stress-read}, on
+ * {@code sidecar map ...}: the Java twins of {@code sympathy map create}, {@code copy},
+ * {@code load-users}, {@code verify-users}, {@code get}, {@code inspect}, {@code layout},
+ * {@code stress-write} and {@code stress-read}, on
  * the FFM map ({@code dev.sympathy.map}), so each language checks a file the other wrote.
  */
 final class MapCommands {
     private MapCommands() {}
 
     static final String USAGE = """
+              map create PATH --entries N [--mean-value-length L]   an empty map sized for N entries,
+                      | --slots S --data-capacity B            or of these sizes (64k, 1m ok)
+                      [--max-value-length M] [--value-format bytes|user-flyweight]
+              map copy SOURCE DESTINATION [--slots S] [--data-capacity B]   the live entries into a new map
+                                                         (default: twice the slots, twice the live bytes)
               map load-users PATH --users N [--flush]    put users 0..N (created, sized for them, when missing)
               map verify-users PATH --users N            check the map holds exactly users 0..N, every field
               map get PATH KEY                           a user as JSON, other values in hex
@@ -45,6 +52,8 @@ final class MapCommands {
             throw new UsageException("map: which command?\n" + USAGE);
         }
         switch (argv[1]) {
+            case "create" -> create(argv);
+            case "copy" -> copy(argv);
             case "load-users" -> loadUsers(argv);
             case "verify-users" -> verifyUsers(argv);
             case "get" -> get(argv);
@@ -59,6 +68,68 @@ final class MapCommands {
     static void expectUsers(MapFile map) {
         if (map.valueFormat() != MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT) {
             throw new ValueFormatException(map.valueFormat(), MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT);
+        }
+    }
+
+    /** {@code map create}: the sizes as {@code sympathy map create} takes and defaults them. */
+    private static void create(String[] argv) {
+        Args args = new Args("map create", argv, 2, Set.of("entries", "mean-value-length", "slots", "data-capacity",
+                "max-value-length", "value-format"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map file to create)"));
+        args.expectPositional(1);
+        MapConfig config;
+        if (args.flag("entries")) {
+            config = MapConfig.forEntries(args.longOption("entries", 0, Long.MAX_VALUE, 0),
+                    args.longOption("mean-value-length", 0, Long.MAX_VALUE, 100));
+        } else if (args.flag("slots") && args.flag("data-capacity")) {
+            long slots = args.longOption("slots", 0, Long.MAX_VALUE, 0);
+            long dataCapacity = args.longOption("data-capacity", 0, Long.MAX_VALUE, 0);
+            long room = Math.max(0, dataCapacity - MapDescriptor.DATA_START - MapDescriptor.RECORD_HEADER_LENGTH);
+            config = new MapConfig(slots, dataCapacity, (int) Math.min(room, 64 * 1024),
+                    MapDescriptor.VALUE_FORMAT_BYTES);
+        } else {
+            throw new UsageException("map create: give --entries N, or --slots N with --data-capacity BYTES");
+        }
+        if (args.flag("max-value-length")) {
+            config = new MapConfig(config.slots(), config.dataCapacity(),
+                    (int) args.longOption("max-value-length", 0, 0xFFFF_FFFFL, 0), config.valueFormat());
+        }
+        config = config.withValueFormat(switch (args.string("value-format", "bytes")) {
+            case "bytes" -> MapDescriptor.VALUE_FORMAT_BYTES;
+            case "user-flyweight" -> MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT;
+            default -> throw new UsageException("map create: --value-format is bytes or user-flyweight");
+        });
+        try (MapFile map = MapFile.create(path, config)) {
+            MapStats s = map.stats();
+            System.out.println("created " + path + ": " + s.slots() + " slots, " + s.dataCapacity() + " bytes of data,"
+                    + " values up to " + s.maxValueLength() + " bytes (" + MapDescriptor.formatName(s.valueFormat())
+                    + "), " + s.fileLength() + " bytes in all");
+        }
+    }
+
+    /** {@code map copy}: the live entries only, as {@code sympathy map copy}, with its defaults. */
+    private static void copy(String[] argv) {
+        Args args = new Args("map copy", argv, 2, Set.of("slots", "data-capacity"), Set.of());
+        Path sourcePath = Path.of(args.positional(0, "SOURCE (the map to copy)"));
+        Path destinationPath = Path.of(args.positional(1, "DESTINATION (the new map)"));
+        args.expectPositional(2);
+        try (MapFile source = MapFile.openReadOnly(sourcePath)) {
+            MapStats s = source.stats();
+            long[] live = {0};
+            source.forEach((key, data, offset, length) -> live[0] += MapDescriptor.recordLength(length));
+            MapConfig config = new MapConfig(
+                    args.longOption("slots", 0, Long.MAX_VALUE, Math.min(s.slots() * 2, MapDescriptor.MAX_SLOTS)),
+                    args.longOption("data-capacity", 0, Long.MAX_VALUE,
+                            Math.max(live[0] * 2 + MapDescriptor.DATA_START, s.dataCapacity())),
+                    s.maxValueLength(), s.valueFormat());
+            try (MapFile destination = MapFile.create(destinationPath, config);
+                    MapWriter writer = destination.writer()) {
+                source.forEach((key, data, offset, length) -> writer.putWith(key, length,
+                        (to, at, n) -> MemorySegment.copy(data, offset, to, at, n)));
+                writer.flush();
+                System.out.println("copied " + writer.size() + " keys from " + sourcePath + " into " + destinationPath
+                        + " (" + config.slots() + " slots, " + config.dataCapacity() + " data bytes)");
+            }
         }
     }
 

@@ -55,6 +55,29 @@ class MapCommandsTest {
         }
     }
 
+    /** {@code map create} sizes as the Rust command does; {@code map copy} keeps every live entry. */
+    @Test
+    void shouldCreateSizedMapsAndCopyTheLiveEntries() {
+        Path sized = dir.resolve("sized.map");
+        assertEquals(0, quietly(new String[] {"map", "create", sized.toString(), "--slots", "64", "--data-capacity", "64k"}));
+        try (MapFile file = MapFile.openReadOnly(sized)) {
+            assertEquals(64, file.stats().slots());
+            assertEquals(65536, file.stats().dataCapacity());
+            assertEquals(65536 - 8 - 16, file.stats().maxValueLength(), "the data area less one record header");
+        }
+        assertEquals(2, quietly(new String[] {"map", "create", dir.resolve("x.map").toString()}), "no sizes");
+        Path users = dir.resolve("users.map");
+        assertEquals(0, quietly(new String[] {"map", "create", users.toString(), "--entries", "100", "--value-format",
+            "user-flyweight"}));
+        assertEquals(0, quietly(new String[] {"map", "load-users", users.toString(), "--users", "100"}));
+        Path copy = dir.resolve("copy.map");
+        assertEquals(0, quietly(new String[] {"map", "copy", users.toString(), copy.toString()}));
+        assertEquals(0, quietly(new String[] {"map", "verify-users", copy.toString(), "--users", "100"}));
+        try (MapFile source = MapFile.openReadOnly(users); MapFile file = MapFile.openReadOnly(copy)) {
+            assertEquals(2 * source.stats().slots(), file.stats().slots(), "twice the source's slots");
+        }
+    }
+
     private static int quietly(String[] argv) {
         PrintStream out = System.out;
         try {
