@@ -243,7 +243,7 @@ mod tests {
     #[test]
     fn a_language_without_variants_gets_no_job_and_a_missing_estimate_a_cautious_one() {
         let common = "runner_params = []\ncompare_rounds = { smoke = 1, quick = 1, default = 1, full = 1 }\n[[metrics]]\nname = \"ns_per_op\"\nunit = \"ns\"\nbetter = \"lower\"\ndoes = \"x\"\n";
-        let toy = "name = \"toy\"\npurpose = \"x\"\nmetrics = [\"ns_per_op\"]\n[[variants]]\nname = \"plain\"\ndoes = \"x\"\nlanguages = [\"c\"]\n[estimate_s]\nrust = { smoke = 1, quick = 2, default = 3, full = 4 }\n";
+        let toy = "name = \"toy\"\npurpose = \"x\"\nmetrics = [\"ns_per_op\"]\nruns = { smoke = 1, quick = 1, default = 1, full = 1 }\n[[variants]]\nname = \"plain\"\ndoes = \"x\"\nlanguages = [\"c\"]\n[estimate_s]\nrust = { smoke = 1, quick = 2, default = 3, full = 4 }\n";
         let catalog = Catalog::parse(&[("common.toml", common), ("toy.toml", toy)]).unwrap();
         let jobs = jobs_of(&catalog.experiments[0], Preset::Full);
         assert_eq!(jobs.len(), 1, "C runs inside the Rust run; no Java job");

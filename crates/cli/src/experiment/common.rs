@@ -41,7 +41,19 @@ impl Common {
         }
     }
 
-    /// `--runs`, or the experiment's default for the preset (one run at `smoke`).
+    /// `--runs`, or the catalog's `runs` of `experiment` at the preset.
+    ///
+    /// # Errors
+    /// An experiment the catalog lacks.
+    pub fn runs(&self, experiment: &str) -> anyhow::Result<usize> {
+        match self.runs {
+            Some(runs) => Ok(runs as usize),
+            None => Ok(super::catalog::spec(experiment)?.runs.at(self.preset()) as usize),
+        }
+    }
+
+    /// `--runs`, or a tool's own count for the preset (one run at `smoke`): for the commands
+    /// that are tools, not catalog experiments (`ring wake`).
     pub fn runs_or(&self, quick: u32, default: u32, full: u32) -> usize {
         self.runs.unwrap_or_else(|| match self.preset() {
             Preset::Smoke => 1,
@@ -76,5 +88,32 @@ mod tests {
         };
         assert_eq!((full.preset(), full.runs_or(3, 5, 10)), (Preset::Full, 2));
         assert_eq!(Common::default().runs_or(3, 5, 10), 5);
+    }
+
+    #[test]
+    fn an_experiments_runs_come_from_its_catalog_entry_unless_given() {
+        let smoke = Common {
+            smoke: true,
+            ..Common::default()
+        };
+        assert_eq!(smoke.runs("queue").unwrap(), 1);
+        assert_eq!(Common::default().runs("queue").unwrap(), 5);
+        let full = Common {
+            full: true,
+            ..Common::default()
+        };
+        assert_eq!(
+            full.runs("queue").unwrap(),
+            10,
+            "experiments/queue.toml's runs at full"
+        );
+        let given = Common {
+            full: true,
+            runs: Some(2),
+            ..Common::default()
+        };
+        assert_eq!(given.runs("queue").unwrap(), 2);
+        let err = Common::default().runs("no-such-experiment").unwrap_err();
+        assert!(err.to_string().contains("no-such-experiment"), "{err}");
     }
 }

@@ -189,7 +189,7 @@ impl Experiment for AtomicIncrementArgs {
         reporter: &mut Reporter,
     ) -> Result<()> {
         let setup = setup(self, common.preset(), &available_cores())?;
-        let runs = common.runs_or(3, 5, 5);
+        let runs = common.runs(Self::NAME)?;
         let threads: Vec<String> = setup.threads.iter().map(|t| t.to_string()).collect();
         let skipped: Vec<String> = setup.skipped.iter().map(|t| t.to_string()).collect();
         reporter.line(&format!(

@@ -131,7 +131,7 @@ impl Experiment for BackPressureArgs {
         cases: &[Case<LoadTest>],
         reporter: &mut Reporter,
     ) -> Result<()> {
-        let runs = common.runs_or(1, 3, 3);
+        let runs = common.runs(Self::NAME)?;
         if let Some(first) = cases.first() {
             header(&first.work.config, runs, reporter)?;
         }

@@ -60,7 +60,7 @@ impl Experiment for DispatchArgs {
         cases: &[Case<(Variant, u64)>],
         reporter: &mut Reporter,
     ) -> Result<()> {
-        let runs = common.runs_or(3, 5, 10);
+        let runs = common.runs(Self::NAME)?;
         let core = first_core()?;
         for case in cases {
             let (variant, iterations) = case.work;

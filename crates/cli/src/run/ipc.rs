@@ -107,7 +107,7 @@ impl Experiment for IpcArgs {
                 Err(err) => return Err(err.into()),
             }
         }
-        let runs = common.runs_or(3, 5, 10);
+        let runs = common.runs(Self::NAME)?;
         ipc::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)
             .map_err(crate::classified)?;
         Ok(())

@@ -103,7 +103,7 @@ impl Experiment for MemoryWalkArgs {
         reporter: &mut Reporter,
     ) -> Result<()> {
         let preset = common.preset();
-        let runs = common.runs_or(3, 5, 5);
+        let runs = common.runs(Self::NAME)?;
         let size_bytes = self.array_bytes(common.preset())?;
         let huge_pages = self.huge_pages(common.preset())?;
         let mut array = WalkArray::new(size_bytes, huge_pages)?;

@@ -101,7 +101,7 @@ impl Experiment for MessagingArgs {
             }
         }
         // One run a case at quick: compare repeats it in each of its rounds.
-        let runs = common.runs_or(1, 3, 5);
+        let runs = common.runs(Self::NAME)?;
         reporter.line(&format!(
             "# messaging: {runs} runs per case, the cases alternating run by run, sender on core {}, receiver on core {}",
             cores.0, cores.1

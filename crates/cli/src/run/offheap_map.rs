@@ -80,7 +80,7 @@ impl Experiment for OffheapMapArgs {
         cases: &[Case<(Variant, Sizes)>],
         reporter: &mut Reporter,
     ) -> Result<()> {
-        let runs = common.runs_or(1, 3, 3);
+        let runs = common.runs(Self::NAME)?;
         let core = first_core()?;
         let dir = self.dir.clone().unwrap_or_else(std::env::temp_dir);
         reporter.line(&format!(

@@ -146,7 +146,7 @@ impl Experiment for PingPongArgs {
         cases: &[Case<Bounce>],
         reporter: &mut Reporter,
     ) -> Result<()> {
-        let runs = common.runs_or(3, 5, 3);
+        let runs = common.runs(Self::NAME)?;
         reporter.line(&format!(
             "# ping-pong: {runs} runs of each kernel on each pair"
         ))?;

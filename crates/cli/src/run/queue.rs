@@ -127,7 +127,7 @@ impl Experiment for QueueArgs {
         reporter: &mut Reporter,
     ) -> Result<()> {
         let preset = common.preset();
-        let runs = common.runs_or(3, 5, 10);
+        let runs = common.runs(Self::NAME)?;
         let exe = std::env::current_exe().context("cannot find this executable for p1c1-ipc")?;
         let peer_command = move |peer: &IpcPeer| {
             let mut command = Command::new(&exe);

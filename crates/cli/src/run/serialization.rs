@@ -47,7 +47,7 @@ impl Experiment for SerializationArgs {
         cases: &[Case<(Variant, usize)>],
         reporter: &mut Reporter,
     ) -> Result<()> {
-        let runs = common.runs_or(3, 5, 10);
+        let runs = common.runs(Self::NAME)?;
         let core = first_core()?;
         reporter.line(&format!(
             "# serialization: {runs} runs per codec, pinned to core {core}, the codecs alternating run by run"

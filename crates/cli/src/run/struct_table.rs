@@ -56,7 +56,7 @@ impl Experiment for StructTableArgs {
         cases: &[Case<Table>],
         reporter: &mut Reporter,
     ) -> Result<()> {
-        let runs = common.runs_or(3, 5, 5);
+        let runs = common.runs(Self::NAME)?;
         for case in cases {
             let Table { variant, records } = case.work;
             let (mut init, mut query, mut total) = (Vec::new(), Vec::new(), Vec::new());

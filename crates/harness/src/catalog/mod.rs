@@ -348,6 +348,7 @@ does = "Nanoseconds per operation."
 name = "toy"
 purpose = "A toy."
 metrics = ["ns_per_op"]
+runs = {{ smoke = 1, quick = 3, default = 5, full = 10 }}
 [[variants]]
 name = "plain"
 does = "Nothing."
@@ -491,6 +492,11 @@ full = 4
                     "metrics = [\"ns_per_op\"]\nheadline = { metric = \"ns_per_op\", languages = true, params = { size = 1 } }",
                 ),
                 "`size` is not a param of the experiment",
+            ),
+            (
+                "toy.toml",
+                experiment("").replace("quick = 3, default = 5", "quick = 0, default = 5"),
+                "runs: every preset makes at least one run",
             ),
         ];
         for (file, text, expected) in cases {

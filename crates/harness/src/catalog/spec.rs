@@ -149,6 +149,10 @@ pub struct ExperimentSpec {
     /// `compare --only <name>` runs it.
     #[serde(default = "yes")]
     pub compare_default: bool,
+    /// Timed runs of each case `sympathy run <name>` makes at each preset (`--runs` sets
+    /// another count), e.g. `runs = { smoke = 1, quick = 3, default = 5, full = 10 }`: more where
+    /// one run is short and its spread wide, fewer where one run builds a million-user map.
+    pub runs: PerPreset,
     /// Whether its figures move with the one-way hop between two cores (two threads or
     /// processes on two cores: ping-pong, queue, ipc, ...). Only such an experiment's rows carry
     /// the hop probed around their runs and a drift mark, and only its rounds are taken again
@@ -462,6 +466,12 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
                     p.name
                 )));
             }
+        }
+        let r = &e.runs;
+        if [r.smoke, r.quick, r.default, r.full].contains(&0) {
+            errors.push(at(
+                "runs: every preset makes at least one run (a zero would report nothing)".into(),
+            ));
         }
         for (language, seconds) in &e.estimate_s {
             let name = language.name();

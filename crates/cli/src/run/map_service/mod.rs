@@ -242,7 +242,7 @@ impl Experiment for MapServiceArgs {
         let Some(first) = cases.first() else {
             return Ok(());
         };
-        let runs = common.runs_or(2, 3, 3);
+        let runs = common.runs(Self::NAME)?;
         let (server_core, load_core) = self.cores()?;
         let wrk = which("wrk").context(
             "wrk (the load generator) is not installed: `apt-get install wrk` (ci/setup does)",

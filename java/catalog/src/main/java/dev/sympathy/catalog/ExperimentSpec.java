@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param seedFigures figures the seed articles published, shown beside ours
  * @param estimateS seconds each language's run is expected to take at each preset
  * @param compareDefault whether {@code compare} without {@code --only} runs it (true when absent)
+ * @param runs timed runs of each case {@code sympathy run} makes at each preset, by preset name
+ *     (the Rust runs; JMH's iterations are the Java runner's)
  * @param hopDependent whether its figures move with the one-way hop between two cores (false when
  *     absent); only the report reads it
  * @param parity the parity facts ({@code common.toml}'s {@code parity_facts}) its results carry
@@ -41,11 +43,13 @@ public record ExperimentSpec(
         List<SeedFigureSpec> seedFigures,
         Map<Language, PresetSeconds> estimateS,
         Boolean compareDefault,
+        @JsonProperty(required = true) Map<String, Integer> runs,
         Boolean hopDependent,
         List<String> parity) {
     public ExperimentSpec {
         parity = parity == null ? List.of() : List.copyOf(parity);
         compareDefault = compareDefault == null || compareDefault;
+        runs = Map.copyOf(runs);
         hopDependent = hopDependent != null && hopDependent;
         seeds = seeds == null ? List.of() : List.copyOf(seeds);
         variants = List.copyOf(variants);

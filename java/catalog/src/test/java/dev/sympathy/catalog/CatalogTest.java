@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ class CatalogTest {
     private static final String WALK = """
             name = "walk"
             metrics = ["ns_per_op"]
+            runs = { smoke = 1, quick = 3, default = 5, full = 5 }
             purpose = "Walks."
 
             [[params]]
@@ -76,6 +78,7 @@ class CatalogTest {
         assertTrue(walk.variantsAt(Language.JAVA, Preset.QUICK).contains("linear"));
         assertTrue(walk.variantsAt(Language.JAVA, Preset.DEFAULT).contains("linear-on-heap"));
         assertTrue(walk.variantsAt(Language.JAVA, Preset.SMOKE).contains("linear-on-heap"));
+        assertEquals(Map.of("smoke", 1, "quick", 3, "default", 5, "full", 5), walk.runs(), "memory-walk's runs");
         assertEquals(Better.LOWER, catalog.metric("ns_per_op").orElseThrow().better());
         assertFalse(catalog.isWorkParam("memory-walk", "preset"));
         assertTrue(catalog.isWorkParam("memory-walk", "size_bytes"));
