@@ -42,6 +42,8 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 mod inputs;
 
+use crate::cursor::{BufferTooSmall, Reader, Writer};
+
 pub use inputs::{INPUTS, inputs, same_order};
 
 /// The experiment's name in result lines.
@@ -183,6 +185,16 @@ pub enum CodecError {
     Sbe(Box<MessageError>),
 }
 
+impl From<BufferTooSmall> for CodecError {
+    #[inline(always)]
+    fn from(e: BufferTooSmall) -> CodecError {
+        CodecError::BufferTooSmall {
+            needed: e.needed,
+            len: e.len,
+        }
+    }
+}
+
 impl From<MessageError> for CodecError {
     fn from(e: MessageError) -> CodecError {
         CodecError::Sbe(Box::new(e))
@@ -231,52 +243,6 @@ impl Codec for SerdeBinary {
 /// `hand-codec`: the [`OrderLayout`] written and read field by field through a cursor that
 /// checks the bounds of every access, as `java.nio.ByteBuffer` does.
 pub struct HandCodec;
-
-/// A write cursor over a byte slice; every put checks that it fits (also the messaging
-/// experiment's hand codec).
-pub(crate) struct Writer<'a> {
-    pub(crate) buf: &'a mut [u8],
-    pub(crate) pos: usize,
-}
-
-impl Writer<'_> {
-    #[inline(always)]
-    pub(crate) fn put<const N: usize>(&mut self, bytes: [u8; N]) -> Result<(), CodecError> {
-        let len = self.buf.len();
-        let dst = self
-            .buf
-            .get_mut(self.pos..self.pos + N)
-            .ok_or(CodecError::BufferTooSmall {
-                needed: self.pos + N,
-                len,
-            })?;
-        dst.copy_from_slice(&bytes);
-        self.pos += N;
-        Ok(())
-    }
-}
-
-/// A read cursor over a byte slice; every get checks that it is in bounds (also the messaging
-/// experiment's hand codec).
-pub(crate) struct Reader<'a> {
-    pub(crate) buf: &'a [u8],
-    pub(crate) pos: usize,
-}
-
-impl Reader<'_> {
-    #[inline(always)]
-    pub(crate) fn get<const N: usize>(&mut self) -> Result<[u8; N], CodecError> {
-        let src = self
-            .buf
-            .get(self.pos..self.pos + N)
-            .ok_or(CodecError::BufferTooSmall {
-                needed: self.pos + N,
-                len: self.buf.len(),
-            })?;
-        self.pos += N;
-        Ok(src.try_into().expect("the range is N bytes long"))
-    }
-}
 
 impl Codec for HandCodec {
     const SLOT_BYTES: usize = OrderLayout::SIZE;

@@ -21,7 +21,7 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use super::sample::sample;
 use super::wire::Wire;
-use crate::serialization::{Reader, Writer};
+use crate::cursor::{BufferTooSmall, Reader, Writer};
 
 /// Offsets and size of the layout (the diagram above).
 pub struct UpdateLayout;
@@ -207,7 +207,7 @@ impl Wire for HandCodec {
         let u = sample.as_ref();
         let (level, venue) = fixed_parts(&u)?;
         let mut w = Writer { buf, pos: 0 };
-        let put = |w: &mut Writer<'_>| -> Result<(), crate::serialization::CodecError> {
+        let put = |w: &mut Writer<'_>| -> Result<(), BufferTooSmall> {
             w.put(u.sequence.to_le_bytes())?;
             w.put(u.instrument.id.to_le_bytes())?;
             w.put(*u.instrument.symbol.bytes())?;
@@ -232,7 +232,7 @@ impl Wire for HandCodec {
             ));
         }
         let mut r = Reader { buf: bytes, pos: 0 };
-        let read = |r: &mut Reader<'_>| -> Result<_, crate::serialization::CodecError> {
+        let read = |r: &mut Reader<'_>| -> Result<_, BufferTooSmall> {
             let sequence = u64::from_le_bytes(r.get()?);
             let instrument_id = i64::from_le_bytes(r.get()?);
             let symbol: [u8; 8] = r.get()?;
