@@ -195,7 +195,7 @@ fn announce(
         },
         human(expected),
         if preset == Preset::Full {
-            " (several GiB of memory for struct-table and memory-walk)"
+            " (several GiB of memory for the largest tables and arrays)"
         } else {
             ""
         },

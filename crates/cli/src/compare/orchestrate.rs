@@ -570,7 +570,7 @@ echo 'progress goes to stderr' >&2"#;
             job("ping-pong", Language::Java, "run ping-pong --json"),
             job("queue", Language::Rust, BAD_OUTPUT),
             job("dispatch", Language::Rust, SILENT),
-            job("struct-table", Language::Rust, RUST_OK),
+            job("fifth", Language::Rust, RUST_OK),
         ];
         let dir = work_dir("failures");
         let (outcome, progress) = run(&jobs, 1, &FakeProbe::new(&[]), None, &dir);
@@ -616,7 +616,7 @@ echo 'progress goes to stderr' >&2"#;
         assert!(progress.contains("left)"), "{progress}");
         assert!(progress.contains("FAILED"), "{progress}");
         assert!(progress.contains("ok: 1 result(s)"), "{progress}");
-        assert!(dir.join("logs/struct-table-rust-r1.stdout").is_file());
+        assert!(dir.join("logs/fifth-rust-r1.stdout").is_file());
         fs::remove_dir_all(&dir).unwrap();
     }
 

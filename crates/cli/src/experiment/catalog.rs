@@ -115,6 +115,33 @@ pub fn variant_parser<V: CatalogVariant>() -> impl TypedValueParser<Value = V> {
     })
 }
 
+/// (Tests) Every kernel name parses back to its kernel through the catalog, the catalog's Rust
+/// variants are exactly the kernels, and a wrong name is an error naming a right one.
+#[cfg(test)]
+pub(crate) fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>(
+    wrong: &str,
+    listed: &str,
+) {
+    let experiment = V::EXPERIMENT;
+    let parser = variant_parser::<V>();
+    let cmd = clap::Command::new("x");
+    for &v in V::ALL {
+        let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(v.catalog_name()));
+        assert_eq!(parsed.unwrap(), v, "{experiment}");
+    }
+    let kernels: Vec<&str> = V::ALL.iter().map(|&v| v.catalog_name()).collect();
+    assert_eq!(
+        spec(experiment).unwrap().variants_in(Language::Rust),
+        kernels,
+        "{experiment}: the catalog's Rust variants are the kernels, in order"
+    );
+    let err = parser
+        .parse_ref(&cmd, None, std::ffi::OsStr::new(wrong))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(wrong) && err.contains(listed), "{err}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,52 +167,24 @@ mod tests {
         );
     }
 
-    /// Every kernel name parses back to its kernel through the catalog, the catalog's Rust
-    /// variants are exactly the kernels, and a wrong name is an error naming a right one.
-    fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>(
-        wrong: &str,
-        listed: &str,
-    ) {
-        let experiment = V::EXPERIMENT;
-        let parser = variant_parser::<V>();
-        let cmd = clap::Command::new("x");
-        for &v in V::ALL {
-            let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(v.catalog_name()));
-            assert_eq!(parsed.unwrap(), v, "{experiment}");
-        }
-        let kernels: Vec<&str> = V::ALL.iter().map(|&v| v.catalog_name()).collect();
-        assert_eq!(
-            spec(experiment).unwrap().variants_in(Language::Rust),
-            kernels,
-            "{experiment}: the catalog's Rust variants are the kernels, in order"
-        );
-        let err = parser
-            .parse_ref(&cmd, None, std::ffi::OsStr::new(wrong))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains(wrong) && err.contains(listed), "{err}");
-    }
-
-    #[test]
-    fn every_experiments_variant_names_round_trip_through_the_catalog() {
-        use sympathy_lab::*;
-        names_round_trip::<atomic_increment::Variant>("lock-inc", "lock-xadd");
-        names_round_trip::<ping_pong::Variant>("ping", "same-line");
-        names_round_trip::<memory_walk::Variant>("zigzag", "chase-heap");
-        names_round_trip::<struct_table::Variant>("heap", "flyweight");
-        names_round_trip::<queue::Variant>("ring2", "p1c1-batch");
-        names_round_trip::<serialization::Variant>("unsafe", "ring-claim");
-        names_round_trip::<Variant>("mono", "dyn-1");
-        names_round_trip::<back_pressure::Variant>("lifo", "bounded");
-    }
-
     #[test]
     fn values_come_from_the_catalog_and_missing_ones_are_named() {
-        assert_eq!(
-            u64_at("struct-table", "records", Preset::Full).unwrap(),
-            50_000_000
-        );
-        let err = u64_at("struct-table", "nope", Preset::Full).unwrap_err();
+        // every integer param of every experiment, as the catalog holds it
+        let mut read = 0;
+        for spec in &catalog().experiments {
+            for param in &spec.params {
+                if let Some(value) = param.u64_at(Preset::Full) {
+                    assert_eq!(
+                        u64_at(&spec.name, &param.name, Preset::Full).unwrap(),
+                        value
+                    );
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 0, "the catalog has integer params");
+        let name = &catalog().experiments[0].name;
+        let err = u64_at(name, "nope", Preset::Full).unwrap_err();
         assert!(err.to_string().contains("has no param `nope`"), "{err}");
     }
 }

@@ -344,6 +344,14 @@ fn seed_line(
 mod tests {
     use super::*;
 
+    #[test]
+    fn variant_names_round_trip_through_the_catalog() {
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::atomic_increment::Variant>(
+            "lock-inc",
+            "lock-xadd",
+        );
+    }
+
     fn args(threads: Option<Vec<usize>>, count: Option<u64>) -> AtomicIncrementArgs {
         AtomicIncrementArgs {
             threads,

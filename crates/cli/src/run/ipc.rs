@@ -1,6 +1,6 @@
 //! `sympathy run ipc`: the memory-mapped ring between two pinned processes (`ring`, `echo`,
 //! `ring-cross`, `echo-cross-ffm`, `echo-cross-jni`; see `sympathy_lab::ipc`). The peer
-//! processes start through [`CliPeers`]: a Rust peer is this binary with the hidden subcommand
+//! processes start through [`CliPeers`](crate::run::peers::CliPeers): a Rust peer is this binary with the hidden subcommand
 //! `run ipc-peer`, a Java peer is `java/sidecar`.
 //!
 //! The cross-language variants need Java (`ring-cross`'s producer is `java/sidecar produce`,
@@ -13,12 +13,13 @@
 //! sympathy run ipc --variants echo-cross-ffm,echo-cross-jni --round-trips 100000 --runs 3
 //! ```
 
+use crate::run::peers::{CliPeers, pick_cores};
 use anyhow::Result;
 use clap::Args;
 use sympathy_harness::Reporter;
-use sympathy_harness::catalog::{Language, catalog};
+use sympathy_harness::catalog::catalog;
 use sympathy_lab::ipc::{self, Overrides, Variant, WriteMode};
-use sympathy_lab::peer::{JavaSidecar, PeerError, PeerLauncher, PeerTask};
+use sympathy_lab::peer::JavaSidecar;
 
 use crate::experiment::catalog::{variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
@@ -44,7 +45,7 @@ pub struct IpcArgs {
     /// How the producer of `ring` writes, one or more of `per-message,batch`: `batch` fills
     /// runs of --batch messages in place (`Producer::try_write_batch`); with both, the runs
     /// alternate between them and the ratio per round is printed.
-    #[arg(long, value_delimiter = ',', value_parser = super::ipc_peer::write_mode)]
+    #[arg(long, value_delimiter = ',', value_parser = crate::run::ipc_peer::write_mode)]
     pub writes: Vec<WriteMode>,
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -111,50 +112,5 @@ impl Experiment for IpcArgs {
         ipc::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)
             .map_err(crate::classified)?;
         Ok(())
-    }
-}
-
-/// Two distinct cores for the two processes: `--cores a,b`, or the first two available.
-pub(crate) fn pick_cores(cores: &Option<String>) -> Result<(usize, usize)> {
-    let list = match cores {
-        Some(text) => sympathy_harness::pin::parse_core_list(text).map_err(anyhow::Error::msg)?,
-        None => sympathy_harness::pin::available_cores(),
-    };
-    match list[..] {
-        [a, b, ..] if a != b => Ok((a, b)),
-        _ => anyhow::bail!(
-            "need two distinct cores for the two processes, have {list:?}; pass --cores a,b"
-        ),
-    }
-}
-
-/// The peer processes of the CLI (of `run ipc` and `run messaging`): a Rust peer re-runs this
-/// binary with a hidden subcommand (`run ipc-peer producer|echo|publisher`), a Java peer runs
-/// `java/sidecar`.
-pub(crate) struct CliPeers {
-    /// The sidecar, once probed.
-    pub(crate) java: Option<JavaSidecar>,
-}
-
-impl PeerLauncher for CliPeers {
-    fn command(
-        &self,
-        language: Language,
-        task: &dyn PeerTask,
-    ) -> Result<std::process::Command, PeerError> {
-        match language {
-            Language::Java => match &self.java {
-                Some(java) => Ok(java.command(task)),
-                None => Err(PeerError::JavaUnavailable(
-                    "java/sidecar was not probed".into(),
-                )),
-            },
-            Language::Rust => {
-                let mut command = std::process::Command::new(std::env::current_exe()?);
-                command.args(super::ipc_peer::peer_args(task));
-                Ok(command)
-            }
-            Language::C => Err(PeerError::BadCase("there is no C ipc peer".into())),
-        }
     }
 }

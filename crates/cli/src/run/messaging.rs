@@ -19,9 +19,9 @@ use sympathy_harness::catalog::catalog;
 use sympathy_lab::messaging::{self, EXPERIMENT, Overrides, Sender, Variant};
 use sympathy_lab::peer::JavaSidecar;
 
-use super::ipc::{CliPeers, pick_cores};
 use crate::experiment::catalog::{variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
+use crate::run::peers::{CliPeers, pick_cores};
 
 /// Flags of `sympathy run messaging` (beside the common ones).
 #[derive(Args, Debug, Clone, Default)]
