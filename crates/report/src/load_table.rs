@@ -1,5 +1,6 @@
-//! The back-pressure view: latency against offered load, one row per variant, language and
-//! load, gathered from the experiment's separate metric results (`latency_p50_ns`,
+//! The latency-against-load view of an experiment swept over offered load (one whose catalog
+//! entry has a `load` param, as back-pressure's): one row per variant, language and load,
+//! gathered from the experiment's separate metric results (`latency_p50_ns`,
 //! `latency_p99_ns`, `latency_max_ns`, `completed`, `rejected`, each per `params.load`).
 
 use std::collections::BTreeMap;
@@ -8,8 +9,16 @@ use crate::merge::Merged;
 use crate::table::LANGUAGES;
 use sympathy_harness::format;
 
-/// The experiment this view is for.
-pub(crate) const EXPERIMENT: &str = "back-pressure";
+/// The catalog param an experiment sweeps over offered load with: an experiment that has it
+/// gets this view.
+pub(crate) const LOAD_PARAM: &str = "load";
+
+/// Whether `experiment` is swept over offered load (its catalog entry has a [`LOAD_PARAM`]).
+pub(crate) fn has_load_view(experiment: &str) -> bool {
+    sympathy_harness::catalog::catalog()
+        .param(experiment, LOAD_PARAM)
+        .is_some()
+}
 
 /// The metrics of one variant, language and load.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,13 +48,13 @@ impl LoadPoint {
     }
 }
 
-/// Every back-pressure point of `merged`, ordered by variant (as first seen), language
+/// Every point of `experiment` in `merged`, ordered by variant (as first seen), language
 /// ([`LANGUAGES`] order) and load. Results without a numeric `params.load` are left out.
-pub(crate) fn load_points(merged: &Merged) -> Vec<LoadPoint> {
+pub(crate) fn load_points(merged: &Merged, experiment: &str) -> Vec<LoadPoint> {
     let mut variants: Vec<&str> = Vec::new();
     let mut points: Vec<LoadPoint> = Vec::new();
-    for r in merged.results.iter().filter(|r| r.experiment == EXPERIMENT) {
-        let Some(load_text) = r.params.get("load") else {
+    for r in merged.results.iter().filter(|r| r.experiment == experiment) {
+        let Some(load_text) = r.params.get(LOAD_PARAM) else {
             continue;
         };
         let Ok(load) = load_text.parse::<f64>() else {
@@ -237,7 +246,7 @@ mod tests {
         ]
         .join("\n");
         let merged = Merged::from_streams([parse_jsonl("t", &text).unwrap()]);
-        let points = load_points(&merged);
+        let points = load_points(&merged, "back-pressure");
         let order: Vec<(&str, &str, &str)> = points
             .iter()
             .map(|p| {
@@ -269,7 +278,7 @@ mod tests {
     fn the_caption_follows_the_data_not_the_theory() {
         let caption_of = |lines: &[String]| {
             let merged = Merged::from_streams([parse_jsonl("t", &lines.join("\n")).unwrap()]);
-            caption(&load_points(&merged)).unwrap()
+            caption(&load_points(&merged, "back-pressure")).unwrap()
         };
         // What the theory says: the unbounded p99 grows past capacity, the bounded one stays
         // and rejects.

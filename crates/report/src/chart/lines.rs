@@ -60,7 +60,7 @@ fn series(points: &[LoadPoint]) -> Vec<Series> {
 }
 
 /// The chart as an `<svg>` element; `None` when no point has a p99 latency.
-pub(crate) fn latency_vs_load(points: &[LoadPoint]) -> Option<String> {
+pub(crate) fn latency_vs_load(experiment: &str, points: &[LoadPoint]) -> Option<String> {
     let series = series(points);
     if series.is_empty() {
         return None;
@@ -73,9 +73,9 @@ pub(crate) fn latency_vs_load(points: &[LoadPoint]) -> Option<String> {
     let low = p99s.iter().copied().fold(f64::INFINITY, f64::min);
     let high = p99s.iter().copied().fold(0.0, f64::max);
     let y = Axis::log(low, high, BOTTOM, TOP);
-    let title = "back-pressure: p99 latency against offered load";
-    let mut out = Svg::new(WIDTH, HEIGHT, title);
-    out.text((PAD, 20.0), TITLE, Anchor::Start, title, None);
+    let title = format!("{experiment}: p99 latency against offered load");
+    let mut out = Svg::new(WIDTH, HEIGHT, &title);
+    out.text((PAD, 20.0), TITLE, Anchor::Start, &title, None);
     // Legend, one entry per line.
     let mut lx = PAD;
     for s in &series {

@@ -87,8 +87,8 @@ pub(super) fn render(report: &Report) -> String {
             );
             out.push_str(&table(&TextTable::fixed(RUN_HEADERS, 1..5, runs)));
         }
-        if experiment.experiment == load_table::EXPERIMENT {
-            let points = load_table::load_points(&report.merged);
+        if load_table::has_load_view(&experiment.experiment) {
+            let points = load_table::load_points(&report.merged, &experiment.experiment);
             if !points.is_empty() {
                 out.push_str("\n### latency vs load\n\n");
                 if let Some(caption) = load_table::caption(&points) {

@@ -256,8 +256,8 @@ fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
                       (every row above comes from these runs; CPU counts its child processes).</p>\n");
         out.push_str(&text_table(RUN_HEADERS, 1, &runs));
     }
-    if e.experiment == load_table::EXPERIMENT {
-        let points = load_table::load_points(&report.merged);
+    if load_table::has_load_view(&e.experiment) {
+        let points = load_table::load_points(&report.merged, &e.experiment);
         if !points.is_empty() {
             out.push_str("<h3 id=\"latency-vs-load\">latency vs load</h3>\n");
             if let Some(caption) = load_table::caption(&points) {
@@ -268,7 +268,7 @@ fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
                 2,
                 &load_table::texts(&points),
             ));
-            if let Some(svg) = chart::latency_vs_load(&points) {
+            if let Some(svg) = chart::latency_vs_load(&e.experiment, &points) {
                 out.push_str(&figure(svg));
             }
         }
