@@ -2,7 +2,7 @@
 //! (within loom's preemption bound) of the writer thread and a reader thread over the smallest
 //! map, through the real [`MapFile`]/[`Writer`] code; only the atomics differ (see
 //! [`crate::primitive`]). Run with
-//! `RUSTFLAGS="--cfg loom" cargo test -p sympathy-map --lib --release loom_model`.
+//! `RUSTFLAGS="--cfg loom" cargo test -p sympathy-map --lib --profile verify loom_model`.
 //!
 //! What is checked: a reader finds a key only once its record is whole (the record header's
 //! relaxed words are seen through the slot's acquire), never an older value after a newer one,

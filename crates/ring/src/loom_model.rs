@@ -2,7 +2,7 @@
 //! loom's preemption bound) of one producer thread and one consumer thread over the smallest
 //! ring, through the real [`Producer`]/[`Consumer`] code; only the atomics differ (see
 //! [`crate::primitive`]). Run with
-//! `RUSTFLAGS="--cfg loom" cargo test -p sympathy-ring --lib --release loom_model`.
+//! `RUSTFLAGS="--cfg loom" cargo test -p sympathy-ring --lib --profile verify loom_model`.
 //!
 //! What is checked: claims (negative then positive length), copying writes, padding at the wrap,
 //! head release once per batch, the producer's cached head refreshed only when the ring looks
