@@ -135,16 +135,13 @@ fn print_ratios(
             continue;
         };
         let ratios: Vec<f64> = rates.iter().zip(first).map(|(r, r0)| r / r0).collect();
-        if let Some(r) = Stats::from_samples(&ratios) {
-            reporter.line(&format!(
-                "ratio {} / {} (same round): median {:.2} (min {:.2} .. max {:.2}, {} rounds)",
-                case.writes.name(),
-                group[0].writes.name(),
-                r.median,
-                r.min,
-                r.max,
-                ratios.len()
-            ))?;
+        let what = format!(
+            "{} / {} (same round)",
+            case.writes.name(),
+            group[0].writes.name()
+        );
+        if let Some(line) = Stats::ratio_line(&what, &ratios, "rounds") {
+            reporter.line(&line)?;
         }
     }
     Ok(())

@@ -9,20 +9,14 @@
 //! `batch` fixed-size messages in place and publishes them together.
 
 use std::process::Child;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use sympathy_harness::pin::pin_current_thread;
 use sympathy_ring::pattern::Pattern;
-use sympathy_ring::{Consumer, Ring, Role};
+use sympathy_ring::{Consumer, Ring};
 
 use super::{Case, ProduceTask, WriteMode};
-use crate::peer::{self, PeerError, PeerLauncher, Progress, scratch_ring};
-
-/// How long a consumer waits for a next message from a live producer before giving up (a JVM
-/// producer starts in a second or two; the launcher builds it before the run).
-const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(120);
-/// How long a producer waits on a ring that stays full.
-const FULL_LIMIT: Duration = Duration::from_secs(120);
+use crate::peer::{self, EmptyRing, FullRing, PeerError, PeerLauncher, scratch_ring};
 
 /// One throughput run of `case` on a fresh ring: returns messages per second, first message to
 /// last (`count - 1` intervals). The producer is pinned to `cores.0`, the consumer to `cores.1`.
@@ -47,24 +41,14 @@ pub fn measure_throughput(
         writes: case.writes,
         batch: case.batch,
     };
-    let mut child = peer::start(launcher, case.producer, &task)?;
-    let outcome = std::thread::scope(|s| {
-        s.spawn(|| {
-            pin_current_thread(cores.1)?;
-            consume(&mut consumer, case.size_bytes, case.messages, &mut child)
-        })
-        .join()
-        .unwrap_or_else(|_| Err(PeerError::Peer("the consumer thread panicked".into())))
-    });
-    let seconds = match outcome {
-        Ok(seconds) => seconds,
-        Err(err) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(err);
-        }
-    };
-    peer::finish(child, "producer")?;
+    let seconds = peer::run_beside(
+        launcher,
+        case.producer,
+        &task,
+        "producer",
+        cores.1,
+        |child| consume(&mut consumer, case.size_bytes, case.messages, child),
+    )?;
     Ok((case.messages - 1) as f64 / seconds)
 }
 
@@ -78,9 +62,7 @@ fn consume(
     let mut next = 0u64;
     let mut first = None;
     let mut bad: Option<String> = None;
-    let mut idle: u32 = 0;
-    let mut exited = false;
-    let mut progress = Progress::new();
+    let mut empty = EmptyRing::new("producer");
     while next < count {
         let n = consumer.read(
             |_, bytes| {
@@ -97,26 +79,7 @@ fn consume(
             }
             continue;
         }
-        idle = idle.wrapping_add(1);
-        if idle.is_multiple_of(1 << 16) {
-            if let Some(status) = child.try_wait()? {
-                // 65536 empty polls after seeing it exit: nothing more is coming.
-                if exited {
-                    return Err(PeerError::Peer(format!(
-                        "the producer exited ({status}) after {next} of {count} messages"
-                    )));
-                }
-                exited = true;
-            }
-            if progress.stalled(next, NO_PROGRESS_LIMIT) {
-                return Err(PeerError::Peer(format!(
-                    "the producer process is alive but sent nothing for {NO_PROGRESS_LIMIT:?} \
-                     ({next} of {count} messages received)"
-                )));
-            }
-            consumer.heartbeat();
-        }
-        std::hint::spin_loop();
+        empty.idle(consumer, Some(&mut *child), next, count)?;
     }
     let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
     if let Some(m) = bad {
@@ -136,8 +99,7 @@ pub fn produce_in_peer(task: &ProduceTask) -> Result<(), PeerError> {
     let pattern = Pattern::new(task.size);
     let mut buf = vec![0u8; task.size];
     let mut i = 0u64;
-    let mut idle: u32 = 0;
-    let mut progress = Progress::new();
+    let mut full = FullRing::new("consumer");
     while i < task.count {
         let before = i;
         if task.writes == WriteMode::Batch {
@@ -170,21 +132,7 @@ pub fn produce_in_peer(task: &ProduceTask) -> Result<(), PeerError> {
             }
         }
         if i == before {
-            idle = idle.wrapping_add(1);
-            if idle.is_multiple_of(1 << 16) {
-                producer.heartbeat();
-                if let Some(e) =
-                    sympathy_ring::RingError::peer_gone(producer.peer(), Role::Consumer)
-                {
-                    return Err(e.into());
-                }
-                if progress.stalled(i, FULL_LIMIT) {
-                    return Err(PeerError::Peer(format!(
-                        "the ring stayed full for {FULL_LIMIT:?} (consumer stuck?)"
-                    )));
-                }
-            }
-            std::hint::spin_loop();
+            full.idle(&mut producer, i)?;
         }
     }
     Ok(())

@@ -6,21 +6,18 @@
 //! [`Batch`]: sympathy_ring::Batch
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use sympathy_harness::pin::pin_current_thread;
-use sympathy_ring::{Producer, Ring, Role};
+use sympathy_ring::{Producer, Ring};
 
 use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::wire::{Raw, Sbe, Serde, Wire};
-use crate::peer::{JavaRing, PeerError, PeerTask, Progress, arg};
+use crate::peer::{FullRing, JavaRing, PeerError, PeerTask, arg};
 
 /// Records published together at most (one tail store, one cache-line handover per batch), as
 /// the ipc experiment's producer.
 pub const BATCH: usize = 256;
-/// How long a sender waits on a ring that stays full.
-const FULL_LIMIT: Duration = Duration::from_secs(120);
 
 /// What a sending process does: write `count` price updates encoded as `encoding` into the
 /// existing ring `ring`, pinned to `core`.
@@ -96,8 +93,7 @@ pub fn publish_in_peer(task: &PublishTask) -> Result<(), PeerError> {
 pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), PeerError> {
     let mut scratch = vec![0u8; producer.max_message_length().min(64 * 1024)];
     let mut seq = 0u64;
-    let mut idle: u32 = 0;
-    let mut progress = Progress::new();
+    let mut full = FullRing::new("receiver");
     let mut failure: Option<(u64, String)> = None;
     while seq < count {
         let before = seq;
@@ -129,21 +125,7 @@ pub fn publish<W: Wire>(producer: &mut Producer, count: u64) -> Result<(), PeerE
             return Err(PeerError::BadCase(format!("encoding message {at}: {e}")));
         }
         if seq == before {
-            idle = idle.wrapping_add(1);
-            if idle.is_multiple_of(1 << 16) {
-                producer.heartbeat();
-                if let Some(e) =
-                    sympathy_ring::RingError::peer_gone(producer.peer(), Role::Consumer)
-                {
-                    return Err(e.into());
-                }
-                if progress.stalled(seq, FULL_LIMIT) {
-                    return Err(PeerError::Peer(format!(
-                        "the ring stayed full for {FULL_LIMIT:?} (receiver stuck?)"
-                    )));
-                }
-            }
-            std::hint::spin_loop();
+            full.idle(producer, seq)?;
         }
     }
     Ok(())

@@ -4,9 +4,8 @@
 //! (`verify` of its [`Wire`]), timed from the first message to the last.
 
 use std::process::Child;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use sympathy_harness::pin::pin_current_thread;
 use sympathy_ring::{Consumer, Ring};
 
 use super::cases::Case;
@@ -14,11 +13,7 @@ use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::publish::PublishTask;
 use super::wire::{Raw, Sbe, Serde, Wire};
-use crate::peer::{self, PeerError, PeerLauncher, Progress, scratch_ring};
-
-/// How long a receiver waits for a next message from a live sender (a JVM sender starts and
-/// warms up in a few seconds).
-const NO_PROGRESS_LIMIT: Duration = Duration::from_secs(120);
+use crate::peer::{self, EmptyRing, PeerError, PeerLauncher, scratch_ring};
 
 /// One run's outcome.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,24 +59,14 @@ fn measure<W: Wire>(
         java_ring: case.variant.java_ring(),
         java_warmup: case.java_warmup,
     };
-    let mut child = peer::start(launcher, case.sender_language(), &task)?;
-    let outcome = std::thread::scope(|s| {
-        s.spawn(|| {
-            pin_current_thread(cores.1)?;
-            receive::<W>(&mut consumer, case.messages, Some(&mut child))
-        })
-        .join()
-        .unwrap_or_else(|_| Err(PeerError::Peer("the receiver thread panicked".into())))
-    });
-    let (seconds, bytes) = match outcome {
-        Ok(done) => done,
-        Err(err) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(err);
-        }
-    };
-    peer::finish(child, "sender")?;
+    let (seconds, bytes) = peer::run_beside(
+        launcher,
+        case.sender_language(),
+        &task,
+        "sender",
+        cores.1,
+        |child| receive::<W>(&mut consumer, case.messages, Some(child)),
+    )?;
     Ok(Received {
         msgs_per_sec: (case.messages - 1) as f64 / seconds,
         mean_bytes: bytes as f64 / case.messages as f64,
@@ -104,9 +89,7 @@ pub fn receive<W: Wire>(
     let mut bytes = 0u64;
     let mut first = None;
     let mut bad: Option<String> = None;
-    let mut idle: u32 = 0;
-    let mut exited = false;
-    let mut progress = Progress::new();
+    let mut empty = EmptyRing::new("sender");
     while next < count {
         let limit = (count - next) as usize;
         // Until the first message, the clock is read before each poll: the run starts when the
@@ -131,28 +114,7 @@ pub fn receive<W: Wire>(
             first = first.or(started);
             continue;
         }
-        idle = idle.wrapping_add(1);
-        if idle.is_multiple_of(1 << 16) {
-            if let Some(child) = sender.as_deref_mut()
-                && let Some(status) = child.try_wait()?
-            {
-                // 65536 empty polls after seeing it exit: nothing more is coming.
-                if exited {
-                    return Err(PeerError::Peer(format!(
-                        "the sender exited ({status}) after {next} of {count} messages"
-                    )));
-                }
-                exited = true;
-            }
-            if progress.stalled(next, NO_PROGRESS_LIMIT) {
-                return Err(PeerError::Peer(format!(
-                    "the sender is alive but sent nothing for {NO_PROGRESS_LIMIT:?} ({next} of \
-                     {count} messages received)"
-                )));
-            }
-            consumer.heartbeat();
-        }
-        std::hint::spin_loop();
+        empty.idle(consumer, sender.as_deref_mut(), next, count)?;
     }
     let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
     if let Some(m) = bad {

@@ -107,16 +107,13 @@ fn print_ratios(
             .zip(raw)
             .map(|(r, base)| r.msgs_per_sec / base.msgs_per_sec)
             .collect();
-        if let Some(r) = Stats::from_samples(&ratios) {
-            reporter.line(&format!(
-                "ratio {} / raw ({}, same round): median {:.2} (min {:.2} .. max {:.2}, {} rounds)",
-                case.variant.name(),
-                case.sender.name(),
-                r.median,
-                r.min,
-                r.max,
-                ratios.len()
-            ))?;
+        let what = format!(
+            "{} / raw ({}, same round)",
+            case.variant.name(),
+            case.sender.name()
+        );
+        if let Some(line) = Stats::ratio_line(&what, &ratios, "rounds") {
+            reporter.line(&line)?;
         }
     }
     Ok(())

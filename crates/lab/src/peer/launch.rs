@@ -80,3 +80,44 @@ pub(crate) fn finish(mut child: Child, what: &str) -> Result<(), PeerError> {
         )))
     }
 }
+
+/// Starts `task` in a `language` process (the `role` of the measurement: `producer`,
+/// `sender`) and runs `work` on a thread of this process pinned to `core`, handing it the
+/// peer's process to watch; then waits for the peer to finish. When `work` fails the peer is
+/// killed, so that it never outlives the measurement.
+///
+/// # Errors
+/// The peer cannot start, pinning fails, `work` fails (or panics), or the peer fails.
+pub(crate) fn run_beside<T: Send>(
+    launcher: &dyn PeerLauncher,
+    language: Language,
+    task: &dyn PeerTask,
+    role: &str,
+    core: usize,
+    work: impl FnOnce(&mut Child) -> Result<T, PeerError> + Send,
+) -> Result<T, PeerError> {
+    let mut child = start(launcher, language, task)?;
+    let outcome = std::thread::scope(|s| {
+        s.spawn(|| {
+            sympathy_harness::pin::pin_current_thread(core)?;
+            work(&mut child)
+        })
+        .join()
+        .unwrap_or_else(|_| {
+            Err(PeerError::Peer(format!(
+                "the thread reading from the {role} panicked"
+            )))
+        })
+    });
+    match outcome {
+        Ok(value) => {
+            finish(child, role)?;
+            Ok(value)
+        }
+        Err(err) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(err)
+        }
+    }
+}

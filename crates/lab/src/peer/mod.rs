@@ -11,8 +11,7 @@
 mod java;
 mod launch;
 mod quantiles;
-
-use std::time::{Duration, Instant};
+mod wait;
 
 use thiserror::Error;
 
@@ -20,8 +19,9 @@ use crate::scratch::ScratchFile;
 
 pub use java::{JavaRing, JavaSidecar, repository_root};
 pub use launch::{PeerLauncher, PeerTask};
-pub(crate) use launch::{arg, finish, start};
+pub(crate) use launch::{arg, finish, run_beside, start};
 pub use quantiles::Quantiles;
+pub(crate) use wait::{EmptyRing, FullRing, Progress};
 
 /// Why a run across processes failed.
 #[derive(Debug, Error)]
@@ -66,32 +66,6 @@ impl sympathy_harness::environmental::Classify for PeerError {
 /// A fresh ring file path (`/dev/shm/sympathy-ipc-<tag>-<pid>-<n>`), removed when dropped.
 pub(crate) fn scratch_ring(tag: &str) -> ScratchFile {
     ScratchFile::new(&format!("sympathy-ipc-{tag}"))
-}
-
-/// Watches a loop that waits on its peer: [`Progress::stalled`] says whether the count it is
-/// shown has stood still for longer than a limit.
-pub(crate) struct Progress {
-    seen: u64,
-    since: Instant,
-}
-
-impl Progress {
-    pub(crate) fn new() -> Progress {
-        Progress {
-            seen: 0,
-            since: Instant::now(),
-        }
-    }
-
-    /// Whether `count` has not moved for `limit` (call it now and then while waiting).
-    pub(crate) fn stalled(&mut self, count: u64, limit: Duration) -> bool {
-        if count != self.seen {
-            self.seen = count;
-            self.since = Instant::now();
-            return false;
-        }
-        self.since.elapsed() > limit
-    }
 }
 
 #[cfg(test)]
