@@ -17,6 +17,26 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// The line a run prints for ratios it took run by run (`per` says what one ratio came
+    /// from: `rounds`, `runs`); `None` without ratios.
+    ///
+    /// ```
+    /// # use sympathy_harness::Stats;
+    /// let line = Stats::ratio_line("sbe / raw", &[1.5, 2.0, 1.0], "rounds").unwrap();
+    /// assert_eq!(line, "ratio sbe / raw: median 1.50 (min 1.00 .. max 2.00, 3 rounds)");
+    /// ```
+    pub fn ratio_line(what: &str, ratios: &[f64], per: &str) -> Option<String> {
+        Stats::from_samples(ratios).map(|r| {
+            format!(
+                "ratio {what}: median {:.2} (min {:.2} .. max {:.2}, {} {per})",
+                r.median,
+                r.min,
+                r.max,
+                ratios.len()
+            )
+        })
+    }
+
     /// Summarises `samples`. Returns `None` for an empty slice or one containing NaN.
     ///
     /// # Examples

@@ -117,14 +117,9 @@ fn print_sbe_ratios(
         ("read", |t: &RoundTrips| t.read_ns),
     ] {
         let ratios: Vec<f64> = sbe.iter().zip(hand).map(|(s, h)| of(s) / of(h)).collect();
-        if let Some(r) = Stats::from_samples(&ratios) {
-            reporter.line(&format!(
-                "ratio sbe / hand-codec {what}_ns (same run): median {:.2} (min {:.2} .. max {:.2}, {} runs)",
-                r.median,
-                r.min,
-                r.max,
-                ratios.len()
-            ))?;
+        let what = format!("sbe / hand-codec {what}_ns (same run)");
+        if let Some(line) = Stats::ratio_line(&what, &ratios, "runs") {
+            reporter.line(&line)?;
         }
     }
     Ok(())
@@ -134,9 +129,6 @@ fn print_sbe_ratios(
 mod tests {
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::serialization::Variant>(
-            "unsafe",
-            "ring-claim",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::serialization::Variant>();
     }
 }
