@@ -116,12 +116,10 @@ pub fn variant_parser<V: CatalogVariant>() -> impl TypedValueParser<Value = V> {
 }
 
 /// (Tests) Every kernel name parses back to its kernel through the catalog, the catalog's Rust
-/// variants are exactly the kernels, and a wrong name is an error naming a right one.
+/// variants are exactly the kernels, and a name the Rust side does not run (another
+/// language's, or none at all) is an error listing the Rust names.
 #[cfg(test)]
-pub(crate) fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>(
-    wrong: &str,
-    listed: &str,
-) {
+pub(crate) fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>() {
     let experiment = V::EXPERIMENT;
     let parser = variant_parser::<V>();
     let cmd = clap::Command::new("x");
@@ -130,16 +128,26 @@ pub(crate) fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>(
         assert_eq!(parsed.unwrap(), v, "{experiment}");
     }
     let kernels: Vec<&str> = V::ALL.iter().map(|&v| v.catalog_name()).collect();
+    let spec = spec(experiment).unwrap();
     assert_eq!(
-        spec(experiment).unwrap().variants_in(Language::Rust),
+        spec.variants_in(Language::Rust),
         kernels,
         "{experiment}: the catalog's Rust variants are the kernels, in order"
     );
-    let err = parser
-        .parse_ref(&cmd, None, std::ffi::OsStr::new(wrong))
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains(wrong) && err.contains(listed), "{err}");
+    let others = spec.variants_in(Language::Java).into_iter();
+    for wrong in others
+        .chain(["no-such-variant"])
+        .filter(|name| !kernels.contains(name))
+    {
+        let err = parser
+            .parse_ref(&cmd, None, std::ffi::OsStr::new(wrong))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(wrong) && kernels.iter().all(|k| err.contains(k)),
+            "{experiment}: {err}"
+        );
+    }
 }
 
 #[cfg(test)]

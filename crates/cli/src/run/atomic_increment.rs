@@ -346,10 +346,7 @@ mod tests {
 
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::atomic_increment::Variant>(
-            "lock-inc",
-            "lock-xadd",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::atomic_increment::Variant>();
     }
 
     fn args(threads: Option<Vec<usize>>, count: Option<u64>) -> AtomicIncrementArgs {

@@ -263,9 +263,7 @@ mod tests {
 
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::back_pressure::Variant>(
-            "lifo", "bounded",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::back_pressure::Variant>();
     }
 
     #[test]

@@ -92,9 +92,7 @@ mod tests {
 
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::dispatch::Variant>(
-            "mono", "dyn-1",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::dispatch::Variant>();
     }
 
     #[test]

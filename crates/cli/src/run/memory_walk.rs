@@ -154,9 +154,6 @@ impl Experiment for MemoryWalkArgs {
 mod tests {
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::memory_walk::Variant>(
-            "zigzag",
-            "chase-heap",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::memory_walk::Variant>();
     }
 }

@@ -255,10 +255,7 @@ mod tests {
 
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::ping_pong::Variant>(
-            "ping",
-            "same-line",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::ping_pong::Variant>();
     }
 
     fn args(cores: Option<Vec<usize>>, matrix: bool) -> PingPongArgs {

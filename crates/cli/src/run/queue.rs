@@ -253,9 +253,6 @@ pub fn run_peer(args: &PeerArgs) -> Result<()> {
 mod tests {
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::queue::Variant>(
-            "ring2",
-            "p1c1-batch",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::queue::Variant>();
     }
 }

@@ -117,9 +117,6 @@ impl Experiment for StructTableArgs {
 mod tests {
     #[test]
     fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::struct_table::Variant>(
-            "heap",
-            "flyweight",
-        );
+        crate::experiment::catalog::names_round_trip::<sympathy_lab::struct_table::Variant>();
     }
 }
