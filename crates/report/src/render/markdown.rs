@@ -3,8 +3,8 @@
 use super::columns::{MARKS_LEGEND, TextTable, common_params_text, metric_columns};
 use super::{
     ANSWER_NOTE, BASELINE_HEADERS, CONDITION_HEADERS, MACHINE_HEADERS, RUN_HEADERS, Report,
-    TABLES_NOTE, baseline_texts, baseline_title, condition_rows, contents, machine_rows,
-    metric_title, run_rows,
+    TABLES_NOTE, baseline_missing, baseline_texts, baseline_title, condition_rows, contents,
+    machine_rows, metric_title, run_rows,
 };
 use crate::ends::{MATRIX_HEADERS, matrix_rows};
 use crate::load_table;
@@ -141,11 +141,8 @@ pub(super) fn render(report: &Report) -> String {
             5..8,
             baseline_texts(b),
         )));
-        for m in &b.missing {
-            out.push_str(&format!(
-                "\nNot in this run: {} {} {} {}\n",
-                m.language, m.experiment, m.variant, m.metric
-            ));
+        for missing in baseline_missing(b) {
+            out.push_str(&format!("\nNot in this run: {missing}\n"));
         }
     }
     if !report.failures.is_empty() {

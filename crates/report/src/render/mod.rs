@@ -692,6 +692,13 @@ pub(crate) fn baseline_texts(b: &Baseline) -> Vec<[String; 8]> {
         .collect()
 }
 
+/// What the baseline had that this run lacks, one `language experiment variant metric` each.
+pub(crate) fn baseline_missing(b: &Baseline) -> impl Iterator<Item = String> + '_ {
+    b.missing
+        .iter()
+        .map(|m| format!("{} {} {} {}", m.language, m.experiment, m.variant, m.metric))
+}
+
 /// Headers of [`baseline_texts`].
 pub(crate) const BASELINE_HEADERS: [&str; 8] = [
     "language",

@@ -4,7 +4,9 @@
 //! intervals, hops, marks and seed figures are in `report.md` and `report.html`.
 
 use super::columns::TextTable;
-use super::{BASELINE_HEADERS, Report, baseline_texts, condition_rows, metric_title};
+use super::{
+    BASELINE_HEADERS, Report, baseline_missing, baseline_texts, condition_rows, metric_title,
+};
 use crate::ends::{cell_ends, mixed_ends, side_name};
 use crate::table::{COMPARED, LANGUAGES, MetricTable, Row, language_title};
 use crate::words::read_ratio;
@@ -215,11 +217,8 @@ pub(super) fn render(report: &Report) -> String {
             5..8,
             baseline_texts(b),
         )));
-        for m in &b.missing {
-            out.push_str(&format!(
-                "  not in this run: {} {} {} {}\n",
-                m.language, m.experiment, m.variant, m.metric
-            ));
+        for missing in baseline_missing(b) {
+            out.push_str(&format!("  not in this run: {missing}\n"));
         }
     }
     if !report.failures.is_empty() {
