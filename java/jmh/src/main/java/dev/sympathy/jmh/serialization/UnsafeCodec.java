@@ -114,13 +114,4 @@ final class UnsafeCodec implements OrderCodec {
     byte[] copyOfSlot(int slot) {
         return java.util.Arrays.copyOfRange(buffer, slot * SIZE, (slot + 1) * SIZE);
     }
-
-    @Override
-    public int encodedBytes() {
-        return SIZE;
-    }
-
-    @Override
-    public void close() {
-    }
 }
