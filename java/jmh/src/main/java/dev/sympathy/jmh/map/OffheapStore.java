@@ -70,15 +70,11 @@ final class OffheapStore implements UserStore {
         int length = map.valueLength(record);
         if (flyweight) {
             view.wrap(map.data(), offset, length);
-            if (view.id() != key) {
-                throw new IllegalStateException("a lookup of user " + key + " found user " + view.id());
-            }
+            UserStore.checkFound(key, view.id());
             return view.friendCount();
         }
         User user = codec.decode(map.data(), offset, length);
-        if (user.id() != key) {
-            throw new IllegalStateException("a lookup of user " + key + " found user " + user.id());
-        }
+        UserStore.checkFound(key, user.id());
         return user.friends().length;
     }
 
