@@ -5,7 +5,6 @@ import dev.sympathy.catalog.CatalogException;
 import dev.sympathy.catalog.ExperimentSpec;
 import dev.sympathy.catalog.ParamSpec;
 import dev.sympathy.catalog.Preset;
-import dev.sympathy.results.Json;
 import dev.sympathy.results.Stats;
 import dev.sympathy.ring.RingFile;
 import java.io.IOException;
@@ -83,15 +82,9 @@ final class IpcExperiment {
             return params;
         }
 
-        /** The plan line. */
+        /** The plan line ({@link PlanLine}). */
         String planJson() {
-            Map<String, Object> plan = new LinkedHashMap<>();
-            plan.put("kind", "plan");
-            plan.put("experiment", "ipc");
-            plan.put("language", "java");
-            plan.put("variant", variant);
-            plan.put("params", params());
-            return Json.write(plan);
+            return PlanLine.json("ipc", variant, params());
         }
     }
 

@@ -7,7 +7,6 @@ import dev.sympathy.catalog.Language;
 import dev.sympathy.catalog.ParamSpec;
 import dev.sympathy.catalog.Preset;
 import dev.sympathy.catalog.VariantSpec;
-import dev.sympathy.results.Json;
 import dev.sympathy.results.Stats;
 import dev.sympathy.ring.RingFile;
 import java.io.IOException;
@@ -84,14 +83,9 @@ final class MessagingExperiment {
             return params;
         }
 
+        /** The plan line ({@link PlanLine}), the variant under Java's name. */
         String planJson() {
-            Map<String, Object> plan = new LinkedHashMap<>();
-            plan.put("kind", "plan");
-            plan.put("experiment", "messaging");
-            plan.put("language", "java");
-            plan.put("variant", javaName);
-            plan.put("params", params());
-            return Json.write(plan);
+            return PlanLine.json("messaging", javaName, params());
         }
     }
 
