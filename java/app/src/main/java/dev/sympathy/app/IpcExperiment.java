@@ -246,13 +246,10 @@ final class IpcExperiment {
             // differ only in the consumer: it publishes up to RingImpl.ProducerEnd.BATCH messages at
             // once. `sympathy ring produce` publishes each message alone, which keeps the consumer on
             // the producer's newest line and made this row 3-4x slower than Rust's.
-            Process producer = new ProcessBuilder(List.of(sympathy.toString(), "run", "ipc-peer", "producer",
-                    file.toString(), "--count", Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()),
-                    "--core", Integer.toString(cores.producer()), "--writes", c.writes(),
-                    "--batch", Integer.toString(RingImpl.ProducerEnd.BATCH)))
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
+            Process producer = SympathyBinary.startPeer(sympathy, List.of("producer", file.toString(), "--count",
+                    Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()), "--core",
+                    Integer.toString(cores.producer()), "--writes", c.writes(), "--batch",
+                    Integer.toString(RingImpl.ProducerEnd.BATCH)));
             ConsumeLoop loop = new ConsumeLoop();
             loop.count = c.messages();
             loop.timeoutMs = 30_000;

@@ -259,12 +259,8 @@ final class MessagingExperiment {
                     ? ChildJvm.start(List.of("publish", file.toString(), "--encoding", c.wire(), "--count",
                             Long.toString(c.messages()), "--core", Integer.toString(cores.producer()), "--timeout-ms",
                             "30000", "--warmup", Integer.toString(warmup)))
-                    : new ProcessBuilder(List.of(sympathy.toString(), "run", "ipc-peer", "publisher", file.toString(),
-                            "--encoding", c.wire(), "--count", Long.toString(c.messages()), "--core",
-                            Integer.toString(cores.producer())))
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                            .redirectError(ProcessBuilder.Redirect.INHERIT)
-                            .start();
+                    : SympathyBinary.startPeer(sympathy, List.of("publisher", file.toString(), "--encoding", c.wire(),
+                            "--count", Long.toString(c.messages()), "--core", Integer.toString(cores.producer())));
             ReceiveLoop receive = new ReceiveLoop();
             receive.count = c.messages();
             // A child JVM starts and warms up its sender (a few seconds) before the first message.
