@@ -5,7 +5,6 @@ import dev.sympathy.catalog.CatalogException;
 import dev.sympathy.catalog.ExperimentSpec;
 import dev.sympathy.catalog.ParamSpec;
 import dev.sympathy.catalog.Preset;
-import dev.sympathy.results.Json;
 import dev.sympathy.results.Stats;
 import dev.sympathy.ring.RingFile;
 import java.io.IOException;
@@ -83,15 +82,9 @@ final class IpcExperiment {
             return params;
         }
 
-        /** The plan line. */
+        /** The plan line ({@link PlanLine}). */
         String planJson() {
-            Map<String, Object> plan = new LinkedHashMap<>();
-            plan.put("kind", "plan");
-            plan.put("experiment", "ipc");
-            plan.put("language", "java");
-            plan.put("variant", variant);
-            plan.put("params", params());
-            return Json.write(plan);
+            return PlanLine.json("ipc", variant, params());
         }
     }
 
@@ -253,13 +246,10 @@ final class IpcExperiment {
             // differ only in the consumer: it publishes up to RingImpl.ProducerEnd.BATCH messages at
             // once. `sympathy ring produce` publishes each message alone, which keeps the consumer on
             // the producer's newest line and made this row 3-4x slower than Rust's.
-            Process producer = new ProcessBuilder(List.of(sympathy.toString(), "run", "ipc-peer", "producer",
-                    file.toString(), "--count", Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()),
-                    "--core", Integer.toString(cores.producer()), "--writes", c.writes(),
-                    "--batch", Integer.toString(RingImpl.ProducerEnd.BATCH)))
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
+            Process producer = SympathyBinary.startPeer(sympathy, List.of("producer", file.toString(), "--count",
+                    Long.toString(c.messages()), "--size", Integer.toString(c.sizeBytes()), "--core",
+                    Integer.toString(cores.producer()), "--writes", c.writes(), "--batch",
+                    Integer.toString(RingImpl.ProducerEnd.BATCH)));
             ConsumeLoop loop = new ConsumeLoop();
             loop.count = c.messages();
             loop.timeoutMs = 30_000;

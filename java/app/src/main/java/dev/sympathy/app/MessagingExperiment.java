@@ -7,7 +7,6 @@ import dev.sympathy.catalog.Language;
 import dev.sympathy.catalog.ParamSpec;
 import dev.sympathy.catalog.Preset;
 import dev.sympathy.catalog.VariantSpec;
-import dev.sympathy.results.Json;
 import dev.sympathy.results.Stats;
 import dev.sympathy.ring.RingFile;
 import java.io.IOException;
@@ -84,14 +83,9 @@ final class MessagingExperiment {
             return params;
         }
 
+        /** The plan line ({@link PlanLine}), the variant under Java's name. */
         String planJson() {
-            Map<String, Object> plan = new LinkedHashMap<>();
-            plan.put("kind", "plan");
-            plan.put("experiment", "messaging");
-            plan.put("language", "java");
-            plan.put("variant", javaName);
-            plan.put("params", params());
-            return Json.write(plan);
+            return PlanLine.json("messaging", javaName, params());
         }
     }
 
@@ -265,12 +259,8 @@ final class MessagingExperiment {
                     ? ChildJvm.start(List.of("publish", file.toString(), "--encoding", c.wire(), "--count",
                             Long.toString(c.messages()), "--core", Integer.toString(cores.producer()), "--timeout-ms",
                             "30000", "--warmup", Integer.toString(warmup)))
-                    : new ProcessBuilder(List.of(sympathy.toString(), "run", "ipc-peer", "publisher", file.toString(),
-                            "--encoding", c.wire(), "--count", Long.toString(c.messages()), "--core",
-                            Integer.toString(cores.producer())))
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                            .redirectError(ProcessBuilder.Redirect.INHERIT)
-                            .start();
+                    : SympathyBinary.startPeer(sympathy, List.of("publisher", file.toString(), "--encoding", c.wire(),
+                            "--count", Long.toString(c.messages()), "--core", Integer.toString(cores.producer())));
             ReceiveLoop receive = new ReceiveLoop();
             receive.count = c.messages();
             // A child JVM starts and warms up its sender (a few seconds) before the first message.

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -61,6 +62,24 @@ final class SympathyBinary {
             throw new Unavailable("building " + bin + " failed (cargo build --release -p sympathy-cli, output above)");
         }
         return bin;
+    }
+
+    /**
+     * Starts {@code sympathy run ipc-peer ARGS}, the Rust end of a cross-language run ({@code
+     * producer} for ipc, {@code publisher} for messaging): its stdout discarded, its stderr on this
+     * process's.
+     *
+     * <pre>{@code
+     * Process peer = SympathyBinary.startPeer(sympathy, List.of("producer", ring.toString(), "--count", "1000"));
+     * }</pre>
+     */
+    static Process startPeer(Path sympathy, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(sympathy.toString(), "run", "ipc-peer"));
+        command.addAll(args);
+        return new ProcessBuilder(command)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
     }
 
     /** Whether {@code bin} is missing or older than a source it is built from. */

@@ -63,9 +63,7 @@ final class ChronicleStore implements UserStore {
 
     private void check(long key, byte[] bytes) {
         view.wrap(MemorySegment.ofArray(bytes), 0, bytes.length);
-        if (view.id() != key) {
-            throw new IllegalStateException("a lookup of user " + key + " found user " + view.id());
-        }
+        UserStore.checkFound(key, view.id());
     }
 
     @Override

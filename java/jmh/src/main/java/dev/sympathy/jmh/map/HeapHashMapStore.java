@@ -13,9 +13,7 @@ final class HeapHashMapStore implements UserStore {
         if (user == null) {
             return -1;
         }
-        if (user.id() != key) {
-            throw new IllegalStateException("a lookup of user " + key + " found user " + user.id());
-        }
+        UserStore.checkFound(key, user.id());
         return user.friends().length;
     }
 

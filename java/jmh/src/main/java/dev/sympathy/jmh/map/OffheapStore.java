@@ -66,19 +66,13 @@ final class OffheapStore implements UserStore {
         if (record < 0) {
             return -1;
         }
-        long offset = MapFile.valueOffset(record);
-        int length = map.valueLength(record);
         if (flyweight) {
-            view.wrap(map.data(), offset, length);
-            if (view.id() != key) {
-                throw new IllegalStateException("a lookup of user " + key + " found user " + view.id());
-            }
+            wrapView(record);
+            UserStore.checkFound(key, view.id());
             return view.friendCount();
         }
-        User user = codec.decode(map.data(), offset, length);
-        if (user.id() != key) {
-            throw new IllegalStateException("a lookup of user " + key + " found user " + user.id());
-        }
+        User user = decode(record);
+        UserStore.checkFound(key, user.id());
         return user.friends().length;
     }
 
@@ -88,19 +82,27 @@ final class OffheapStore implements UserStore {
         if (record < 0) {
             return -1;
         }
-        long offset = MapFile.valueOffset(record);
-        int length = map.valueLength(record);
         if (flyweight) {
-            view.wrap(map.data(), offset, length);
+            wrapView(record);
             int n = view.friendCount();
             for (int k = 0; k < n; k++) {
                 out[k] = view.friend(k);
             }
             return n;
         }
-        long[] friends = codec.decode(map.data(), offset, length).friends();
+        long[] friends = decode(record).friends();
         System.arraycopy(friends, 0, out, 0, friends.length);
         return friends.length;
+    }
+
+    /** Points the reused {@link #view} at {@code record}'s value, to read it in place (the flyweight). */
+    private void wrapView(long record) {
+        view.wrap(map.data(), MapFile.valueOffset(record), map.valueLength(record));
+    }
+
+    /** {@code record}'s value decoded into a new {@link User} (what a java-serialization lookup pays for). */
+    private User decode(long record) {
+        return codec.decode(map.data(), MapFile.valueOffset(record), map.valueLength(record));
     }
 
     @Override

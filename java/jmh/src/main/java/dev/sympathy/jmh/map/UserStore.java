@@ -33,4 +33,15 @@ interface UserStore extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * The check of every lookup: the user found under {@code key} has id {@code foundId}.
+     *
+     * @throws IllegalStateException when it does not
+     */
+    static void checkFound(long key, long foundId) {
+        if (foundId != key) {
+            throw new IllegalStateException("a lookup of user " + key + " found user " + foundId);
+        }
+    }
 }

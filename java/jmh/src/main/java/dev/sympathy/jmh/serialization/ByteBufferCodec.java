@@ -71,13 +71,4 @@ final class ByteBufferCodec implements OrderCodec {
         buffer.get(slot * SIZE, out);
         return out;
     }
-
-    @Override
-    public int encodedBytes() {
-        return SIZE;
-    }
-
-    @Override
-    public void close() {
-    }
 }

@@ -89,11 +89,6 @@ final class FfmCodec implements OrderCodec {
     }
 
     @Override
-    public int encodedBytes() {
-        return SIZE;
-    }
-
-    @Override
     public void close() {
         if (segment.scope().isAlive()) {
             arena.close();

@@ -66,8 +66,4 @@ final class JavaSerializationCodec implements OrderCodec {
     public int encodedBytes() {
         return encodedBytes;
     }
-
-    @Override
-    public void close() {
-    }
 }

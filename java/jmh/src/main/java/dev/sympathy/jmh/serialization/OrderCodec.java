@@ -34,12 +34,22 @@ public interface OrderCodec extends AutoCloseable {
      */
     void readBatch(Order[] out, int n);
 
-    /** Bytes the last order written took. */
-    int encodedBytes();
+    /**
+     * Bytes the last order written took: by default {@value OrderLayout#SIZE}, the size of the
+     * fixed {@link OrderLayout} that the binary codecs write as it is; a codec that writes
+     * another size ({@code sbe}'s header, {@code java-serialization}'s stream) says its own.
+     */
+    default int encodedBytes() {
+        return OrderLayout.SIZE;
+    }
 
-    /** Frees what the codec holds (off-heap memory, a ring file); idempotent. */
+    /**
+     * Frees what the codec holds (off-heap memory, a ring file); idempotent. By default nothing:
+     * a codec of heap buffers, or of a direct buffer the collector frees, holds nothing to free.
+     */
     @Override
-    void close();
+    default void close() {
+    }
 
     /** @throws IllegalArgumentException when {@code n} is outside 0..{@value #BATCH} */
     static void checkBatch(int n) {

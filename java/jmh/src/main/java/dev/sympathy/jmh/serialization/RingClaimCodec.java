@@ -101,11 +101,6 @@ final class RingClaimCodec implements OrderCodec {
     }
 
     @Override
-    public int encodedBytes() {
-        return OrderLayout.SIZE;
-    }
-
-    @Override
     public void close() {
         if (closed) {
             return;

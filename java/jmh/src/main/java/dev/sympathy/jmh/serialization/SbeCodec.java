@@ -78,8 +78,4 @@ final class SbeCodec implements OrderCodec {
     public int encodedBytes() {
         return SIZE;
     }
-
-    @Override
-    public void close() {
-    }
 }

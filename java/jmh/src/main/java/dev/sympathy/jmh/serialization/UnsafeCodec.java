@@ -8,6 +8,7 @@ import static dev.sympathy.jmh.serialization.OrderLayout.QUANTITIES_OFFSET;
 import static dev.sympathy.jmh.serialization.OrderLayout.SIZE;
 import static dev.sympathy.jmh.serialization.OrderLayout.SOURCE_ID_OFFSET;
 import static dev.sympathy.jmh.serialization.OrderLayout.SPECIAL_OFFSET;
+import static dev.sympathy.jmh.support.UnsafeHandles.rethrow;
 
 import dev.sympathy.jmh.support.UnsafeHandles;
 import java.lang.invoke.MethodHandle;
@@ -57,17 +58,6 @@ final class UnsafeCodec implements OrderCodec {
             throw new UnsupportedOperationException("unsafe: Unsafe writes native order and this machine is big-endian;"
                     + " the order layout is little-endian");
         }
-    }
-
-    /** Rethrows what a bound Unsafe handle threw (it throws nothing checked). */
-    private static IllegalStateException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new IllegalStateException(t);
     }
 
     @Override
@@ -123,14 +113,5 @@ final class UnsafeCodec implements OrderCodec {
     /** A copy of slot {@code slot}'s bytes (tests compare the codecs byte for byte). */
     byte[] copyOfSlot(int slot) {
         return java.util.Arrays.copyOfRange(buffer, slot * SIZE, (slot + 1) * SIZE);
-    }
-
-    @Override
-    public int encodedBytes() {
-        return SIZE;
-    }
-
-    @Override
-    public void close() {
     }
 }

@@ -13,7 +13,11 @@ import java.lang.reflect.Field;
  *
  * <pre>{@code
  * static final MethodHandle GET_LONG = UnsafeHandles.bound("getLong", long.class, long.class);
- * long v = (long) GET_LONG.invokeExact(address);
+ * try {
+ *     long v = (long) GET_LONG.invokeExact(address);
+ * } catch (Throwable t) {
+ *     throw UnsafeHandles.rethrow(t);
+ * }
  * }</pre>
  */
 public final class UnsafeHandles {
@@ -47,5 +51,22 @@ public final class UnsafeHandles {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("sun.misc.Unsafe." + name + " is not available: " + e, e);
         }
+    }
+
+    /**
+     * Rethrows what a bound Unsafe handle threw: {@code invokeExact} declares {@code Throwable},
+     * but Unsafe's methods throw nothing checked, so {@code t} is an unchecked exception or an
+     * error and is thrown as it is. Written {@code throw rethrow(t)} so that javac sees the path end;
+     * the {@link IllegalStateException} returned, wrapping {@code t}, is for a checked throwable
+     * that cannot come.
+     */
+    public static IllegalStateException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
     }
 }

@@ -1,5 +1,7 @@
 package dev.sympathy.jmh.table;
 
+import static dev.sympathy.jmh.support.UnsafeHandles.rethrow;
+
 import dev.sympathy.jmh.support.UnsafeHandles;
 import java.lang.invoke.MethodHandle;
 
@@ -24,17 +26,6 @@ public final class UnsafeTradeTable implements TradeTable {
     private static final MethodHandle PUT_INT = UnsafeHandles.bound("putInt", void.class, long.class, int.class);
     private static final MethodHandle GET_CHAR = UnsafeHandles.bound("getChar", char.class, long.class);
     private static final MethodHandle PUT_CHAR = UnsafeHandles.bound("putChar", void.class, long.class, char.class);
-
-    /** Rethrows what a bound Unsafe handle threw (it throws nothing checked). */
-    private static IllegalStateException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new IllegalStateException(t);
-    }
 
     private final int records;
     private final Flyweight flyweight = new Flyweight();
