@@ -112,24 +112,14 @@ public final class Order implements Serializable {
                 && Arrays.equals(quantities, that.quantities);
     }
 
-    /** The schema's hash of the same order ({@link #asMessage}). */
     @Override
     public int hashCode() {
-        return asMessage().hashCode();
+        return Objects.hash(sourceId, special, orderCode, priority, Arrays.hashCode(prices), Arrays.hashCode(quantities));
     }
 
-    /** The schema's text of the same order ({@link #asMessage}): {@code Order[sourceId=1010, special=true, ...]}. */
     @Override
     public String toString() {
-        return asMessage().toString();
-    }
-
-    /**
-     * The same order as the schema's {@link dev.sympathy.messages.Order} (the SBE message's twin in
-     * java/messages), sharing this order's arrays: the one place an order's hash and text are
-     * made. Not on a timed path: {@link #equals} compares the fields itself, allocating nothing.
-     */
-    dev.sympathy.messages.Order asMessage() {
-        return new dev.sympathy.messages.Order(sourceId, special, orderCode, priority, prices, quantities);
+        return "Order[sourceId=" + sourceId + ", special=" + special + ", orderCode=" + orderCode + ", priority="
+                + priority + ", prices=" + Arrays.toString(prices) + ", quantities=" + Arrays.toString(quantities) + "]";
     }
 }
