@@ -5,9 +5,13 @@ import static dev.sympathy.map.MapMemory.INT;
 import static dev.sympathy.map.MapMemory.LONG;
 
 import dev.sympathy.mapped.FileSpace;
+import dev.sympathy.mapped.Liveness;
+import dev.sympathy.mapped.MappedOpen;
 import dev.sympathy.mapped.NoSpaceError;
+import dev.sympathy.mapped.OpenedFile;
 import dev.sympathy.mapped.ProcessStamp;
-import dev.sympathy.mapped.RegularFiles;
+import dev.sympathy.mapped.Progress;
+import dev.sympathy.mapped.Sighting;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -15,11 +19,9 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A map file of {@code docs/map-layout.md}, mapped with the FFM API: lookups from any number of
@@ -45,8 +47,9 @@ public final class MapFile implements AutoCloseable {
     /** How long {@link #open(Path)} waits for a creator's ready word. */
     public static final Duration DEFAULT_OPEN_TIMEOUT = Duration.ofSeconds(2);
     /** A writer heartbeat older than this reads as {@link WriterState#STALE}. */
-    public static final long HEARTBEAT_STALE_MS = 5_000;
-    private static final long POLL_NANOS = 1_000_000;
+    public static final long HEARTBEAT_STALE_MS = Liveness.HEARTBEAT_STALE_MS;
+    /** The open steps every mapped file shares; a path that does not exist is refused at once. */
+    private static final MappedOpen OPENER = new MappedOpen(KIND, new MapOpenErrors());
 
     final Path path;
     private final Arena arena;
@@ -155,7 +158,8 @@ public final class MapFile implements AutoCloseable {
      * up to {@code timeout} for the header page and {@code ready}, checks the header (the rules
      * of docs/map-layout.md, "Opening", the same as the Rust {@code MapFile::open}; the
      * conformance suite checks both) and reserves the blocks of a sparse file. Nothing is
-     * rebuilt.
+     * rebuilt. The steps up to the version are those every mapped file shares
+     * ({@link dev.sympathy.mapped.MappedOpen}); the map checks its own fields after them.
      *
      * @throws NotARegularFileException if the path is a directory, FIFO, device or socket
      * @throws MapTimeoutException if the creator never set {@code ready}
@@ -181,31 +185,11 @@ public final class MapFile implements AutoCloseable {
     }
 
     private static MapFile open(Path path, Duration timeout, boolean readOnly) {
-        long deadline = System.nanoTime() + timeout.toNanos();
         String where = path.toString();
-        FileChannel channel;
-        try {
-            String what = RegularFiles.problem(path);
-            if (what != null) {
-                throw new NotARegularFileException(where, what);
-            }
-            channel = readOnly ? FileChannel.open(path, StandardOpenOption.READ)
-                    : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        } catch (AccessDeniedException e) {
-            throw new PermissionDeniedException(where, "open the map file");
-        } catch (NoSuchFileException e) {
-            throw new MapIoException(where, "open the map file", e);
-        } catch (IOException e) {
-            throw new MapIoException(where, "open the map file", e);
-        }
-        try (channel) {
-            long size = waitForHeaderPage(channel, where, deadline);
-            long[] geometry;
-            try (Arena headerArena = Arena.ofConfined()) {
-                MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, HEADER_LENGTH, headerArena);
-                waitForReady(header, where, deadline);
-                geometry = checkHeader(header, where, size);
-            }
+        MappedOpen.Access access = readOnly ? MappedOpen.Access.READ_ONLY : MappedOpen.Access.READ_WRITE;
+        try (OpenedFile opened = OPENER.open(path, timeout, access)) {
+            long size = opened.length();
+            long[] geometry = checkHeader(opened.header(), where, size);
             if (!readOnly) {
                 try {
                     FileSpace.allocateHoles(path, size);
@@ -216,7 +200,7 @@ public final class MapFile implements AutoCloseable {
             Arena arena = Arena.ofShared();
             try {
                 FileChannel.MapMode mode = readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE;
-                MemorySegment file = channel.map(mode, 0, size, arena);
+                MemorySegment file = opened.channel().map(mode, 0, size, arena);
                 MapFile map = new MapFile(path, arena, file, geometry[0], geometry[1], !readOnly);
                 map.checkCounters();
                 return map;
@@ -231,52 +215,11 @@ public final class MapFile implements AutoCloseable {
         }
     }
 
-    private static long waitForHeaderPage(FileChannel channel, String where, long deadline) throws IOException {
-        while (true) {
-            long size = channel.size();
-            if (size >= HEADER_LENGTH) {
-                return size;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new FileLengthException(where, size);
-            }
-            LockSupport.parkNanos(POLL_NANOS);
-        }
-    }
-
-    private static void waitForReady(MemorySegment header, String where, long deadline) {
-        long start = System.nanoTime();
-        while (true) {
-            long magic = (long) LONG.get(header, (long) MAGIC_OFFSET);
-            if (magic != 0 && magic != MAGIC) {
-                throw new NotAMapFileException(where, magic);
-            }
-            // SYNC POINT ready: acquire pairs with the creator's release.
-            int ready = (int) INT.getAcquire(header, (long) READY_OFFSET);
-            if (ready == READY) {
-                return;
-            }
-            if (ready != 0) {
-                throw new CorruptHeaderException(where, "ready is " + Integer.toUnsignedString(ready)
-                        + ", expected 0 (being created) or 1");
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new MapTimeoutException((System.nanoTime() - start) / 1_000_000);
-            }
-            LockSupport.parkNanos(POLL_NANOS);
-        }
-    }
-
-    /** Checks a ready header against the layout and the file's length; returns slots and data capacity. */
+    /**
+     * Checks the map's own fields of a header that passed the shared checks, against the file's
+     * length; returns slots and data capacity.
+     */
     private static long[] checkHeader(MemorySegment header, String where, long size) {
-        long magic = (long) LONG.get(header, (long) MAGIC_OFFSET);
-        if (magic != MAGIC) {
-            throw new NotAMapFileException(where, magic);
-        }
-        int version = (int) INT.get(header, (long) LAYOUT_VERSION_OFFSET);
-        if (version != LAYOUT_VERSION) {
-            throw new UnsupportedVersionException(where, version);
-        }
         long slots = (long) LONG.get(header, (long) SLOTS_OFFSET);
         String problem = MapConfig.slotsProblem(slots);
         if (problem != null) {
@@ -470,7 +413,12 @@ public final class MapFile implements AutoCloseable {
         return ProcessStamp.unpack((long) LONG.getAcquire(file, (long) WRITER_OFFSET)).pid();
     }
 
-    /** The writer as a reader sees it now (stale after {@link #HEARTBEAT_STALE_MS}). */
+    /**
+     * The writer as a reader sees it now (stale after {@link #HEARTBEAT_STALE_MS}): the liveness
+     * rules every mapped file shares ({@link Liveness#classify}, the Rust {@code writer_state}),
+     * its process named by its {@link ProcessStamp}. The map keeps no foreign writers: with nobody
+     * in the writer word, the writer never attached or detached.
+     */
     public WriterState writerState() {
         // SYNC POINT heartbeat, writer, detached: the Rust writer_state's order.
         long heartbeat = (long) LONG.getAcquire(file, (long) WRITER_HEARTBEAT_OFFSET);
@@ -479,12 +427,9 @@ public final class MapFile implements AutoCloseable {
         if (stamp.isNobody()) {
             return detached == 0 ? WriterState.NEVER_ATTACHED : WriterState.DETACHED;
         }
-        if (!stamp.isRunning()) {
-            return WriterState.DEAD;
-        }
-        long now = System.currentTimeMillis();
-        long beat = heartbeat > detached ? heartbeat : now; // attached, not yet beaten
-        return now - beat > HEARTBEAT_STALE_MS ? WriterState.STALE : WriterState.ALIVE;
+        Sighting sighting = new Sighting(stamp.pid(), heartbeat, detached);
+        return WriterState.of(Liveness.classify(sighting, Progress.NONE, System.currentTimeMillis(),
+                HEARTBEAT_STALE_MS, pid -> stamp.isRunning()));
     }
 
     /** Every key and value, in slot order (a snapshot per slot). */

@@ -1,11 +1,15 @@
 package dev.sympathy.ring;
 
+import dev.sympathy.mapped.Liveness;
+import dev.sympathy.mapped.Progress;
+import dev.sympathy.mapped.Sighting;
 import java.util.function.IntPredicate;
 
 /**
  * What one side of the ring knows about the other, from its pid, heartbeat, detach record and
  * progress (see {@link RingFile#producerState(long)} and {@link PeerWatch}); the rules of
- * docs/ring-layout.md, "Attaching, heartbeats and liveness", the same as the Rust ring's.
+ * docs/ring-layout.md, "Attaching, heartbeats and liveness", which every mapped file shares
+ * ({@link Liveness}, the same as the Rust {@code sympathy_mapped::liveness}).
  *
  * <pre>{@code
  * PeerState producer = ring.producerState(5_000);
@@ -43,18 +47,9 @@ public enum PeerState {
     }
 
     /**
-     * The state from one look at a side's header words and its progress (the Rust ring's
-     * {@code classify}; both must stay identical).
-     * <ul>
-     *   <li>pid set: {@link #DEAD} if no such process runs; otherwise its last sign of life is its
-     *       heartbeat (none yet when the heartbeat is not newer than the detach record: it is
-     *       between its attach and its first heartbeat, age 0) or its progress, whichever is
-     *       later: {@link #STALE} when older than {@code staleMs}, {@link #ALIVE} otherwise.</li>
-     *   <li>pid 0: its heartbeat counts when newer than {@code detachedMs} (a foreign peer's,
-     *       stored after the last clean detach), its progress when it moved after a look later
-     *       than {@code detachedMs}. With neither: {@link #NEVER_ATTACHED} (heartbeat 0) or
-     *       {@link #DETACHED}; with either, a foreign peer, alive or stale by the later one's age.</li>
-     * </ul>
+     * The state from one look at a side's header words and its progress: the rules every mapped
+     * file shares ({@link Liveness#classify}, the Rust {@code sympathy_mapped::liveness::classify};
+     * both must stay identical), foreign peers included.
      *
      * @param movedAfterMs the peer's position moved after this look (0 and 0: no move seen)
      * @param movedSeenMs the look that saw it moved
@@ -62,23 +57,23 @@ public enum PeerState {
      */
     static PeerState classify(int pid, long heartbeatMs, long detachedMs, long movedAfterMs, long movedSeenMs,
             long nowMs, long staleMs, IntPredicate alive) {
-        if (pid != 0) {
-            if (!alive.test(pid)) {
-                return DEAD;
-            }
-            long beat = heartbeatMs > detachedMs ? heartbeatMs : nowMs;
-            return byAge(Math.max(beat, movedSeenMs), nowMs, staleMs);
-        }
-        long beat = heartbeatMs > detachedMs ? heartbeatMs : 0;
-        long moved = movedSeenMs != 0 && movedAfterMs > detachedMs ? movedSeenMs : 0;
-        long last = Math.max(beat, moved);
-        if (last == 0) {
-            return heartbeatMs == 0 ? NEVER_ATTACHED : DETACHED;
-        }
-        return byAge(last, nowMs, staleMs);
+        return classify(new Sighting(pid, heartbeatMs, detachedMs), new Progress(movedAfterMs, movedSeenMs), nowMs,
+                staleMs, alive);
     }
 
-    private static PeerState byAge(long lastMs, long nowMs, long staleMs) {
-        return nowMs - lastMs > staleMs ? STALE : ALIVE;
+    /** {@link #classify(int, long, long, long, long, long, long, IntPredicate)} of one {@link Sighting}. */
+    static PeerState classify(Sighting sighting, Progress progress, long nowMs, long staleMs, IntPredicate alive) {
+        return of(Liveness.classify(sighting, progress, nowMs, staleMs, alive));
+    }
+
+    /** The ring's name for a state of the shared liveness rules. */
+    static PeerState of(Liveness liveness) {
+        return switch (liveness) {
+            case NEVER_ATTACHED -> NEVER_ATTACHED;
+            case ALIVE -> ALIVE;
+            case STALE -> STALE;
+            case DETACHED -> DETACHED;
+            case DEAD -> DEAD;
+        };
     }
 }

@@ -1,5 +1,8 @@
 package dev.sympathy.ring;
 
+import dev.sympathy.mapped.Progress;
+import dev.sympathy.mapped.Sighting;
+
 /**
  * The watch one side keeps on its peer (the Rust ring's {@code PeerWatch}): the peer's position
  * between looks, since progress is a sign of life even without a heartbeat (a foreign producer
@@ -28,11 +31,10 @@ public final class PeerWatch {
     /** The peer's position at the last look, and when that look was. */
     private long position;
     private long lookedMs;
-    /** The last move seen: after {@code movedAfterMs} (a look that saw the old position), by {@code movedSeenMs}. */
-    private long movedAfterMs;
-    private long movedSeenMs;
+    /** The last move seen ({@link Progress#NONE}: none yet). */
+    private Progress moved = Progress.NONE;
     /** The last look's header words. */
-    private RingFile.Sighting last = new RingFile.Sighting(0, 0, 0);
+    private Sighting last = Sighting.NONE;
 
     PeerWatch(RingFile ring, boolean producer, boolean pendingAtAttach) {
         this.ring = ring;
@@ -53,12 +55,11 @@ public final class PeerWatch {
         long at = watchedPosition();
         if (at != position) {
             position = at;
-            movedAfterMs = lookedMs;
-            movedSeenMs = now;
+            moved = new Progress(lookedMs, now);
         }
         lookedMs = now;
         last = ring.sight(producer);
-        PeerState state = last.classify(movedAfterMs, movedSeenMs, now, staleMs);
+        PeerState state = PeerState.classify(last, moved, now, staleMs, SharedMemory::processAlive);
         if (state.isAttached()) {
             sawAttached = true;
         }

@@ -4,6 +4,10 @@ import static dev.sympathy.ring.RingDescriptor.*;
 import static dev.sympathy.ring.SharedMemory.INT;
 import static dev.sympathy.ring.SharedMemory.LONG;
 
+import dev.sympathy.mapped.MappedOpen;
+import dev.sympathy.mapped.OpenedFile;
+import dev.sympathy.mapped.Progress;
+import dev.sympathy.mapped.Sighting;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -11,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -33,7 +36,9 @@ import java.time.Duration;
  * and consumer of a closed ring must not be used.
  */
 public final class RingFile implements AutoCloseable {
-    private static final long POLL_NANOS = 1_000_000;
+    /** The open steps every mapped file shares; a path not yet created is waited for. */
+    private static final MappedOpen OPENER =
+            new MappedOpen(RingDescriptor.KIND, new RingOpenErrors(), RingOpenErrors::notCreated);
 
     private final Path path;
     private final Arena arena;
@@ -127,7 +132,9 @@ public final class RingFile implements AutoCloseable {
      * Opens an existing ring file, waiting up to {@code timeout} for it to exist and for its
      * creator to set {@code ready}; then checks magic, version, capacity, file length, the derived
      * header fields and the positions: the rules of docs/ring-layout.md ("Opening"), the same as
-     * the Rust ring's {@code Ring::open} (the conformance suite checks both).
+     * the Rust ring's {@code Ring::open} (the conformance suite checks both). The steps up to the
+     * version are those every mapped file shares ({@link dev.sympathy.mapped.MappedOpen}); the
+     * ring checks its own fields after them.
      *
      * @throws NotARegularFileException if the path is a directory, FIFO, device or socket (also
      *     through a symbolic link): refused before opening, so a FIFO never blocks
@@ -213,107 +220,48 @@ public final class RingFile implements AutoCloseable {
     }
 
     private static RingFile open(Path path, Duration timeout, boolean readOnly) throws IOException {
-        long deadline = System.nanoTime() + timeout.toNanos();
         String where = path.toString();
-        while (true) {
-            FileChannel channel;
-            try {
-                // Before opening: opening a FIFO waits for its other end, and a device such as
-                // /dev/zero would pass for a file of endless zeros.
-                checkRegularFile(path);
-                channel = readOnly
-                        ? FileChannel.open(path, StandardOpenOption.READ)
-                        : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            } catch (NoSuchFileException e) {
-                if (System.nanoTime() - deadline >= 0) {
-                    throw new RingTimeoutException(where + " to be created", timeout.toMillis());
-                }
-                pause();
-                continue;
-            } catch (AccessDeniedException e) {
-                throw new PermissionDeniedException(where, e);
-            } catch (IOException e) {
-                throw new RingIoException(where, "open the ring file", e);
-            }
-            try (channel) {
-                return openReady(path, channel, deadline, timeout, readOnly);
-            } catch (AccessDeniedException e) {
-                throw new PermissionDeniedException(where, e);
-            } catch (IOException e) {
-                throw new RingIoException(where, "map the ring file", e);
-            }
+        MappedOpen.Access access = readOnly ? MappedOpen.Access.READ_ONLY : MappedOpen.Access.READ_WRITE;
+        try (OpenedFile opened = OPENER.open(path, timeout, access)) {
+            long capacity = checkHeader(opened.header(), where, opened.length());
+            return map(path, opened, capacity, readOnly);
+        } catch (AccessDeniedException e) {
+            throw new PermissionDeniedException(where, e);
+        } catch (IOException e) {
+            throw new RingIoException(where, "map the ring file", e);
         }
     }
 
-    /** Refuses anything but a regular file (symbolic links followed), naming what it is. */
-    private static void checkRegularFile(Path path) throws IOException {
-        String what = dev.sympathy.mapped.RegularFiles.problem(path);
-        if (what != null) {
-            throw new NotARegularFileException(path.toString(), what);
+    /**
+     * Checks the ring's own fields of a header that passed the shared checks, against the file's
+     * {@code length}: capacity, file length, {@code max_message_length}, {@code header_length}.
+     * Returns the capacity.
+     */
+    private static long checkHeader(MemorySegment header, String where, long length) {
+        long capacity = (long) LONG.get(header, (long) CAPACITY_OFFSET);
+        checkCapacity(capacity);
+        if (length != fileLength(capacity)) {
+            throw new TruncatedFileException(where, length, fileLength(capacity));
         }
+        int maxMessage = (int) INT.get(header, (long) MAX_MESSAGE_LENGTH_OFFSET);
+        if (maxMessage != RingDescriptor.maxMessageLength(capacity)) {
+            throw new CorruptHeaderException(where, "max_message_length is " + maxMessage
+                    + ", expected capacity / 8 = " + RingDescriptor.maxMessageLength(capacity));
+        }
+        int headerLength = (int) INT.get(header, (long) HEADER_LENGTH_OFFSET);
+        if (headerLength != HEADER_LENGTH) {
+            throw new CorruptHeaderException(where, "header_length is " + Integer.toUnsignedString(headerLength)
+                    + ", expected 4096");
+        }
+        return capacity;
     }
 
-    private static RingFile openReady(Path path, FileChannel channel, long deadline, Duration timeout,
-            boolean readOnly) throws IOException {
-        String where = path.toString();
-        long size;
-        while (true) {
-            size = channel.size();
-            if (size >= HEADER_LENGTH) {
-                try (Arena headerArena = Arena.ofConfined()) {
-                    MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, HEADER_LENGTH, headerArena);
-                    long magic = (long) LONG.get(header, (long) MAGIC_OFFSET);
-                    if (magic != 0 && magic != MAGIC) {
-                        throw new NotARingFileException(where, magic);
-                    }
-                    // SYNC POINT ready: acquire pairs with the creator's release of `ready`.
-                    int ready = (int) INT.getAcquire(header, (long) READY_OFFSET);
-                    if (ready == 1) {
-                        if (magic != MAGIC) {
-                            throw new NotARingFileException(where, magic);
-                        }
-                        break;
-                    }
-                    if (ready != 0) {
-                        // A creator only ever stores 0 (the zero-filled file) or 1.
-                        throw new CorruptHeaderException(where, "ready is " + Integer.toUnsignedString(ready)
-                                + ", expected 0 (being created) or 1");
-                    }
-                }
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                if (size < HEADER_LENGTH) {
-                    throw TruncatedFileException.shorterThanTheHeader(where, size);
-                }
-                throw RingTimeoutException.notReady(timeout);
-            }
-            pause();
-        }
-
+    /** Maps the whole checked file, read-only or for reading and writing. */
+    private static RingFile map(Path path, OpenedFile opened, long capacity, boolean readOnly) throws IOException {
         FileChannel.MapMode mode = readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE;
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, HEADER_LENGTH, arena);
-            int version = (int) INT.get(header, (long) LAYOUT_VERSION_OFFSET);
-            if (version != LAYOUT_VERSION) {
-                throw new UnsupportedVersionException(where, version);
-            }
-            long capacity = (long) LONG.get(header, (long) CAPACITY_OFFSET);
-            checkCapacity(capacity);
-            if (size != fileLength(capacity)) {
-                throw new TruncatedFileException(where, size, fileLength(capacity));
-            }
-            int maxMessage = (int) INT.get(header, (long) MAX_MESSAGE_LENGTH_OFFSET);
-            if (maxMessage != RingDescriptor.maxMessageLength(capacity)) {
-                throw new CorruptHeaderException(where, "max_message_length is " + maxMessage
-                        + ", expected capacity / 8 = " + RingDescriptor.maxMessageLength(capacity));
-            }
-            int headerLength = (int) INT.get(header, (long) HEADER_LENGTH_OFFSET);
-            if (headerLength != HEADER_LENGTH) {
-                throw new CorruptHeaderException(where, "header_length is " + Integer.toUnsignedString(headerLength)
-                        + ", expected 4096");
-            }
-            MemorySegment file = channel.map(mode, 0, size, arena);
+            MemorySegment file = opened.channel().map(mode, 0, opened.length(), arena);
             return new RingFile(path, arena, file, (int) capacity, readOnly);
         } catch (IOException | RuntimeException e) {
             arena.close();
@@ -350,10 +298,6 @@ public final class RingFile implements AutoCloseable {
         if (path != null && !readOnly) {
             FileSpace.allocateHoles(path, file.byteSize());
         }
-    }
-
-    private static void pause() {
-        java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
     }
 
     /** Attaches the producer side (claims {@code producer_pid}). */
@@ -447,12 +391,14 @@ public final class RingFile implements AutoCloseable {
      * @param staleMs heartbeat age above which a live pid reads as {@link PeerState#STALE} (never dead)
      */
     public PeerState producerState(long staleMs) {
-        return sight(true).classify(0, 0, System.currentTimeMillis(), staleMs);
+        return PeerState.classify(sight(true), Progress.NONE, System.currentTimeMillis(), staleMs,
+                SharedMemory::processAlive);
     }
 
     /** The consumer as an observer sees it; see {@link #producerState(long)}. */
     public PeerState consumerState(long staleMs) {
-        return sight(false).classify(0, 0, System.currentTimeMillis(), staleMs);
+        return PeerState.classify(sight(false), Progress.NONE, System.currentTimeMillis(), staleMs,
+                SharedMemory::processAlive);
     }
 
     /** True when the producer is attached, its process lives and its heartbeat is younger than staleMs. */
@@ -493,14 +439,6 @@ public final class RingFile implements AutoCloseable {
         int pid = producer ? producerPid() : consumerPid(); // SYNC POINT attach
         long detachedMs = producer ? producerDetachedMs() : consumerDetachedMs(); // SYNC POINT detached
         return new Sighting(pid, heartbeatMs, detachedMs);
-    }
-
-    /** The header words of one side, as {@link #sight} loaded them. */
-    record Sighting(int pid, long heartbeatMs, long detachedMs) {
-        PeerState classify(long movedAfterMs, long movedSeenMs, long nowMs, long staleMs) {
-            return PeerState.classify(pid, heartbeatMs, detachedMs, movedAfterMs, movedSeenMs, nowMs, staleMs,
-                    SharedMemory::processAlive);
-        }
     }
 
     /**
