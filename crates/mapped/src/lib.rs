@@ -18,9 +18,8 @@
 //!
 //! `sympathy-ring` (the IPC ring) and `sympathy-map` (the off-heap map) build on it and keep only
 //! their own header fields, records and algorithms. The Java twin is the `dev.sympathy.mapped`
-//! package (`java/mapped`): liveness, block reservation, the regular-file check, the header
-//! prefix and the file errors' words; the Java opens and the liveness classification are still
-//! the ring's and the map's own.
+//! package (`java/mapped`): the open (`MappedOpen`), liveness (`Liveness`), block reservation,
+//! the regular-file check, the header prefix and the file errors' words.
 //!
 //! ```
 //! use sympathy_mapped::{ProcessStamp, pid_alive};

@@ -3,7 +3,7 @@
 //! clean detach), and what another process can tell from them ([`classify`]): alive, stale
 //! (paused or stalled, never counted as gone), detached, dead (zombies included), never
 //! attached, or a foreign peer that keeps no pid (an Agrona consumer's heartbeat, a producer's
-//! moving tail). The Java twin is the ring's `PeerState.classify` (java/ring).
+//! moving tail). The Java twin is `dev.sympathy.mapped.Liveness.classify` (java/mapped).
 //!
 //! ```
 //! use sympathy_mapped::liveness::{PeerState, Sighting, classify};
@@ -88,7 +88,7 @@ pub struct Progress {
 
 /// The state from one [`Sighting`], the peer's last seen progress, the time and the stale limit;
 /// `alive` tells whether a pid runs ([`crate::pid_alive`], or a [`crate::ProcessStamp`]'s
-/// `is_running` where the role keeps one). The Java `PeerState.classify` is the same
+/// `is_running` where the role keeps one). The Java `Liveness.classify` is the same
 /// function.
 ///
 /// - pid set: dead if the process does not run; else its last sign of life is its heartbeat

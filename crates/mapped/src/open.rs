@@ -1,8 +1,7 @@
 //! Opening a mapped file that may be hostile, up to the kind's own fields: the steps every kind
-//! takes in the same order (docs/ring-layout.md and docs/map-layout.md, "Opening"). In Java the
-//! ring's `RingFile.open` and the map's `MapFile.open` still each take these steps themselves
-//! (with the shared `dev.sympathy.mapped` checks and messages). A kind then checks its sizes against the file's length, maps the
-//! whole file its own way and checks its own fields.
+//! takes in the same order (docs/ring-layout.md and docs/map-layout.md, "Opening"); the Java twin
+//! is `dev.sympathy.mapped.MappedOpen`, which the Java ring and map use. A kind then checks its
+//! sizes against the file's length, maps the whole file its own way and checks its own fields.
 //!
 //! 1. a regular file, checked before it is opened (a FIFO would block the open, a device such as
 //!    `/dev/zero` would map as endless zeros), then opened without blocking;
