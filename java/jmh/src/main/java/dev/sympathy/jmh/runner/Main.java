@@ -28,13 +28,15 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * The seed-style runner of the JMH benchmarks:
  * <pre>
  * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json|--plan]
+ * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar list
  * </pre>
  * The experiments are found, not listed: beside the benchmark classes of JMH's own list, each
  * package holds its {@link JmhExperiment}, and the runner refuses to start when a piece is missing
  * ({@link JmhExperiments#problems}). Sizes, variants and every other param come from the
  * experiment catalog at the chosen preset (the folder in the system property
  * {@code sympathy.experiments}); {@code --plan} prints the result groups the run would emit
- * ({@link Plan}) instead of running it.
+ * ({@link Plan}) instead of running it. {@code list} prints the experiments under JMH, one a line
+ * (how {@code java/sidecar run} tells them from its own).
  * It runs JMH programmatically (forks stay on), then converts JMH's JSON result and the
  * benchmarks' extras into the results schema (docs/results.md): with {@code --json} an env line
  * and one line per result on stdout, otherwise one human line per result. JMH's own progress
@@ -68,7 +70,8 @@ public final class Main {
             System.out.println(usage);
             return 0;
         }
-        if (args.length < 2 || !args[0].equals("run")) {
+        final boolean list = args.length == 1 && args[0].equals("list");
+        if (!list && (args.length < 2 || !args[0].equals("run"))) {
             System.err.println(usage);
             return 2;
         }
@@ -100,6 +103,10 @@ public final class Main {
             if (!problems.isEmpty()) {
                 System.err.println("the JMH experiments are incomplete:\n  " + String.join("\n  ", problems));
                 return 2;
+            }
+            if (list) {
+                found.inCatalogOrder(whole).forEach(e -> System.out.println(e.id()));
+                return 0;
             }
             catalog = only.isEmpty() ? whole : whole.onlyJavaVariants(only);
             if (args[1].equals("all")) {
@@ -173,7 +180,9 @@ public final class Main {
             found.all().forEach(experiment -> jmh.add(experiment.id()));
         }
         return "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..]\n"
-                + "  (--variants: Java's variant names, to run only those; all: every experiment under JMH)\n"
+                + "       list\n"
+                + "  (--variants: Java's variant names, to run only those; all: every experiment under JMH;\n"
+                + "   list: the experiments under JMH, one a line)\n"
                 + "  experiments under JMH: " + String.join(", ", jmh) + "\n"
                 + (sidecar.isEmpty() ? "" : "  experiments the sidecar runs (java/sidecar run NAME): "
                         + String.join(", ", sidecar) + "\n");
