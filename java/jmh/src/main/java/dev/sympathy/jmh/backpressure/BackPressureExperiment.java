@@ -7,6 +7,8 @@ import dev.sympathy.jmh.runner.JmhExperiment;
 import dev.sympathy.jmh.runner.JmhRun;
 import dev.sympathy.jmh.runner.JmhScore;
 import dev.sympathy.jmh.support.Pinning;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +16,8 @@ import java.util.Optional;
 /**
  * back-pressure ({@code experiments/back-pressure.toml}) under JMH: {@link BackPressure}, its
  * latency bound enforced from {@code --quick} on. Single-shot: every metric (latencies,
- * {@code rejected}, {@code completed}) is an extra.
+ * {@code rejected}, {@code completed}) is an extra; its results must account for every request
+ * ({@link #checkResults}).
  *
  * <pre>{@code
  * java/jmh/run run back-pressure --plan --smoke
@@ -56,5 +59,64 @@ public final class BackPressureExperiment implements JmhExperiment {
         final String load = c.param("load");
         return List.of(BackPressure.resultParams(load, BackPressure.config(c.variant(), load, c.number("serviceNs"),
                 c.number("maxLatencyNs"), (int) c.number("count"), Pinning.processCores())));
+    }
+
+    /**
+     * Every request accounted for: each variant and load reports {@code completed} and
+     * {@code rejected}, and in each run {@code completed + rejected = count} (the runs' samples
+     * where there are several, else the values).
+     */
+    @Override
+    public List<String> checkResults(List<Map<String, Object>> records) {
+        final Map<List<Object>, List<Double>> accounted = new LinkedHashMap<>();
+        final Map<List<Object>, Long> counts = new LinkedHashMap<>();
+        final Map<List<Object>, List<Object>> reported = new LinkedHashMap<>();
+        final List<String> problems = new ArrayList<>();
+        for (Map<String, Object> rec : records) {
+            final Map<?, ?> params = (Map<?, ?>) rec.get("params");
+            final List<Object> key = List.of(rec.get("variant"), params.get("load"), params.get("count"));
+            final Object metric = rec.get("metric");
+            reported.computeIfAbsent(key, k -> new ArrayList<>()).add(metric);
+            if (!"rejected".equals(metric) && !"completed".equals(metric)) {
+                continue;
+            }
+            final long count = ((Number) params.get("count")).longValue();
+            if (count <= 0) {
+                problems.add("back-pressure " + rec.get("variant") + " load=" + params.get("load") + ": count " + count);
+            }
+            counts.put(key, count);
+            final List<Double> runs = runs(rec);
+            final List<Double> sums = accounted.computeIfAbsent(key, k -> new ArrayList<>());
+            for (int i = 0; i < runs.size(); i++) {
+                if (i < sums.size()) {
+                    sums.set(i, sums.get(i) + runs.get(i));
+                } else {
+                    sums.add(runs.get(i));
+                }
+            }
+        }
+        reported.forEach((key, metrics) -> {
+            if (!metrics.contains("completed") || !metrics.contains("rejected")) {
+                problems.add("back-pressure " + key.get(0) + " load=" + key.get(1) + ": reports " + metrics
+                        + ", not both completed and rejected");
+            }
+        });
+        accounted.forEach((key, sums) -> {
+            for (double total : sums) {
+                if (total != counts.get(key)) {
+                    problems.add("back-pressure " + key.get(0) + " load=" + key.get(1) + ": completed + rejected = "
+                            + total + ", count " + counts.get(key));
+                }
+            }
+        });
+        return problems;
+    }
+
+    /** A record's runs: its samples where it has several, else its value. */
+    private static List<Double> runs(Map<String, Object> rec) {
+        if (rec.get("stats") instanceof Map<?, ?> stats && stats.get("samples") instanceof List<?> samples) {
+            return samples.stream().map(s -> ((Number) s).doubleValue()).toList();
+        }
+        return List.of(((Number) rec.get("value")).doubleValue());
     }
 }

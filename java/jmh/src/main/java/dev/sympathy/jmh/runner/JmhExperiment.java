@@ -17,7 +17,8 @@ import java.util.Optional;
  *   <li>whether its forks take the latency flags ({@link #takesLatencyFlags});</li>
  *   <li>how a case's JMH score becomes result records: the group's params and each metric with
  *       its normalisation ({@link #score}; the unit is the catalog's metric's);</li>
- *   <li>the groups of the extras its benchmarks write ({@link #extrasParams}).</li>
+ *   <li>the groups of the extras its benchmarks write ({@link #extrasParams});</li>
+ *   <li>checks its results must pass beyond every result's own ({@link #checkResults}).</li>
  * </ul>
  *
  * <pre>{@code
@@ -69,6 +70,15 @@ public interface JmhExperiment {
      * the same functions the benchmark calls (so that {@code --plan} lists them); none by default.
      */
     default List<Map<String, Object>> extrasParams(JmhCase c, ExperimentAt at) {
+        return List.of();
+    }
+
+    /**
+     * What is wrong with a run's result records of this experiment beyond what
+     * {@code --verify} checks of every experiment (each planned group back, checks ok, the
+     * catalog's metrics and units): one sentence a problem, none by default.
+     */
+    default List<String> checkResults(List<Map<String, Object>> records) {
         return List.of();
     }
 }

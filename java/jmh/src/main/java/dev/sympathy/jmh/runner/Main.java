@@ -27,7 +27,7 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 /**
  * The seed-style runner of the JMH benchmarks:
  * <pre>
- * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json|--plan]
+ * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json|--plan] [--verify]
  * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar list
  * </pre>
  * The experiments are found, not listed: beside the benchmark classes of JMH's own list, each
@@ -35,8 +35,9 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * ({@link JmhExperiments#problems}). Sizes, variants and every other param come from the
  * experiment catalog at the chosen preset (the folder in the system property
  * {@code sympathy.experiments}); {@code --plan} prints the result groups the run would emit
- * ({@link Plan}) instead of running it. {@code list} prints the experiments under JMH, one a line
- * (how {@code java/sidecar run} tells them from its own).
+ * ({@link Plan}) instead of running it, and {@code --verify} checks after the run that every one
+ * of them came back as it should ({@link ResultCheck}), exiting 1 otherwise. {@code list} prints
+ * the experiments under JMH, one a line (how {@code java/sidecar run} tells them from its own).
  * It runs JMH programmatically (forks stay on), then converts JMH's JSON result and the
  * benchmarks' extras into the results schema (docs/results.md): with {@code --json} an env line
  * and one line per result on stdout, otherwise one human line per result. JMH's own progress
@@ -78,6 +79,7 @@ public final class Main {
         Preset preset = Preset.DEFAULT;
         boolean json = false;
         boolean plan = false;
+        boolean verify = false;
         List<String> only = List.of();
         for (int i = 2; i < args.length; i++) {
             final Optional<Preset> flag = Preset.fromFlag(args[i]);
@@ -87,6 +89,8 @@ public final class Main {
                 json = true;
             } else if (args[i].equals("--plan")) {
                 plan = true;
+            } else if (args[i].equals("--verify")) {
+                verify = true;
             } else if (args[i].equals("--variants") && i + 1 < args.length) {
                 only = List.of(args[++i].split(","));
             } else {
@@ -145,18 +149,33 @@ public final class Main {
         common.put("preset", preset.label());
         common.put("pinning", Pinning.mode());
         final Converter converter = new Converter(found, catalog, preset, common);
+        final List<String> unverified = new ArrayList<>();
         try {
             for (JmhExperiment experiment : experiments) {
-                for (JmhRun run : JmhRun.withCases(experiment.runs(found.at(experiment, catalog, preset)))) {
+                final ExperimentAt at = found.at(experiment, catalog, preset);
+                final List<Map<String, Object>> records = new ArrayList<>();
+                for (JmhRun run : JmhRun.withCases(experiment.runs(at))) {
                     for (Map<String, Object> rec : runJmh(run, converter, experiment.takesLatencyFlags())) {
                         stdout.println(json ? Json.write(rec) : human(rec));
+                        records.add(rec);
                     }
+                }
+                if (verify) {
+                    final List<String> problems = ResultCheck.problems(experiment,
+                            Plan.groups(experiment, at, catalog.common()), records, catalog);
+                    System.err.println("verify: " + experiment.id() + ": " + records.size() + " results, "
+                            + (problems.isEmpty() ? "every planned group back and checked" : problems.size() + " problems"));
+                    unverified.addAll(problems);
                 }
             }
         } catch (MachineBusyException e) {
             System.err.println("error: the machine was busy: " + e.getMessage()
                     + "; sympathy compare retries such runs; rerun on a quiet machine");
             return MACHINE_BUSY;
+        }
+        if (!unverified.isEmpty()) {
+            System.err.println("error: the results are not what the plan promised:\n  " + String.join("\n  ", unverified));
+            return 1;
         }
         return 0;
     }
@@ -179,9 +198,10 @@ public final class Main {
         } catch (CatalogException e) {
             found.all().forEach(experiment -> jmh.add(experiment.id()));
         }
-        return "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..]\n"
+        return "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..] [--verify]\n"
                 + "       list\n"
                 + "  (--variants: Java's variant names, to run only those; all: every experiment under JMH;\n"
+                + "   --verify: after the run, check that every result group --plan lists came back, checked;\n"
                 + "   list: the experiments under JMH, one a line)\n"
                 + "  experiments under JMH: " + String.join(", ", jmh) + "\n"
                 + (sidecar.isEmpty() ? "" : "  experiments the sidecar runs (java/sidecar run NAME): "

@@ -14,7 +14,7 @@ import java.util.Set;
  * expanded into the cases JMH would run ({@link JmhCase#expand}), each turned into its groups as
  * the converter's ({@link ResultGroups#of}); the params leave out the runner params of
  * {@code common.toml} ({@code preset}, {@code pinning}, {@code thread}, ...), so a group is listed
- * once.
+ * once. {@code --verify} checks a run's results against the same groups ({@link ResultCheck}).
  *
  * <pre>{@code
  * {"kind":"plan","experiment":"memory-walk","language":"java","variant":"linear",
