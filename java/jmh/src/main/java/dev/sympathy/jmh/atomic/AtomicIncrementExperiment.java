@@ -21,7 +21,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * java/jmh/run run atomic-increment --plan --quick
- * // {"kind":"plan","experiment":"atomic-increment","language":"java","variant":"lock-xadd","params":{"threads":1}} ...
+ * // {"kind":"plan","experiment":"atomic-increment","language":"java","variant":"cas-bool","params":{"threads":1}} ...
  * }</pre>
  */
 public final class AtomicIncrementExperiment implements JmhExperiment {

@@ -22,7 +22,7 @@ import java.util.Optional;
  * <pre>{@code
  * java/jmh/run run back-pressure --plan --smoke
  * // {"kind":"plan","experiment":"back-pressure","language":"java","variant":"unbounded",
- * //  "params":{"load":"0.5","arrival_per_sec":50000,"service_ns":10000,"workers":1,"count":...}} ...
+ * //  "params":{"load":"0.5","arrival_per_sec":50000,"service_ns":10000,"workers":1,"count":5000}} ...
  * }</pre>
  */
 public final class BackPressureExperiment implements JmhExperiment {

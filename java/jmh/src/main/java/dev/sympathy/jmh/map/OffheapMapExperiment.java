@@ -21,7 +21,7 @@ import java.util.Optional;
  * <pre>{@code
  * java/jmh/run run offheap-map --plan --quick
  * // {"kind":"plan","experiment":"offheap-map","language":"java","variant":"heap-hashmap",
- * //  "params":{"users":...,"gets":...,"latency_samples":...,"traversals":...}} ...
+ * //  "params":{"users":1000000,"gets":1000000,"latency_samples":100000,"traversals":100000}} ...
  * }</pre>
  */
 public final class OffheapMapExperiment implements JmhExperiment {

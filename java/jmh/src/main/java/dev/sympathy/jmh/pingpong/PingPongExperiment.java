@@ -18,7 +18,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * java/jmh/run run ping-pong --plan --quick
- * // {"kind":"plan","experiment":"ping-pong","language":"java","variant":"volatile","params":{"iterations":...}} ...
+ * // {"kind":"plan","experiment":"ping-pong","language":"java","variant":"xadd","params":{"iterations":500000}} ...
  * }</pre>
  */
 public final class PingPongExperiment implements JmhExperiment {

@@ -24,7 +24,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <pre>{@code
  * at.options(MemoryWalk.class)               // JMH's options: the preset's iterations, the catalog's params
- * at.max("size_bytes")                       // 268435456
+ * at.max("size_bytes")                       // 134217728 (memory-walk at quick)
  * at.variantParam("jctools-spsc", "element") // "boxed-u32": the variant's own value
  * at.variantParam("p1c1", "element")         // "u32": the experiment's at the preset
  * }</pre>

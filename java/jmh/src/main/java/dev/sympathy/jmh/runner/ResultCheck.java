@@ -30,7 +30,7 @@ import java.util.TreeMap;
  *
  * <pre>{@code
  * ResultCheck.problems(experiment, Plan.groups(experiment, at, catalog.common()), records, catalog)
- * // ["memory-walk chase-heap {size_bytes=4096, memory=off-heap, huge_pages=false}: planned, but no result came back"]
+ * // ["memory-walk chase-heap {size_bytes=4194304, memory=off-heap, huge_pages=false}: planned, but no result came back"]
  * }</pre>
  */
 final class ResultCheck {

@@ -19,7 +19,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * java/jmh/run run serialization --plan --quick
- * // {"kind":"plan","experiment":"serialization","language":"java","variant":"ffm","params":{"count":100000}} ...
+ * // {"kind":"plan","experiment":"serialization","language":"java","variant":"java-serialization","params":{"count":100000}} ...
  * }</pre>
  */
 public final class SerializationExperiment implements JmhExperiment {

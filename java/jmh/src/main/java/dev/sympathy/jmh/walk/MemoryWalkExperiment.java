@@ -19,7 +19,7 @@ import java.util.Optional;
  * <pre>{@code
  * java/jmh/run run memory-walk --plan --quick
  * // {"kind":"plan","experiment":"memory-walk","language":"java","variant":"linear",
- * //  "params":{"size_bytes":268435456,"memory":"off-heap","huge_pages":false}} ...
+ * //  "params":{"size_bytes":134217728,"memory":"off-heap","huge_pages":false}} ...
  * }</pre>
  */
 public final class MemoryWalkExperiment implements JmhExperiment {
