@@ -125,8 +125,9 @@ final class IpcExperiment {
     /** {@code run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]}. */
     static void run(String[] argv) throws IOException, InterruptedException {
         if (argv.length < 2 || !argv[1].equals("ipc")) {
-            throw new UsageException("run: the sidecar runs only `run ipc` and `run messaging` (java/sidecar hands the"
-                    + " other experiments to java/jmh/run)");
+            final String name = argv.length < 2 ? "" : argv[1];
+            throw new UsageException("run " + name + ": neither the JMH runner (java/jmh/run list) nor the sidecar runs"
+                    + " it; an experiment with Java variants needs its Java side (docs/adding-an-experiment.md)");
         }
         Args args = new Args("run ipc", argv, 2, Set.of("variants", "runs", "cores"),
                 Set.of("smoke", "quick", "full", "json", "plan"));

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sympathy.catalog.Catalog;
+import dev.sympathy.catalog.Preset;
 import dev.sympathy.jmh.runner.Converter;
+import dev.sympathy.jmh.runner.JmhExperiments;
 import dev.sympathy.results.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +19,12 @@ import org.junit.jupiter.api.Test;
 /** The JMH JSON to results-schema conversion, on a fixed JMH result file (jmh-sample.json). */
 class ConverterTest {
     private static final Map<String, Object> COMMON = Map.of("preset", "quick");
+    private static final Catalog CATALOG = Catalog.fromProperty();
+
+    /** The converter of a quick run of the experiments found, with the repository's catalog. */
+    private static Converter converter() {
+        return new Converter(JmhExperiments.found(), CATALOG, Preset.QUICK, COMMON);
+    }
 
     private static String sample() throws IOException {
         try (InputStream in = ConverterTest.class.getResourceAsStream("/jmh-sample.json")) {
@@ -24,7 +33,7 @@ class ConverterTest {
     }
 
     private static List<Map<String, Object>> convert(List<String> extras) throws IOException {
-        return new Converter(COMMON).convert(sample(), extras);
+        return converter().convert(sample(), extras);
     }
 
     private static Map<String, Object> find(List<Map<String, Object>> records, String variant, String metric) {
@@ -133,13 +142,13 @@ class ConverterTest {
                 + "\"rawData\":[[150000.0,128000.0,130000.0]]},\"secondaryMetrics\":{"
                 + "\"compiler.time.profiled\":{\"score\":7.0,\"scoreUnit\":\"ms\",\"rawData\":[[20.0,1.0,0.0]]},"
                 + "\"compiler.time.total\":{\"score\":300.0,\"scoreUnit\":\"ms\",\"rawData\":[[300.0,301.0,301.0]]}}}]";
-        final List<Map<String, Object>> records = new Converter(COMMON).convert(jmh, List.of());
+        final List<Map<String, Object>> records = converter().convert(jmh, List.of());
         for (String metric : List.of("ns_per_hop", "hops_per_sec")) {
             assertEquals(List.of(20.0, 1.0, 0.0), stats(find(records, "xadd", metric)).get("jit_ms"), metric);
         }
         // without the profiler, no jit_ms
         final String bare = jmh.substring(0, jmh.indexOf("\"compiler.time.profiled")) + "}}]";
-        assertEquals(null, stats(find(new Converter(COMMON).convert(bare, List.of()), "xadd", "ns_per_hop")).get("jit_ms"));
+        assertEquals(null, stats(find(converter().convert(bare, List.of()), "xadd", "ns_per_hop")).get("jit_ms"));
     }
 
     @Test
@@ -149,7 +158,7 @@ class ConverterTest {
                 + "\"threads\":1,\"forks\":1,\"params\":{\"iterations\":\"1000\",\"variant\":\"xadd\"},"
                 + "\"primaryMetric\":{\"score\":136000.0,\"scoreUnit\":\"ns/op\","
                 + "\"rawData\":[[150000.0,128000.0,130000.0]]},\"secondaryMetrics\":{}}]";
-        final List<Map<String, Object>> records = new Converter(COMMON).convert(jmh, List.of());
+        final List<Map<String, Object>> records = converter().convert(jmh, List.of());
         final Map<String, Object> hop = find(records, "xadd", "ns_per_hop");
         assertEquals(3, stats(hop).get("runs"));
         assertEquals(75.0, (double) stats(hop).get("first"), 1e-9); // 150000 ns / 2000 hops
@@ -234,14 +243,14 @@ class ConverterTest {
     void shouldRejectAScoreInAnUnexpectedUnit() throws IOException {
         final String bad = sample().replace("\"ops/ns\"", "\"ops/us\"");
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Converter(COMMON).convert(bad, List.of()));
+                () -> converter().convert(bad, List.of()));
         assertEquals("expected scores in ops/ns, got ops/us", e.getMessage());
     }
 
     @Test
     void shouldRejectMalformedJsonWithItsOffset() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Converter(COMMON).convert("[{\"benchmark\": }]", List.of()));
+                () -> converter().convert("[{\"benchmark\": }]", List.of()));
         assertEquals("invalid JSON at offset 15: unexpected character '}'", e.getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.queue;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -46,25 +47,15 @@ public final class Queues {
     }
 
     /**
-     * What a variant's queue carries, the result param {@code element}: {@code u32} where a 32-bit
-     * {@code int} travels by value (as Rust's {@code u32}), {@code boxed-u32} where a library queue
-     * of objects carries it as an {@link Integer} (from the pool: a reference to a box).
-     *
-     * <pre>{@code
-     * Queues.element("p1c1")          // "u32"
-     * Queues.element("p1c1-boxed")    // "boxed-u32"
-     * Queues.element("jctools-spsc")  // "boxed-u32"
-     * }</pre>
+     * Refuses a variant {@link #create} does not know.
      *
      * @throws IllegalArgumentException for an unknown variant
      */
-    public static String element(String variant) {
-        return switch (variant) {
-            case "p1c1", "p1c1-offheap", "fastflow", "ring", "agrona-one-to-one" -> "u32";
-            case "p1c1-boxed", "jctools-spsc", "array-blocking-queue", "concurrent-linked-queue" -> "boxed-u32";
-            default -> throw new IllegalArgumentException("queue: unknown variant '" + variant
+    private static void requireKnown(String variant) {
+        if (!Arrays.asList(VARIANTS).contains(variant)) {
+            throw new IllegalArgumentException("queue: unknown variant '" + variant
                     + "' (expected one of " + String.join(", ", VARIANTS) + ")");
-        };
+        }
     }
 
     /**
@@ -73,7 +64,7 @@ public final class Queues {
      * at a time.
      */
     public static int batch(String variant) {
-        element(variant); // an unknown variant is an error
+        requireKnown(variant);
         return variant.equals("ring") ? FfmRingQueue.BATCH : 1;
     }
 
@@ -85,7 +76,7 @@ public final class Queues {
      * says the reference in it (4).
      */
     public static int slotBytes(String variant) {
-        element(variant); // an unknown variant is an error
+        requireKnown(variant);
         return switch (variant) {
             case "fastflow" -> FastFlowIntQueue.SLOT_BYTES;
             case "ring", "agrona-one-to-one" -> 16;

@@ -1,21 +1,14 @@
 package dev.sympathy.jmh.runner;
 
-import dev.sympathy.jmh.atomic.AtomicIncrement;
-import dev.sympathy.jmh.backpressure.BackPressure;
-import dev.sympathy.jmh.dispatch.DispatchStepDown;
-import dev.sympathy.jmh.map.OffheapMap;
-import dev.sympathy.jmh.queue.Queues;
-import dev.sympathy.jmh.serialization.Serialization;
-import dev.sympathy.jmh.support.Pinning;
-import dev.sympathy.jmh.table.StructTable;
-import dev.sympathy.jmh.walk.MemoryWalk;
+import dev.sympathy.catalog.Catalog;
+import dev.sympathy.catalog.MetricSpec;
+import dev.sympathy.catalog.Preset;
 import dev.sympathy.results.Json;
 import dev.sympathy.results.ResultRecord;
 import dev.sympathy.results.Stats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleUnaryOperator;
@@ -29,54 +22,39 @@ import java.util.function.DoubleUnaryOperator;
  * iterations x forks, {@code stats.samples} every run's normalised score in order (fork by fork,
  * iteration by iteration) and {@code stats.first} the first of them: the first measured
  * iteration of the first fork, whose distance from the median shows warm-up left in the
- * measurement. Scores are normalised per experiment:
- * <ul>
- *   <li>atomic-increment: throughput (ops/ns, all threads) to {@code ns_per_op = 1 / score}</li>
- *   <li>ping-pong: one run (ns) over {@code 2 x iterations} hops to {@code ns_per_hop}, {@code hops_per_sec}</li>
- *   <li>memory-walk: one walk (ns) over the elements (or chase nodes) to {@code ns_per_op}</li>
- *   <li>struct-table: one run (ms) to {@code total_ms}</li>
- *   <li>queue: the consumer's {@code pollsMade} (ops/s) to {@code msgs_per_sec}</li>
- *   <li>dispatch (mono, bi, mono-call, bi-call, mega): one invocation (ns) of {@code iterations} calls to
- *       {@code ops_per_sec = iterations / time}</li>
- *   <li>serialization, dispatch step-down, back-pressure, offheap-map: single-shot runs whose score
- *       (the whole run, checks included) is not reported; their metrics come from the extras</li>
- * </ul>
+ * measurement. Which experiment a result is, and how its score is normalised into which
+ * metrics, is its {@link JmhExperiment}'s ({@link JmhExperiment#score}; found from the result's
+ * benchmark class by {@link JmhExperiments}); each metric's unit is the catalog's
+ * ({@code experiments/common.toml} {@code [[metrics]]}). A single-shot run whose score (the whole
+ * run, checks included) is not reported has all its metrics in the extras.
  * The extras' values of one result are its runs, in the order the benchmarks recorded them
  * (measured iterations only); where there are several, {@code stats.first} and
  * {@code stats.samples} are written as for a score, where there is one they are left out.
  * Params carry the catalog's names ({@code size_bytes}, not the {@code @Param} {@code sizeBytes});
- * {@link #groups} says which (variant, params) groups a case emits, for the run and for
+ * {@link ResultGroups} says which (variant, params) groups a case emits, for the run and for
  * {@code --plan} alike.
  * {@code check} is {@code "ok"}: the benchmarks verify their results and throw on a mismatch, and
  * the runner runs JMH with fail-on-error, so a result exists only when it was verified.
  *
  * <pre>{@code
- * List<Map<String, Object>> records = new Converter(Map.of("preset", "quick"))
- *         .convert(Files.readString(jmhJson), extrasLines);
+ * List<Map<String, Object>> records = new Converter(JmhExperiments.found(), catalog, Preset.QUICK,
+ *         Map.of("preset", "quick")).convert(Files.readString(jmhJson), extrasLines);
  * }</pre>
  */
 public final class Converter {
-    /** Benchmark class simple name to experiment name. */
-    static final Map<String, String> EXPERIMENTS = Map.of(
-            "AtomicIncrement", "atomic-increment",
-            "PingPong", "ping-pong",
-            "MemoryWalk", "memory-walk",
-            "StructTable", "struct-table",
-            "QueueThroughput", "queue",
-            "Serialization", "serialization",
-            "Dispatch", "dispatch",
-            "DispatchStepDown", "dispatch",
-            "BackPressure", "back-pressure",
-            "OffheapMap", "offheap-map");
-
-    /** Implementations the call site of each dispatch benchmark sees. */
-    private static final Map<String, Integer> DISPATCH_IMPLEMENTATIONS = Map.of("mono", 1, "bi", 2, "mono-call", 1, "bi-call", 2,
-            "mega", 4);
-
+    private final JmhExperiments experiments;
+    private final Catalog catalog;
+    private final Preset preset;
     private final Map<String, Object> commonParams;
 
-    /** {@code commonParams} (e.g. preset, pinning) are added to every record's params. */
-    public Converter(Map<String, Object> commonParams) {
+    /**
+     * Converts the results of {@code experiments} run at {@code preset} with {@code catalog}'s
+     * values; {@code commonParams} (e.g. preset, pinning) are added to every record's params.
+     */
+    public Converter(JmhExperiments experiments, Catalog catalog, Preset preset, Map<String, Object> commonParams) {
+        this.experiments = experiments;
+        this.catalog = catalog;
+        this.preset = preset;
         this.commonParams = new LinkedHashMap<>(commonParams);
     }
 
@@ -98,45 +76,21 @@ public final class Converter {
     }
 
     private List<Map<String, Object>> convertOne(Map<String, Object> result) {
-        final Optional<ResultGroup> scored = scoreGroup(JmhCase.ofResult(result));
+        final JmhCase c = JmhCase.ofResult(result);
+        final JmhExperiment experiment = experiments.of(c);
+        final Optional<JmhScore> scored = experiment.score(c, experiments.at(experiment, catalog, preset));
         if (scored.isEmpty()) {
             return List.of(); // a single-shot run whose metrics are all extras
         }
-        final ResultGroup group = scored.get();
-        final String experiment = group.experiment();
-        final String variant = group.variant();
-        final Map<String, Object> params = group.params();
-        final Map<String, Object> primary = map(result.get("primaryMetric"), "primaryMetric");
+        final JmhScore score = scored.get();
         final List<Map<String, Object>> out = new ArrayList<>();
-        switch (experiment) {
-            case "atomic-increment" -> out.add(record(experiment, variant, params, "ns_per_op", "ns",
-                    samples(primary, "ops/ns", x -> 1.0 / x)));
-            case "ping-pong" -> {
-                final long iterations = (long) params.get("iterations");
-                final List<Double> nsPerHop = samples(primary, "ns/op", x -> x / (2.0 * iterations));
-                out.add(record(experiment, variant, params, "ns_per_hop", "ns", nsPerHop));
-                out.add(record(experiment, variant, params, "hops_per_sec", "hops/s",
-                        nsPerHop.stream().map(ns -> 1e9 / ns).toList()));
-            }
-            case "memory-walk" -> {
-                final long sizeBytes = (long) params.get("size_bytes");
-                final long ops = variant.startsWith("chase") ? sizeBytes / 64 : sizeBytes / 8;
-                out.add(record(experiment, variant, params, "ns_per_op", "ns",
-                        samples(primary, "ns/op", x -> x / ops)));
-            }
-            case "struct-table" -> out.add(record(experiment, variant, params, "total_ms", "ms",
-                    samples(primary, "ms/op", x -> x)));
-            case "queue" -> {
-                final Map<String, Object> secondary = map(result.get("secondaryMetrics"), "secondaryMetrics");
-                out.add(record(experiment, variant, params, "msgs_per_sec", "msgs/s",
-                        samples(map(secondary.get("pollsMade"), "secondaryMetrics.pollsMade"), "ops/s", x -> x)));
-            }
-            case "dispatch" -> {
-                final long iterations = (long) params.get("iterations");
-                out.add(record(experiment, variant, params, "ops_per_sec", "ops/s",
-                        samples(primary, "ns/op", x -> iterations * 1e9 / x)));
-            }
-            default -> throw new IllegalStateException("unreachable: " + experiment);
+        for (ScoreMetric metric : score.metrics()) {
+            final Map<String, Object> source = metric.secondary().isEmpty()
+                    ? map(result.get("primaryMetric"), "primaryMetric")
+                    : map(map(result.get("secondaryMetrics"), "secondaryMetrics").get(metric.secondary().get()),
+                            "secondaryMetrics." + metric.secondary().get());
+            out.add(record(experiment.id(), c.variant(), score.params(), metric.metric(), unit(metric.metric()),
+                    samples(source, metric.jmhUnit(), metric.normalise())));
         }
         final List<Double> jit = jitMillis(result);
         if (!jit.isEmpty()) {
@@ -145,6 +99,12 @@ public final class Converter {
             }
         }
         return out;
+    }
+
+    /** The catalog's unit of {@code metric}; a metric it lacks is an error naming it. */
+    private String unit(String metric) {
+        return catalog.metric(metric).map(MetricSpec::unit).orElseThrow(() -> new IllegalArgumentException(
+                "metric '" + metric + "' is not in experiments/common.toml's [[metrics]]: add it with its unit"));
     }
 
     /** JMH's name of the {@code CompilerProfiler}'s compile time within each iteration. */
@@ -168,119 +128,6 @@ public final class Converter {
             }
         }
         return out;
-    }
-
-    /**
-     * Every result group a case emits: its JMH score's and its extras', each once. {@code --plan}
-     * prints these; {@link #convert} writes the score's through {@link #scoreGroup} and the
-     * benchmarks write the extras' through the same functions {@link #extrasGroups} calls.
-     *
-     * @throws IllegalArgumentException when the benchmark is unknown or a param is not a number
-     */
-    static List<ResultGroup> groups(JmhCase c) {
-        final List<ResultGroup> out = new ArrayList<>();
-        scoreGroup(c).ifPresent(out::add);
-        for (ResultGroup g : extrasGroups(c)) {
-            if (!out.contains(g)) {
-                out.add(g);
-            }
-        }
-        return out;
-    }
-
-    /** The group of the records made from the JMH score of a case; empty where the score is not reported. */
-    static Optional<ResultGroup> scoreGroup(JmhCase c) {
-        final String experiment = experiment(c);
-        final String variant = variant(c);
-        final Map<String, Object> params = new LinkedHashMap<>();
-        switch (experiment) {
-            case "atomic-increment" -> params.put("threads", c.threads());
-            case "ping-pong" -> params.put("iterations", number(c, "iterations"));
-            case "memory-walk" -> {
-                params.put("size_bytes", number(c, "sizeBytes"));
-                params.put("memory", MemoryWalk.memoryOf(variant));
-                params.put("huge_pages", false); // advised MADV_NOHUGEPAGE; the parity fact says what backed it
-            }
-            case "struct-table" -> params.putAll(StructTable.resultParams((int) number(c, "records")));
-            case "queue" -> {
-                params.put("capacity", number(c, "capacity"));
-                params.put("element", Queues.element(variant));
-                params.put("placement", c.param("placement"));
-            }
-            case "dispatch" -> {
-                if (c.className().equals("DispatchStepDown")) {
-                    return Optional.empty(); // one single-shot run of the seed's program: its phases are extras
-                }
-                final Integer implementations = DISPATCH_IMPLEMENTATIONS.get(variant);
-                if (implementations == null) {
-                    throw new IllegalArgumentException("unknown dispatch benchmark '" + c.method() + "'");
-                }
-                params.put("implementations", implementations);
-                params.put("iterations", number(c, "iterations"));
-            }
-            case "serialization", "back-pressure", "offheap-map" -> {
-                return Optional.empty(); // single-shot runs whose metrics are all extras
-            }
-            default -> throw new IllegalStateException("unreachable: " + experiment);
-        }
-        return Optional.of(new ResultGroup(experiment, variant, params));
-    }
-
-    /** The groups of the extras a case's benchmark records, by the functions the benchmark calls. */
-    static List<ResultGroup> extrasGroups(JmhCase c) {
-        final String experiment = experiment(c);
-        final String variant = variant(c);
-        final List<Map<String, Object>> params = new ArrayList<>();
-        switch (experiment) {
-            case "atomic-increment" -> {
-                for (int thread = 0; thread < c.threads(); thread++) {
-                    params.add(AtomicIncrement.shareParams(c.threads(), thread));
-                }
-                if (AtomicIncrement.countsHandoffs(variant, c.threads())) {
-                    params.add(AtomicIncrement.handoffParams(c.threads()));
-                }
-            }
-            case "struct-table" -> params.add(StructTable.resultParams((int) number(c, "records")));
-            case "serialization" -> params.add(Serialization.resultParams((int) number(c, "count")));
-            case "offheap-map" -> params.add(OffheapMap.resultParams(number(c, "users"), number(c, "gets"),
-                    number(c, "latencySamples"), number(c, "traversals")));
-            case "dispatch" -> {
-                if (c.className().equals("DispatchStepDown")) {
-                    for (int phase = 1; phase <= DispatchStepDown.phases(); phase++) {
-                        params.add(DispatchStepDown.resultParams(phase, (int) number(c, "iterations")));
-                    }
-                }
-            }
-            case "back-pressure" -> params.add(BackPressure.resultParams(c.param("load"),
-                    BackPressure.config(variant, c.param("load"), number(c, "serviceNs"), number(c, "maxLatencyNs"),
-                            (int) number(c, "count"), Pinning.processCores())));
-            default -> {
-                // no extras
-            }
-        }
-        return params.stream().map(p -> new ResultGroup(experiment, variant, p)).toList();
-    }
-
-    private static String experiment(JmhCase c) {
-        final String experiment = EXPERIMENTS.get(c.className());
-        if (experiment == null) {
-            throw new IllegalArgumentException("no experiment for JMH benchmark class " + c.className());
-        }
-        return experiment;
-    }
-
-    /** The {@code variant} param where the benchmark has one, else its method in kebab case. */
-    private static String variant(JmhCase c) {
-        return c.params().containsKey("variant") ? c.param("variant") : kebab(c.method());
-    }
-
-    private static long number(JmhCase c, String param) {
-        try {
-            return Long.parseLong(c.param(param));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(c.benchmark() + ": param '" + param + "' is not an integer: "
-                    + c.param(param), e);
-        }
     }
 
     private List<Map<String, Object>> convertExtras(List<String> lines) {
@@ -347,11 +194,6 @@ public final class Converter {
             throw new IllegalArgumentException("no scores in rawData");
         }
         return out;
-    }
-
-    /** {@code lockXadd} to {@code lock-xadd}. */
-    static String kebab(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     @SuppressWarnings("unchecked")

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -22,7 +23,7 @@ import org.openjdk.jmh.runner.options.Options;
  * for a {@code @Group}), one value of each of its {@code @Param}s, its thread count. The
  * converter reads one from each JMH result ({@link #ofResult}); {@code --plan} lists the cases a
  * run's options will make JMH run ({@link #expand}), so both go through the same
- * {@link Converter#groups}.
+ * {@link ResultGroups#of}.
  *
  * <pre>{@code
  * JmhCase.expand(MemoryWalk.class, options)
@@ -33,23 +34,33 @@ import org.openjdk.jmh.runner.options.Options;
  * @param params the {@code @Param} values, as JMH passes them (text)
  * @param threads the threads running it
  */
-record JmhCase(String benchmark, Map<String, String> params, int threads) {
-    JmhCase {
+public record JmhCase(String benchmark, Map<String, String> params, int threads) {
+    public JmhCase {
         params = Map.copyOf(params);
     }
 
-    /** The benchmark class's simple name, {@code MemoryWalk}. */
-    String className() {
-        final String[] parts = benchmark.split("\\.");
-        if (parts.length < 2) {
+    /** The benchmark class's full name, {@code dev.sympathy.jmh.walk.MemoryWalk}. */
+    public String className() {
+        final int dot = benchmark.lastIndexOf('.');
+        if (dot <= 0) {
             throw new IllegalArgumentException("unexpected JMH benchmark name '" + benchmark + "'");
         }
-        return parts[parts.length - 2];
+        return benchmark.substring(0, dot);
+    }
+
+    /** Whether it is a benchmark of {@code benchmarkClass}. */
+    public boolean isOf(Class<?> benchmarkClass) {
+        return className().equals(benchmarkClass.getName());
     }
 
     /** The method (or group) name, {@code walk}. */
-    String method() {
+    public String method() {
         return benchmark.substring(benchmark.lastIndexOf('.') + 1);
+    }
+
+    /** Its variant: the {@code variant} param where the benchmark has one, else its method in kebab case. */
+    public String variant() {
+        return params.containsKey("variant") ? param("variant") : kebab(method());
     }
 
     /**
@@ -57,12 +68,30 @@ record JmhCase(String benchmark, Map<String, String> params, int threads) {
      *
      * @throws IllegalArgumentException when the benchmark has no such param
      */
-    String param(String name) {
+    public String param(String name) {
         final String value = params.get(name);
         if (value == null) {
             throw new IllegalArgumentException(benchmark + " has no param '" + name + "' (has " + params.keySet() + ")");
         }
         return value;
+    }
+
+    /**
+     * The integer value of {@code @Param} {@code name}.
+     *
+     * @throws IllegalArgumentException when the benchmark has no such param or it is no integer
+     */
+    public long number(String name) {
+        try {
+            return Long.parseLong(param(name));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(benchmark + ": param '" + name + "' is not an integer: " + param(name), e);
+        }
+    }
+
+    /** {@code lockXadd} to {@code lock-xadd}: a benchmark method's variant name. */
+    static String kebab(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     /** The case of one entry of JMH's JSON result ({@code benchmark}, {@code params}, {@code threads}). */

@@ -22,8 +22,8 @@ import dev.sympathy.catalog.Preset;
  * warm-up left in the measurement. A single-shot benchmark ignores the times: each iteration is
  * one shot.
  *
- * <p>An experiment whose loops need more warmup says so in its benchmark class, and
- * {@link Experiment} applies it ({@code PingPong.warmupShots},
+ * <p>An experiment whose loops need more warmup says so in its benchmark class, and its
+ * {@link JmhExperiment} applies it ({@code PingPong.warmupShots},
  * {@code QueueThroughput.warmupIterations}, {@code Serialization.warmupShots},
  * {@code StructTable.warmupShots}); one whose Rust
  * run takes a different number of runs at a preset sets its measured iterations to match
@@ -39,10 +39,10 @@ import dev.sympathy.catalog.Preset;
  * @param warmupMillis milliseconds of one warmup iteration
  * @param measurementMillis milliseconds of one measured iteration
  */
-record JmhIterations(int warmupIterations, int measurementIterations, int forks, int warmupMillis,
+public record JmhIterations(int warmupIterations, int measurementIterations, int forks, int warmupMillis,
         int measurementMillis) {
     /** The settings at {@code preset}. */
-    static JmhIterations at(Preset preset) {
+    public static JmhIterations at(Preset preset) {
         return switch (preset) {
             case SMOKE -> new JmhIterations(0, 1, 1, 100, 100);
             case QUICK -> new JmhIterations(2, 3, 1, 100, 100);

@@ -27,11 +27,17 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 /**
  * The seed-style runner of the JMH benchmarks:
  * <pre>
- * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json|--plan]
+ * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar run &lt;experiment|all&gt; [--smoke|--quick|--full] [--json|--plan] [--verify]
+ * java -Dsympathy.experiments=&lt;repo&gt;/experiments -jar benchmarks.jar list
  * </pre>
- * Sizes, variants and every other param come from the experiment catalog at the chosen preset
- * (the folder in the system property {@code sympathy.experiments}); {@code --plan} prints the
- * result groups the run would emit ({@link Plan}) instead of running it.
+ * The experiments are found, not listed: beside the benchmark classes of JMH's own list, each
+ * package holds its {@link JmhExperiment}, and the runner refuses to start when a piece is missing
+ * ({@link JmhExperiments#problems}). Sizes, variants and every other param come from the
+ * experiment catalog at the chosen preset (the folder in the system property
+ * {@code sympathy.experiments}); {@code --plan} prints the result groups the run would emit
+ * ({@link Plan}) instead of running it, and {@code --verify} checks after the run that every one
+ * of them came back as it should ({@link ResultCheck}), exiting 1 otherwise. {@code list} prints
+ * the experiments under JMH, one a line (how {@code java/sidecar run} tells them from its own).
  * It runs JMH programmatically (forks stay on), then converts JMH's JSON result and the
  * benchmarks' extras into the results schema (docs/results.md): with {@code --json} an env line
  * and one line per result on stdout, otherwise one human line per result. JMH's own progress
@@ -39,7 +45,6 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * org.openjdk.jmh.Main ...}.
  */
 public final class Main {
-    static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
     /** The env record's {@code tool}. */
     static final String TOOL = "sympathy-jmh 0.1.0 (JMH 1.37)";
     /**
@@ -66,13 +71,15 @@ public final class Main {
             System.out.println(usage);
             return 0;
         }
-        if (args.length < 2 || !args[0].equals("run")) {
+        final boolean list = args.length == 1 && args[0].equals("list");
+        if (!list && (args.length < 2 || !args[0].equals("run"))) {
             System.err.println(usage);
             return 2;
         }
         Preset preset = Preset.DEFAULT;
         boolean json = false;
         boolean plan = false;
+        boolean verify = false;
         List<String> only = List.of();
         for (int i = 2; i < args.length; i++) {
             final Optional<Preset> flag = Preset.fromFlag(args[i]);
@@ -82,6 +89,8 @@ public final class Main {
                 json = true;
             } else if (args[i].equals("--plan")) {
                 plan = true;
+            } else if (args[i].equals("--verify")) {
+                verify = true;
             } else if (args[i].equals("--variants") && i + 1 < args.length) {
                 only = List.of(args[++i].split(","));
             } else {
@@ -89,22 +98,30 @@ public final class Main {
                 return 2;
             }
         }
-        final List<Experiment> experiments = new ArrayList<>();
-        if (args[1].equals("all")) {
-            experiments.addAll(List.of(Experiment.values()));
-        } else {
-            final Experiment one = Experiment.byId(args[1]);
-            if (one == null) {
-                System.err.println("unknown experiment '" + args[1] + "'\n" + usage);
+        final JmhExperiments found = JmhExperiments.found();
+        final Catalog catalog;
+        final List<JmhExperiment> experiments = new ArrayList<>();
+        try {
+            final Catalog whole = Catalog.fromProperty();
+            final List<String> problems = found.problems(whole);
+            if (!problems.isEmpty()) {
+                System.err.println("the JMH experiments are incomplete:\n  " + String.join("\n  ", problems));
                 return 2;
             }
-            experiments.add(one);
-        }
-        final Catalog catalog;
-        try {
-            catalog = only.isEmpty() ? Catalog.fromProperty() : Catalog.fromProperty().onlyJavaVariants(only);
-            for (Experiment experiment : experiments) {
-                catalog.experiment(experiment.id);
+            if (list) {
+                found.inCatalogOrder(whole).forEach(e -> System.out.println(e.id()));
+                return 0;
+            }
+            catalog = only.isEmpty() ? whole : whole.onlyJavaVariants(only);
+            if (args[1].equals("all")) {
+                experiments.addAll(found.inCatalogOrder(catalog));
+            } else {
+                final Optional<JmhExperiment> one = found.byId(args[1]);
+                if (one.isEmpty()) {
+                    System.err.println("unknown experiment '" + args[1] + "'\n" + usage);
+                    return 2;
+                }
+                experiments.add(one.get());
             }
         } catch (CatalogException e) {
             System.err.println("the experiment catalog: " + e.getMessage());
@@ -113,8 +130,8 @@ public final class Main {
 
         final PrintStream stdout = System.out;
         if (plan) {
-            for (Experiment experiment : experiments) {
-                for (Map<String, Object> line : Plan.lines(experiment, preset, catalog.experiment(experiment.id),
+            for (JmhExperiment experiment : experiments) {
+                for (Map<String, Object> line : Plan.lines(experiment, found.at(experiment, catalog, preset),
                         catalog.common())) {
                     stdout.println(Json.write(line));
                 }
@@ -131,13 +148,24 @@ public final class Main {
         final Map<String, Object> common = new LinkedHashMap<>();
         common.put("preset", preset.label());
         common.put("pinning", Pinning.mode());
-        final Converter converter = new Converter(common);
+        final Converter converter = new Converter(found, catalog, preset, common);
+        final List<String> unverified = new ArrayList<>();
         try {
-            for (Experiment experiment : experiments) {
-                for (Experiment.Run run : experiment.runsAt(preset, catalog.experiment(experiment.id))) {
+            for (JmhExperiment experiment : experiments) {
+                final ExperimentAt at = found.at(experiment, catalog, preset);
+                final List<Map<String, Object>> records = new ArrayList<>();
+                for (JmhRun run : JmhRun.withCases(experiment.runs(at))) {
                     for (Map<String, Object> rec : runJmh(run, converter, experiment.takesLatencyFlags())) {
                         stdout.println(json ? Json.write(rec) : human(rec));
+                        records.add(rec);
                     }
+                }
+                if (verify) {
+                    final List<String> problems = ResultCheck.problems(experiment,
+                            Plan.groups(experiment, at, catalog.common()), records, catalog);
+                    System.err.println("verify: " + experiment.id() + ": " + records.size() + " results, "
+                            + (problems.isEmpty() ? "every planned group back and checked" : problems.size() + " problems"));
+                    unverified.addAll(problems);
                 }
             }
         } catch (MachineBusyException e) {
@@ -145,25 +173,36 @@ public final class Main {
                     + "; sympathy compare retries such runs; rerun on a quiet machine");
             return MACHINE_BUSY;
         }
+        if (!unverified.isEmpty()) {
+            System.err.println("error: the results are not what the plan promised:\n  " + String.join("\n  ", unverified));
+            return 1;
+        }
         return 0;
     }
 
     /**
-     * The usage text: every experiment of the catalog, those under JMH (run here) and those the
-     * sidecar runs itself ({@code java/sidecar run ipc|messaging|map-service}), so that
-     * {@code java/sidecar run --help} lists what {@code java/sidecar run} takes.
+     * The usage text: every experiment of the catalog, those under JMH (found:
+     * {@link JmhExperiments}, run here) and the others, which the sidecar runs itself
+     * ({@code java/sidecar run NAME}), so that {@code java/sidecar run --help} lists what
+     * {@code java/sidecar run} takes.
      */
     static String usage() {
-        final List<String> jmh = java.util.Arrays.stream(Experiment.values()).map(e -> e.id).toList();
-        List<String> sidecar;
+        final JmhExperiments found = JmhExperiments.found();
+        final List<String> jmh = new ArrayList<>();
+        final List<String> sidecar = new ArrayList<>();
         try {
-            sidecar = Catalog.fromProperty().experiments().stream().map(ExperimentSpec::name)
-                    .filter(name -> !jmh.contains(name)).toList();
+            final Catalog catalog = Catalog.fromProperty();
+            found.inCatalogOrder(catalog).forEach(e -> jmh.add(e.id()));
+            catalog.experiments().stream().map(ExperimentSpec::name).filter(name -> !jmh.contains(name))
+                    .forEach(sidecar::add);
         } catch (CatalogException e) {
-            sidecar = List.of();
+            found.all().forEach(experiment -> jmh.add(experiment.id()));
         }
-        return "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..]\n"
-                + "  (--variants: Java's variant names, to run only those; all: every experiment under JMH)\n"
+        return "usage: run <experiment|all> [--smoke|--quick|--full] [--json|--plan] [--variants V,..] [--verify]\n"
+                + "       list\n"
+                + "  (--variants: Java's variant names, to run only those; all: every experiment under JMH;\n"
+                + "   --verify: after the run, check that every result group --plan lists came back, checked;\n"
+                + "   list: the experiments under JMH, one a line)\n"
                 + "  experiments under JMH: " + String.join(", ", jmh) + "\n"
                 + (sidecar.isEmpty() ? "" : "  experiments the sidecar runs (java/sidecar run NAME): "
                         + String.join(", ", sidecar) + "\n");
@@ -197,7 +236,7 @@ public final class Main {
      * Runs JMH once (progress to stderr) and converts its results; with {@code latencyFlags} the
      * forks get {@link #latencyFlags()} and the results say so in {@code jvm_args}.
      */
-    private static List<Map<String, Object>> runJmh(Experiment.Run run, Converter converter, boolean latencyFlags)
+    private static List<Map<String, Object>> runJmh(JmhRun run, Converter converter, boolean latencyFlags)
             throws IOException, RunnerException {
         final Path dir = Files.createTempDirectory("sympathy-jmh");
         final Path result = dir.resolve("jmh.json");
@@ -207,8 +246,8 @@ public final class Main {
         jvmArgs.addAll(latency);
         // JMH 1.37 itself calls sun.misc.Unsafe (org.openjdk.jmh.util.Utils): keep JDK 24+'s
         // run-time warning out of every fork's output.
-        if (!jvmArgs.contains(UNSAFE_ALLOW)) {
-            jvmArgs.add(UNSAFE_ALLOW);
+        if (!jvmArgs.contains(JmhRun.UNSAFE_ALLOW)) {
+            jvmArgs.add(JmhRun.UNSAFE_ALLOW);
         }
         jvmArgs.add("-D" + Extras.PROPERTY + "=" + extras);
         // The native pinning library (support/Pinning): the forks look where this JVM looks.
@@ -272,7 +311,7 @@ public final class Main {
      * {@value #JIT_WARN_MS} ms or more ({@code stats.jit_ms}): their warm-up did not take all the
      * compilation, and their first figures may include interpreted or C1 code.
      */
-    private static void warnOfCompilation(Experiment.Run run, List<Map<String, Object>> records) {
+    private static void warnOfCompilation(JmhRun run, List<Map<String, Object>> records) {
         final java.util.Set<String> warned = new java.util.HashSet<>();
         for (Map<String, Object> rec : records) {
             if (rec.get("stats") instanceof Map<?, ?> stats && stats.get("jit_ms") instanceof List<?> jit) {

@@ -1,8 +1,6 @@
 package dev.sympathy.jmh.runner;
 
 import dev.sympathy.catalog.CommonSpec;
-import dev.sympathy.catalog.ExperimentSpec;
-import dev.sympathy.catalog.Preset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,11 +10,11 @@ import java.util.Set;
 
 /**
  * {@code run <experiment|all> --plan}: the result groups a run would emit, one line each, without
- * running JMH. They come from the same options the run gives JMH ({@link Experiment#runs}),
- * expanded into the cases JMH would run ({@link JmhCase#expand}), each turned into its groups by
- * the converter ({@link Converter#groups}); the params leave out the runner params of
+ * running JMH. They come from the same options the run gives JMH ({@link JmhExperiment#runs}),
+ * expanded into the cases JMH would run ({@link JmhCase#expand}), each turned into its groups as
+ * the converter's ({@link ResultGroups#of}); the params leave out the runner params of
  * {@code common.toml} ({@code preset}, {@code pinning}, {@code thread}, ...), so a group is listed
- * once.
+ * once. {@code --verify} checks a run's results against the same groups ({@link ResultCheck}).
  *
  * <pre>{@code
  * {"kind":"plan","experiment":"memory-walk","language":"java","variant":"linear",
@@ -27,24 +25,33 @@ final class Plan {
     private Plan() {
     }
 
-    /** The plan lines of {@code experiment} at {@code preset}, in run order. */
-    static List<Map<String, Object>> lines(Experiment experiment, Preset preset, ExperimentSpec spec, CommonSpec common) {
-        final Set<Map<String, Object>> lines = new LinkedHashSet<>();
-        for (Experiment.Run run : experiment.runsAt(preset, spec)) {
+    /** The plan lines of {@code experiment} at {@code at}'s preset, in run order. */
+    static List<Map<String, Object>> lines(JmhExperiment experiment, ExperimentAt at, CommonSpec common) {
+        final List<Map<String, Object>> lines = new ArrayList<>();
+        for (ResultGroup group : groups(experiment, at, common)) {
+            final Map<String, Object> line = new LinkedHashMap<>();
+            line.put("kind", "plan");
+            line.put("experiment", group.experiment());
+            line.put("language", "java");
+            line.put("variant", group.variant());
+            line.put("params", group.params());
+            lines.add(line);
+        }
+        return lines;
+    }
+
+    /** The groups of {@code experiment} at {@code at}'s preset without the runner params, each once, in run order. */
+    static List<ResultGroup> groups(JmhExperiment experiment, ExperimentAt at, CommonSpec common) {
+        final Set<ResultGroup> groups = new LinkedHashSet<>();
+        for (JmhRun run : JmhRun.withCases(experiment.runs(at))) {
             for (JmhCase c : JmhCase.expand(run.benchmark(), run.options().build())) {
-                for (ResultGroup group : Converter.groups(c)) {
+                for (ResultGroup group : ResultGroups.of(c, experiment, at)) {
                     final Map<String, Object> params = new LinkedHashMap<>(group.params());
                     params.keySet().removeAll(common.runnerParams());
-                    final Map<String, Object> line = new LinkedHashMap<>();
-                    line.put("kind", "plan");
-                    line.put("experiment", group.experiment());
-                    line.put("language", "java");
-                    line.put("variant", group.variant());
-                    line.put("params", params);
-                    lines.add(line);
+                    groups.add(new ResultGroup(group.experiment(), group.variant(), params));
                 }
             }
         }
-        return new ArrayList<>(lines);
+        return new ArrayList<>(groups);
     }
 }

@@ -19,7 +19,7 @@ import org.openjdk.jmh.runner.IterationType;
  * 8-91 ms ({@code stats.jit_ms}, from JMH's {@code CompilerProfiler}, which the runner adds after
  * this one so its count starts after the wait).
  *
- * <p>Every run of the runner adds it ({@code Experiment.base}); by hand:
+ * <p>Every run of the runner adds it ({@code ExperimentAt.options}); by hand:
  * <pre>
  * java -jar benchmarks.jar AtomicIncrement -prof dev.sympathy.jmh.support.QuietJitProfiler -prof comp
  * </pre>

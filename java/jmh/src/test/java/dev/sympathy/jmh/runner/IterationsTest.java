@@ -26,12 +26,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 class IterationsTest {
     private static final Catalog CATALOG = Catalog.fromProperty();
+    private static final JmhExperiments FOUND = JmhExperiments.found();
 
     /** Every run's options at {@code preset}, by benchmark class simple name (several runs: listed in order). */
     private static Map<String, List<Options>> options(Preset preset) {
         final Map<String, List<Options>> out = new LinkedHashMap<>();
-        for (Experiment experiment : Experiment.values()) {
-            for (Experiment.Run run : experiment.runs(preset, CATALOG.experiment(experiment.id))) {
+        for (JmhExperiment experiment : FOUND.all()) {
+            for (JmhRun run : experiment.runs(FOUND.at(experiment, CATALOG, preset))) {
                 out.computeIfAbsent(run.benchmark().getSimpleName(), k -> new ArrayList<>()).add(run.options().build());
             }
         }
@@ -78,7 +79,7 @@ class IterationsTest {
     @Test
     void shouldKeepTheBenchmarksOwnWarmupsAtQuick() {
         final Map<String, List<Options>> quick = options(Preset.QUICK);
-        final int count = Math.toIntExact(Experiment.max(CATALOG.experiment("serialization"), "count", Preset.QUICK));
+        final int count = Math.toIntExact(FOUND.at(FOUND.byId("serialization").orElseThrow(), CATALOG, Preset.QUICK).max("count"));
         final int presetWarmups = JmhIterations.at(Preset.QUICK).warmupIterations();
         assertEquals(PingPong.warmupShots(presetWarmups), quick.get("PingPong").get(0).getWarmupIterations().get());
         assertEquals(PingPong.MIN_WARMUP_SHOTS, quick.get("PingPong").get(0).getWarmupIterations().get());

@@ -24,9 +24,11 @@ import org.junit.jupiter.api.Test;
  */
 class PlanTest {
     private static final Catalog CATALOG = Catalog.fromProperty();
+    private static final JmhExperiments FOUND = JmhExperiments.found();
 
-    private static List<Map<String, Object>> plan(Experiment experiment, Preset preset) {
-        return Plan.lines(experiment, preset, CATALOG.experiment(experiment.id), CATALOG.common());
+    private static List<Map<String, Object>> plan(String id, Preset preset) {
+        final JmhExperiment experiment = FOUND.byId(id).orElseThrow();
+        return Plan.lines(experiment, FOUND.at(experiment, CATALOG, preset), CATALOG.common());
     }
 
     @SuppressWarnings("unchecked")
@@ -38,7 +40,7 @@ class PlanTest {
     void shouldPlanTheCatalogsMemoryWalkSizeAtDefault() {
         final ExperimentSpec spec = CATALOG.experiment("memory-walk");
         final long catalogSize = spec.param("size_bytes").orElseThrow().longAt(Preset.DEFAULT);
-        final List<Map<String, Object>> lines = plan(Experiment.MEMORY_WALK, Preset.DEFAULT);
+        final List<Map<String, Object>> lines = plan("memory-walk", Preset.DEFAULT);
         assertFalse(lines.isEmpty());
         for (Map<String, Object> line : lines) {
             assertEquals("plan", line.get("kind"));
@@ -62,7 +64,7 @@ class PlanTest {
     void shouldPlanTheCatalogsDispatchIterationsAtDefault() {
         final Set<Long> catalogIterations = CATALOG.experiment("dispatch").param("iterations").orElseThrow()
                 .valuesAt(Preset.DEFAULT).stream().map(v -> (Long) v).collect(Collectors.toSet());
-        final List<Map<String, Object>> lines = plan(Experiment.DISPATCH, Preset.DEFAULT);
+        final List<Map<String, Object>> lines = plan("dispatch", Preset.DEFAULT);
         assertFalse(lines.isEmpty());
         for (Map<String, Object> line : lines) {
             assertTrue(catalogIterations.contains(((Number) params(line).get("iterations")).longValue()), line.toString());
@@ -75,34 +77,52 @@ class PlanTest {
     }
 
     @Test
+    void shouldPlanTheElementEachQueueVariantCarriesAsTheCatalogSaysIt() {
+        final ExperimentSpec queue = CATALOG.experiment("queue");
+        final List<Map<String, Object>> lines = plan("queue", Preset.DEFAULT);
+        assertFalse(lines.isEmpty());
+        for (Map<String, Object> line : lines) {
+            final Object element = queue.variants().stream()
+                    .filter(v -> v.nameIn(Language.JAVA).equals(line.get("variant"))).findFirst().orElseThrow()
+                    .params().getOrDefault("element", queue.param("element").orElseThrow().at(Preset.DEFAULT));
+            assertEquals(element, params(line).get("element"), line.toString());
+        }
+        // the library queues of objects carry boxes, the int queues values
+        final Map<Object, Object> elements = lines.stream()
+                .collect(Collectors.toMap(l -> l.get("variant"), l -> params(l).get("element"), (a, b) -> a));
+        assertEquals("boxed-u32", elements.get("jctools-spsc"));
+        assertEquals("u32", elements.get("p1c1"));
+    }
+
+    @Test
     void shouldPlanEveryJavaVariantOfTheCatalogAtEachPresetAndNoOther() {
         for (Preset preset : Preset.values()) {
-            for (Experiment experiment : Experiment.values()) {
+            for (JmhExperiment experiment : FOUND.all()) {
                 final Set<Object> planned = new LinkedHashSet<>();
-                plan(experiment, preset).forEach(line -> planned.add(line.get("variant")));
-                assertEquals(Set.copyOf(CATALOG.experiment(experiment.id).variantsAt(Language.JAVA, preset)), planned,
-                        experiment.id + " at " + preset.label() + ": the benchmarks' variants and the catalog's Java variants");
+                plan(experiment.id(), preset).forEach(line -> planned.add(line.get("variant")));
+                assertEquals(Set.copyOf(CATALOG.experiment(experiment.id()).variantsAt(Language.JAVA, preset)), planned,
+                        experiment.id() + " at " + preset.label() + ": the benchmarks' variants and the catalog's Java variants");
             }
         }
         // skip_at = ["quick"]: the on-heap walks and step-down leave quick, and stay at smoke
-        assertFalse(plan(Experiment.MEMORY_WALK, Preset.QUICK).stream().anyMatch(l -> "linear-on-heap".equals(l.get("variant"))));
-        assertFalse(plan(Experiment.DISPATCH, Preset.QUICK).stream().anyMatch(l -> "step-down".equals(l.get("variant"))));
-        assertTrue(plan(Experiment.DISPATCH, Preset.SMOKE).stream().anyMatch(l -> "step-down".equals(l.get("variant"))));
+        assertFalse(plan("memory-walk", Preset.QUICK).stream().anyMatch(l -> "linear-on-heap".equals(l.get("variant"))));
+        assertFalse(plan("dispatch", Preset.QUICK).stream().anyMatch(l -> "step-down".equals(l.get("variant"))));
+        assertTrue(plan("dispatch", Preset.SMOKE).stream().anyMatch(l -> "step-down".equals(l.get("variant"))));
     }
 
     @Test
     void shouldPassEveryDeclaredParamTheCatalogsValuesAtEachPreset() {
         for (Preset preset : Preset.values()) {
-            for (Experiment experiment : Experiment.values()) {
-                final ExperimentSpec spec = CATALOG.experiment(experiment.id);
-                for (Experiment.Run run : experiment.runs(preset, spec)) {
+            for (JmhExperiment experiment : FOUND.all()) {
+                final ExperimentSpec spec = CATALOG.experiment(experiment.id());
+                for (JmhRun run : experiment.runs(FOUND.at(experiment, CATALOG, preset))) {
                     final Set<String> declared = JmhCase.declaredParams(run.benchmark());
                     for (JmhCase c : JmhCase.expand(run.benchmark(), run.options().build())) {
                         for (ParamSpec p : spec.params()) {
-                            final String name = Experiment.lowerCamel(p.name());
+                            final String name = ExperimentAt.lowerCamel(p.name());
                             if (declared.contains(name)) {
                                 final List<String> values = p.valuesAt(preset).stream().map(String::valueOf).toList();
-                                assertTrue(values.contains(c.param(name)), experiment.id + " " + preset.label() + ": "
+                                assertTrue(values.contains(c.param(name)), experiment.id() + " " + preset.label() + ": "
                                         + name + "=" + c.param(name) + " is not among the catalog's " + values);
                             }
                         }
@@ -114,7 +134,8 @@ class PlanTest {
 
     @Test
     void shouldSizeTheMemoryWalkHeapFromTheCatalog() {
-        final Experiment.Run run = Experiment.MEMORY_WALK.runs(Preset.FULL, CATALOG.experiment("memory-walk")).get(0);
+        final JmhExperiment walk = FOUND.byId("memory-walk").orElseThrow();
+        final JmhRun run = walk.runs(FOUND.at(walk, CATALOG, Preset.FULL)).get(0);
         final long size = CATALOG.experiment("memory-walk").param("size_bytes").orElseThrow().longAt(Preset.FULL);
         assertEquals(MemoryWalk.class, run.benchmark());
         assertEquals(List.of("-Xmx" + ((size >> 20) + 1024) + "m"), run.jvmArgs());
@@ -122,8 +143,8 @@ class PlanTest {
 
     @Test
     void shouldNameJmhParamsInLowerCamelCase() {
-        assertEquals("sizeBytes", Experiment.lowerCamel("size_bytes"));
-        assertEquals("serviceNs", Experiment.lowerCamel("service_ns"));
-        assertEquals("count", Experiment.lowerCamel("count"));
+        assertEquals("sizeBytes", ExperimentAt.lowerCamel("size_bytes"));
+        assertEquals("serviceNs", ExperimentAt.lowerCamel("service_ns"));
+        assertEquals("count", ExperimentAt.lowerCamel("count"));
     }
 }
