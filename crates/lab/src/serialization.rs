@@ -249,7 +249,7 @@ impl Codec for HandCodec {
 
     #[inline]
     fn encode(order: &Order, buf: &mut [u8]) -> Result<usize, CodecError> {
-        let mut w = Writer { buf, pos: 0 };
+        let mut w = Writer::<CodecError>::new(buf);
         w.put(order.source_id.to_le_bytes())?;
         w.put(order.order_code.to_le_bytes())?;
         w.put(order.priority.to_le_bytes())?;
@@ -266,7 +266,7 @@ impl Codec for HandCodec {
 
     #[inline]
     fn decode(buf: &[u8]) -> Result<Order, CodecError> {
-        let mut r = Reader { buf, pos: 0 };
+        let mut r = Reader::<CodecError>::new(buf);
         let source_id = i64::from_le_bytes(r.get()?);
         let order_code = i32::from_le_bytes(r.get()?);
         let priority = i32::from_le_bytes(r.get()?);

@@ -206,8 +206,8 @@ impl Wire for HandCodec {
         let sample = sample(seq);
         let u = sample.as_ref();
         let (level, venue) = fixed_parts(&u)?;
-        let mut w = Writer { buf, pos: 0 };
-        let put = |w: &mut Writer<'_>| -> Result<(), BufferTooSmall> {
+        let mut w = Writer::<BufferTooSmall>::new(buf);
+        let put = |w: &mut Writer<'_, BufferTooSmall>| -> Result<(), BufferTooSmall> {
             w.put(u.sequence.to_le_bytes())?;
             w.put(u.instrument.id.to_le_bytes())?;
             w.put(*u.instrument.symbol.bytes())?;
@@ -231,8 +231,8 @@ impl Wire for HandCodec {
                 bytes.len()
             ));
         }
-        let mut r = Reader { buf: bytes, pos: 0 };
-        let read = |r: &mut Reader<'_>| -> Result<_, BufferTooSmall> {
+        let mut r = Reader::<BufferTooSmall>::new(bytes);
+        let read = |r: &mut Reader<'_, BufferTooSmall>| -> Result<_, BufferTooSmall> {
             let sequence = u64::from_le_bytes(r.get()?);
             let instrument_id = i64::from_le_bytes(r.get()?);
             let symbol: [u8; 8] = r.get()?;
