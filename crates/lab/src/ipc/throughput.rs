@@ -62,7 +62,7 @@ fn consume(
     let mut next = 0u64;
     let mut first = None;
     let mut bad: Option<String> = None;
-    let mut empty = EmptyRing::new("producer");
+    let mut empty = EmptyRing::new("producer", count);
     while next < count {
         let n = consumer.read(
             |_, bytes| {
@@ -79,7 +79,7 @@ fn consume(
             }
             continue;
         }
-        empty.idle(consumer, Some(&mut *child), next, count)?;
+        empty.idle(consumer, Some(&mut *child), next)?;
     }
     let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
     if let Some(m) = bad {

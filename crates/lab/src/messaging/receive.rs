@@ -89,7 +89,7 @@ pub fn receive<W: Wire>(
     let mut bytes = 0u64;
     let mut first = None;
     let mut bad: Option<String> = None;
-    let mut empty = EmptyRing::new("sender");
+    let mut empty = EmptyRing::new("sender", count);
     while next < count {
         let limit = (count - next) as usize;
         // Until the first message, the clock is read before each poll: the run starts when the
@@ -114,7 +114,7 @@ pub fn receive<W: Wire>(
             first = first.or(started);
             continue;
         }
-        empty.idle(consumer, sender.as_deref_mut(), next, count)?;
+        empty.idle(consumer, sender.as_deref_mut(), next)?;
     }
     let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
     if let Some(m) = bad {

@@ -109,20 +109,23 @@ pub(crate) struct EmptyRing {
     progress: Progress,
     /// Who writes the ring, for the message: `producer`, `sender`.
     writer: &'static str,
+    /// The messages the consumer waits for in all.
+    count: u64,
 }
 
 impl EmptyRing {
-    pub(crate) fn new(writer: &'static str) -> EmptyRing {
+    pub(crate) fn new(writer: &'static str, count: u64) -> EmptyRing {
         EmptyRing {
             idle: 0,
             exited: false,
             progress: Progress::new(),
             writer,
+            count,
         }
     }
 
-    /// One poll that read nothing, `received` of `count` messages so far; `writer` is the
-    /// writer's process, when this one started it.
+    /// One poll that read nothing, `received` messages so far; `writer` is the writer's
+    /// process, when this one started it.
     ///
     /// # Errors
     /// The writer's process exited before the last message, or nothing came for
@@ -133,11 +136,10 @@ impl EmptyRing {
         consumer: &mut Consumer,
         writer: Option<&mut Child>,
         received: u64,
-        count: u64,
     ) -> Result<(), PeerError> {
         self.idle = self.idle.wrapping_add(1);
         if self.idle.is_multiple_of(CHECK_EVERY) {
-            self.check(consumer, writer, received, count)?;
+            self.check(consumer, writer, received)?;
         }
         std::hint::spin_loop();
         Ok(())
@@ -150,8 +152,8 @@ impl EmptyRing {
         consumer: &mut Consumer,
         writer: Option<&mut Child>,
         received: u64,
-        count: u64,
     ) -> Result<(), PeerError> {
+        let count = self.count;
         if let Some(child) = writer
             && let Some(status) = child.try_wait()?
         {
