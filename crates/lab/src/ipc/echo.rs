@@ -77,27 +77,10 @@ pub fn measure_echo(
         core: cores.1,
         java_ring: case.variant.java_ring(),
     };
-    let mut child = peer::start(launcher, case.consumer, &task)?;
-    let outcome = std::thread::scope(|s| {
-        s.spawn(|| {
-            pin_current_thread(cores.0)?;
-            let ends = (&mut producer, &mut consumer);
-            ping_loop(ends, case.size_bytes, case.messages, warmup, &mut child)
-        })
-        .join()
-        .unwrap_or_else(|_| Err(PeerError::Peer("the ping thread panicked".into())))
-    });
-    match outcome {
-        Ok(h) => {
-            peer::finish(child, "echo")?;
-            Ok(h)
-        }
-        Err(err) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            Err(err)
-        }
-    }
+    peer::run_beside(launcher, case.consumer, &task, "echo", cores.0, |child| {
+        let ends = (&mut producer, &mut consumer);
+        ping_loop(ends, case.size_bytes, case.messages, warmup, child)
+    })
 }
 
 fn ping_loop(

@@ -55,7 +55,7 @@ pub trait PeerLauncher {
 }
 
 /// Starts `task` in a `language` process through `launcher`.
-pub(crate) fn start(
+fn start(
     launcher: &dyn PeerLauncher,
     language: Language,
     task: &dyn PeerTask,
@@ -70,7 +70,7 @@ pub(crate) fn start(
 }
 
 /// Waits for a peer that should have finished; a failure names it.
-pub(crate) fn finish(mut child: Child, what: &str) -> Result<(), PeerError> {
+fn finish(mut child: Child, what: &str) -> Result<(), PeerError> {
     let status = child.wait()?;
     if status.success() {
         Ok(())

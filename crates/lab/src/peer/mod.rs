@@ -19,7 +19,7 @@ use crate::scratch::ScratchFile;
 
 pub use java::{JavaRing, JavaSidecar, repository_root};
 pub use launch::{PeerLauncher, PeerTask};
-pub(crate) use launch::{arg, finish, run_beside, start};
+pub(crate) use launch::{arg, run_beside};
 pub use quantiles::Quantiles;
 pub(crate) use wait::{EmptyRing, FullRing, Progress};
 
