@@ -49,7 +49,7 @@ public final class MapFile implements AutoCloseable {
     /** A writer heartbeat older than this reads as {@link WriterState#STALE}. */
     public static final long HEARTBEAT_STALE_MS = Liveness.HEARTBEAT_STALE_MS;
     /** The open steps every mapped file shares; a path that does not exist is refused at once. */
-    private static final MappedOpen OPENER = new MappedOpen(KIND, new MapOpenErrors());
+    private static final MappedOpen OPENER = new MappedOpen(KIND, MapOpenErrors.ERRORS);
 
     final Path path;
     private final Arena arena;

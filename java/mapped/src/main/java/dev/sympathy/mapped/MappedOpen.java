@@ -36,7 +36,7 @@ import java.util.function.BiFunction;
  * </ol>
  *
  * <pre>{@code
- * MappedOpen opener = new MappedOpen(MapDescriptor.KIND, new MapOpenErrors());
+ * MappedOpen opener = new MappedOpen(MapDescriptor.KIND, MapOpenErrors.ERRORS);
  * try (OpenedFile opened = opener.open(path, Duration.ofSeconds(2), MappedOpen.Access.READ_ONLY)) {
  *     long slots = (long) LONG.get(opened.header(), (long) SLOTS_OFFSET);   // the kind's fields
  * }
@@ -125,7 +125,7 @@ public final class MappedOpen {
             try {
                 String what = RegularFiles.problem(path);
                 if (what != null) {
-                    throw errors.notARegularFile(where, what);
+                    throw errors.notARegularFile().of(where, what);
                 }
                 return access == Access.READ_ONLY
                         ? FileChannel.open(path, StandardOpenOption.READ)
@@ -152,7 +152,7 @@ public final class MappedOpen {
                 return;
             }
             if (System.nanoTime() - deadline >= 0) {
-                throw errors.shorterThanHeader(where, length);
+                throw errors.shorterThanHeader().of(where, length);
             }
             pause();
         }
@@ -168,7 +168,7 @@ public final class MappedOpen {
             // A creator writes the magic before `ready`; anything else there is another kind.
             long magic = (long) LONG.get(header, (long) MappedHeader.MAGIC_OFFSET);
             if (magic != 0 && magic != kind.magic()) {
-                throw errors.notThisKind(where, magic);
+                throw errors.notThisKind().of(where, magic);
             }
             // SYNC POINT ready: acquire pairs with the creator's release of `ready`.
             int ready = (int) INT.getAcquire(header, (long) MappedHeader.READY_OFFSET);
@@ -177,11 +177,11 @@ public final class MappedOpen {
             }
             if (ready != 0) {
                 // A creator only ever stores 0 (the zero-filled file) or 1.
-                throw errors.corruptHeader(where, "ready is " + Integer.toUnsignedString(ready)
+                throw errors.corruptHeader().of(where, "ready is " + Integer.toUnsignedString(ready)
                         + ", expected 0 (being created) or 1");
             }
             if (System.nanoTime() - deadline >= 0) {
-                throw errors.notReady(timeout, Duration.ofMillis((System.nanoTime() - start) / 1_000_000));
+                throw errors.notReady().of(timeout, Duration.ofMillis((System.nanoTime() - start) / 1_000_000));
             }
             pause();
         }
@@ -191,11 +191,11 @@ public final class MappedOpen {
     private void checkMagicAndVersion(MemorySegment header, String where) {
         long magic = (long) LONG.get(header, (long) MappedHeader.MAGIC_OFFSET);
         if (magic != kind.magic()) {
-            throw errors.notThisKind(where, magic);
+            throw errors.notThisKind().of(where, magic);
         }
         int version = (int) INT.get(header, (long) MappedHeader.LAYOUT_VERSION_OFFSET);
         if (version != kind.layoutVersion()) {
-            throw errors.unsupportedVersion(where, version);
+            throw errors.unsupportedVersion().of(where, version);
         }
     }
 
@@ -203,8 +203,8 @@ public final class MappedOpen {
     private MappedFileException refusal(String where, String verb, IOException e) {
         String operation = verb + " the " + kind.noun() + " file";
         return e instanceof AccessDeniedException denied
-                ? errors.permissionDenied(where, operation, denied)
-                : errors.io(where, operation, e);
+                ? errors.permissionDenied().of(where, operation, denied)
+                : errors.io().of(where, operation, e);
     }
 
     private static void pause() {

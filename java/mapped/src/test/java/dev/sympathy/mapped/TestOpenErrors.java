@@ -1,11 +1,7 @@
 package dev.sympathy.mapped;
 
-import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.time.Duration;
-
 /** The {@link OpenErrors} of a made-up kind for the core's tests: one exception class, the kind's name in it. */
-final class TestOpenErrors implements OpenErrors {
+final class TestOpenErrors {
     /** A kind like the ring, with its own magic ("TESTFILE"). */
     static final FileKind KIND = new FileKind("test", 0x454C_4946_5453_4554L, 1, "make-test-file",
             "make it again", "the test needs read and write access", "smaller");
@@ -19,43 +15,19 @@ final class TestOpenErrors implements OpenErrors {
         }
     }
 
-    @Override
-    public MappedFileException notARegularFile(String path, String what) {
-        return new TestFileException("not-a-regular-file", FileMessages.notARegularFile(KIND, path, what));
-    }
+    /** The test kind's exception for each refusal, with {@link FileMessages}' sentence. */
+    static final OpenErrors ERRORS = new OpenErrors(
+            (path, what) -> new TestFileException("not-a-regular-file", FileMessages.notARegularFile(KIND, path, what)),
+            (path, operation, cause) -> new TestFileException("permission-denied",
+                    FileMessages.permissionDenied(KIND, path, operation)),
+            (path, operation, cause) -> new TestFileException("io", FileMessages.io(path, operation, cause)),
+            (path, length) -> new TestFileException("file-length", FileMessages.shorterThanHeader(KIND, path, length)),
+            (path, found) -> new TestFileException(KIND.notThisKind(), FileMessages.notThisKind(KIND, path, found)),
+            (path, what) -> new TestFileException("corrupt-header", FileMessages.corruptHeader(KIND, path, what)),
+            (timeout, waited) -> new TestFileException("timeout", FileMessages.notReady(KIND, waited)),
+            (path, found) -> new TestFileException("unsupported-version",
+                    FileMessages.unsupportedVersion(KIND, path, found)));
 
-    @Override
-    public MappedFileException permissionDenied(String path, String operation, AccessDeniedException cause) {
-        return new TestFileException("permission-denied", FileMessages.permissionDenied(KIND, path, operation));
-    }
-
-    @Override
-    public MappedFileException io(String path, String operation, IOException cause) {
-        return new TestFileException("io", FileMessages.io(path, operation, cause));
-    }
-
-    @Override
-    public MappedFileException shorterThanHeader(String path, long length) {
-        return new TestFileException("file-length", FileMessages.shorterThanHeader(KIND, path, length));
-    }
-
-    @Override
-    public MappedFileException notThisKind(String path, long found) {
-        return new TestFileException(KIND.notThisKind(), FileMessages.notThisKind(KIND, path, found));
-    }
-
-    @Override
-    public MappedFileException corruptHeader(String path, String what) {
-        return new TestFileException("corrupt-header", FileMessages.corruptHeader(KIND, path, what));
-    }
-
-    @Override
-    public MappedFileException notReady(Duration timeout, Duration waited) {
-        return new TestFileException("timeout", FileMessages.notReady(KIND, waited));
-    }
-
-    @Override
-    public MappedFileException unsupportedVersion(String path, int found) {
-        return new TestFileException("unsupported-version", FileMessages.unsupportedVersion(KIND, path, found));
+    private TestOpenErrors() {
     }
 }

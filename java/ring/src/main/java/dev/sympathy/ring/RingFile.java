@@ -38,7 +38,7 @@ import java.time.Duration;
 public final class RingFile implements AutoCloseable {
     /** The open steps every mapped file shares; a path not yet created is waited for. */
     private static final MappedOpen OPENER =
-            new MappedOpen(RingDescriptor.KIND, new RingOpenErrors(), RingOpenErrors::notCreated);
+            new MappedOpen(RingDescriptor.KIND, RingOpenErrors.ERRORS, RingOpenErrors::notCreated);
 
     private final Path path;
     private final Arena arena;
