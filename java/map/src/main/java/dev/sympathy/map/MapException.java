@@ -8,11 +8,8 @@ package dev.sympathy.map;
 public abstract class MapException extends dev.sympathy.mapped.MappedFileException {
     private static final long serialVersionUID = 1L;
 
+    /** A subclass whose error has a cause gives it with {@link #initCause(Throwable)}. */
     protected MapException(String kind, String message) {
         super(kind, message);
-    }
-
-    protected MapException(String kind, String message, Throwable cause) {
-        super(kind, message, cause);
     }
 }

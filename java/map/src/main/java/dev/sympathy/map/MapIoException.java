@@ -5,6 +5,7 @@ public final class MapIoException extends MapException {
     private static final long serialVersionUID = 1L;
 
     public MapIoException(String path, String operation, Throwable cause) {
-        super("io", path + ": could not " + operation + ": " + cause.getMessage(), cause);
+        super("io", path + ": could not " + operation + ": " + cause.getMessage());
+        initCause(cause);
     }
 }

@@ -10,13 +10,9 @@ public abstract class MappedFileException extends RuntimeException {
 
     private final String kind;
 
+    /** An error of {@code kind}; one with a cause gives it with {@link #initCause(Throwable)}. */
     protected MappedFileException(String kind, String message) {
         super(message);
-        this.kind = kind;
-    }
-
-    protected MappedFileException(String kind, String message, Throwable cause) {
-        super(message, cause);
         this.kind = kind;
     }
 

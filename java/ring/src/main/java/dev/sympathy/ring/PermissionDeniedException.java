@@ -7,6 +7,7 @@ public final class PermissionDeniedException extends RingException {
     private static final long serialVersionUID = 1L;
 
     public PermissionDeniedException(String path, Throwable cause) {
-        super("permission-denied", FileMessages.permissionDenied(RingDescriptor.KIND, path, "open the ring file"), cause);
+        super("permission-denied", FileMessages.permissionDenied(RingDescriptor.KIND, path, "open the ring file"));
+        initCause(cause);
     }
 }

@@ -9,11 +9,8 @@ package dev.sympathy.ring;
 public abstract class RingException extends dev.sympathy.mapped.MappedFileException {
     private static final long serialVersionUID = 1L;
 
+    /** A subclass whose error has a cause gives it with {@link #initCause(Throwable)}. */
     protected RingException(String kind, String message) {
         super(kind, message);
-    }
-
-    protected RingException(String kind, String message, Throwable cause) {
-        super(kind, message, cause);
     }
 }

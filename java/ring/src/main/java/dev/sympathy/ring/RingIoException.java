@@ -10,6 +10,7 @@ public final class RingIoException extends RingException {
      * @param operation what was attempted, e.g. {@code "open the ring file"}
      */
     public RingIoException(String path, String operation, IOException cause) {
-        super("io", path + ": could not " + operation + ": " + cause, cause);
+        super("io", path + ": could not " + operation + ": " + cause);
+        initCause(cause);
     }
 }
