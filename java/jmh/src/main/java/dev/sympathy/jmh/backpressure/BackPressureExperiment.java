@@ -2,16 +2,14 @@ package dev.sympathy.jmh.backpressure;
 
 import dev.sympathy.catalog.Preset;
 import dev.sympathy.jmh.runner.ExperimentAt;
+import dev.sympathy.jmh.runner.ExtrasOnlyExperiment;
 import dev.sympathy.jmh.runner.JmhCase;
-import dev.sympathy.jmh.runner.JmhExperiment;
 import dev.sympathy.jmh.runner.JmhRun;
-import dev.sympathy.jmh.runner.JmhScore;
 import dev.sympathy.jmh.support.Pinning;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * back-pressure ({@code experiments/back-pressure.toml}) under JMH: {@link BackPressure}, its
@@ -25,7 +23,7 @@ import java.util.Optional;
  * //  "params":{"load":"0.5","arrival_per_sec":50000,"service_ns":10000,"workers":1,"count":5000}} ...
  * }</pre>
  */
-public final class BackPressureExperiment implements JmhExperiment {
+public final class BackPressureExperiment implements ExtrasOnlyExperiment {
     @Override
     public String id() {
         return "back-pressure";
@@ -47,11 +45,6 @@ public final class BackPressureExperiment implements JmhExperiment {
                 .warmupIterations(smoke ? 0 : 8)
                 .measurementIterations(measured)
                 .param("enforceBound", Boolean.toString(!smoke)), List.of()));
-    }
-
-    @Override
-    public Optional<JmhScore> score(JmhCase c, ExperimentAt at) {
-        return Optional.empty(); // single-shot runs whose metrics are all extras
     }
 
     @Override

@@ -2,15 +2,13 @@ package dev.sympathy.jmh.map;
 
 import dev.sympathy.catalog.Preset;
 import dev.sympathy.jmh.runner.ExperimentAt;
+import dev.sympathy.jmh.runner.ExtrasOnlyExperiment;
 import dev.sympathy.jmh.runner.JmhCase;
-import dev.sympathy.jmh.runner.JmhExperiment;
 import dev.sympathy.jmh.runner.JmhRun;
-import dev.sympathy.jmh.runner.JmhScore;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * offheap-map ({@code experiments/offheap-map.toml}) under JMH: {@link OffheapMap}, one fork per
@@ -24,7 +22,7 @@ import java.util.Optional;
  * //  "params":{"users":1000000,"gets":1000000,"latency_samples":100000,"traversals":100000}} ...
  * }</pre>
  */
-public final class OffheapMapExperiment implements JmhExperiment {
+public final class OffheapMapExperiment implements ExtrasOnlyExperiment {
     @Override
     public String id() {
         return "offheap-map";
@@ -57,11 +55,6 @@ public final class OffheapMapExperiment implements JmhExperiment {
     @Override
     public boolean takesLatencyFlags() {
         return false;
-    }
-
-    @Override
-    public Optional<JmhScore> score(JmhCase c, ExperimentAt at) {
-        return Optional.empty(); // single-shot runs whose metrics are all extras
     }
 
     @Override

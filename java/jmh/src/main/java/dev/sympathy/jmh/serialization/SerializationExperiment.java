@@ -1,15 +1,13 @@
 package dev.sympathy.jmh.serialization;
 
 import dev.sympathy.jmh.runner.ExperimentAt;
+import dev.sympathy.jmh.runner.ExtrasOnlyExperiment;
 import dev.sympathy.jmh.runner.JmhCase;
-import dev.sympathy.jmh.runner.JmhExperiment;
 import dev.sympathy.jmh.runner.JmhRun;
-import dev.sympathy.jmh.runner.JmhScore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * serialization ({@code experiments/serialization.toml}) under JMH: {@link Serialization}, one run
@@ -22,7 +20,7 @@ import java.util.Optional;
  * // {"kind":"plan","experiment":"serialization","language":"java","variant":"java-serialization","params":{"count":100000}} ...
  * }</pre>
  */
-public final class SerializationExperiment implements JmhExperiment {
+public final class SerializationExperiment implements ExtrasOnlyExperiment {
     @Override
     public String id() {
         return "serialization";
@@ -51,11 +49,6 @@ public final class SerializationExperiment implements JmhExperiment {
                 List.of(JmhRun.UNSAFE_ALLOW, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
                         "-Xmn" + young + "m", "-Xms" + (2 * young) + "m", "-Xmx" + (2 * young) + "m"))));
         return runs;
-    }
-
-    @Override
-    public Optional<JmhScore> score(JmhCase c, ExperimentAt at) {
-        return Optional.empty(); // single-shot runs whose metrics are all extras
     }
 
     @Override
