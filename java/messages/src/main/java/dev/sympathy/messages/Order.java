@@ -43,11 +43,32 @@ public record Order(long sourceId, boolean special, int orderCode, int priority,
 
     @Override
     public int hashCode() {
-        return Objects.hash(sourceId, special, orderCode, priority, Arrays.hashCode(prices), Arrays.hashCode(quantities));
+        return hash(sourceId, special, orderCode, priority, prices, quantities);
     }
 
     @Override
     public String toString() {
+        return text(sourceId, special, orderCode, priority, prices, quantities);
+    }
+
+    /**
+     * The hash of an order of these fields (the record's {@link #hashCode}), of any arrays, null
+     * or of any length included: an order held elsewhere without this record's checks (one read
+     * from a corrupt stream) hashes here as the same order would.
+     */
+    public static int hash(long sourceId, boolean special, int orderCode, int priority, double[] prices,
+            long[] quantities) {
+        return Objects.hash(sourceId, special, orderCode, priority, Arrays.hashCode(prices), Arrays.hashCode(quantities));
+    }
+
+    /**
+     * The text of an order of these fields (the record's {@link #toString}):
+     * {@code Order[sourceId=1010, special=true, ..., quantities=[1, 2, ...]]}. It never throws,
+     * whatever the arrays (null or of any length), so that the text of a corrupt order can say
+     * what is wrong with it.
+     */
+    public static String text(long sourceId, boolean special, int orderCode, int priority, double[] prices,
+            long[] quantities) {
         return "Order[sourceId=" + sourceId + ", special=" + special + ", orderCode=" + orderCode + ", priority="
                 + priority + ", prices=" + Arrays.toString(prices) + ", quantities=" + Arrays.toString(quantities) + "]";
     }

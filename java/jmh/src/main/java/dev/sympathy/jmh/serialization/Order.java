@@ -112,14 +112,18 @@ public final class Order implements Serializable {
                 && Arrays.equals(quantities, that.quantities);
     }
 
+    /** The schema's order's hash of these fields ({@link dev.sympathy.messages.Order#hash}). */
     @Override
     public int hashCode() {
-        return Objects.hash(sourceId, special, orderCode, priority, Arrays.hashCode(prices), Arrays.hashCode(quantities));
+        return dev.sympathy.messages.Order.hash(sourceId, special, orderCode, priority, prices, quantities);
     }
 
+    /**
+     * The schema's order's text of these fields ({@link dev.sympathy.messages.Order#text}), which
+     * never throws: a deserialized order may hold arrays of any length.
+     */
     @Override
     public String toString() {
-        return "Order[sourceId=" + sourceId + ", special=" + special + ", orderCode=" + orderCode + ", priority="
-                + priority + ", prices=" + Arrays.toString(prices) + ", quantities=" + Arrays.toString(quantities) + "]";
+        return dev.sympathy.messages.Order.text(sourceId, special, orderCode, priority, prices, quantities);
     }
 }
