@@ -1,0 +1,25 @@
+# ci/rust-side.sh: sourced by the ci/ scripts that run the `sympathy` binary beside the Java side
+# (ci/java-test, ci/soak --java, ci/map-verify, ci/compare-smoke).
+#   source ci/rust-side.sh; rust_side_build "ci/NAME"   # then "$sympathy" is the binary
+# Which binary: $SYMPATHY_BIN when it is set (ci/test points it at its own test build, whose
+# experiment kernels and mapped-file crates are optimised: Cargo.toml's dev profile), else a
+# release build made here. Either way the JNI library, target/release/libsympathy_jni.so, is
+# built in release: the Java side's --impl jni and thread pinning load it, as a measured run
+# does. SYMPATHY_BIN is exported, so java/sidecar's Rust peers (`run ipc`) and the
+# cross-language tests run the same binary.
+rust_side_build() {
+    local script=$1
+    if [[ -n ${SYMPATHY_BIN:-} ]]; then
+        if [[ ! -x $SYMPATHY_BIN ]]; then
+            echo "$script: SYMPATHY_BIN=$SYMPATHY_BIN is not an executable (build it, or unset SYMPATHY_BIN for a release build)" >&2
+            return 1
+        fi
+        cargo build --release -q -p sympathy-jni
+        sympathy=$SYMPATHY_BIN
+    else
+        # sympathy-cli enables the ring's `bindings` feature as the JNI library does: one build.
+        cargo build --release -q -p sympathy-cli -p sympathy-jni
+        sympathy=$PWD/target/release/sympathy
+    fi
+    export SYMPATHY_BIN=$sympathy
+}
