@@ -64,7 +64,10 @@ enum Probe {
 
 impl Writer {
     /// Claims the writer word: from 0 (nobody, or a clean detach), or from a writer that no
-    /// longer runs, after which the counters are recounted from the slots.
+    /// longer runs, then checks the slots against the header (see [`Writer::recount`]): after
+    /// a dead writer the counters are recounted and stored; after a clean detach they must
+    /// match, or the header was changed by something other than a writer, and the attach is
+    /// refused before a put could write over a live record.
     pub(crate) fn attach(region: Arc<Region>) -> Result<Writer, MapError> {
         if !region.writable() {
             return Err(MapError::ReadOnly {
@@ -100,17 +103,17 @@ impl Writer {
             countdown: HEARTBEAT_EVERY,
             region,
         };
-        if took_over {
-            writer.recount()?;
-        }
+        writer.recount(took_over)?;
         Ok(writer)
     }
 
-    /// After a writer died attached: its last put or remove may have published its slot and
-    /// not yet stored the counters. Counts the keys and used slots from the slot table (a scan
-    /// of 8 bytes per slot), checks every record lies below `data_end` (stored before any slot
-    /// pointed past it), and stores the counters.
-    fn recount(&mut self) -> Result<(), MapError> {
+    /// Counts the keys and used slots from the slot table (a scan of 8 bytes per slot and the
+    /// length of every live record) and checks every record lies below `data_end` (stored before
+    /// any slot pointed past it): a `data_end` below a live record would let the next put write
+    /// over it. After a writer died attached (`took_over`) its last put or remove may have
+    /// published its slot and not yet stored the counters: the counts are stored. After a clean
+    /// detach the header's counters must be the counts.
+    fn recount(&mut self, took_over: bool) -> Result<(), MapError> {
         let region = &*self.region;
         let (mut count, mut used) = (0, 0);
         for index in 0..region.slots() {
@@ -135,6 +138,18 @@ impl Writer {
                     ),
                 ));
             }
+        }
+        if !took_over {
+            if (count, used) != (self.count, self.used_slots) {
+                return Err(MapError::corrupt(
+                    region.path(),
+                    format!(
+                        "the header says count {} and used_slots {}, the slots hold {count}                          keys in {used} used slots (a writer that detached left them equal)",
+                        self.count, self.used_slots
+                    ),
+                ));
+            }
+            return Ok(());
         }
         self.count = count;
         self.used_slots = used;

@@ -333,7 +333,8 @@ public final class MapFile implements AutoCloseable {
                 + " (at most three quarters are ever used)");
     }
 
-    private String pathText() {
+    /** The path for messages; null for an anonymous map (messages then name none). */
+    String pathText() {
         return path == null ? null : path.toString();
     }
 

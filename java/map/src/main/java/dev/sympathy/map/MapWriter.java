@@ -58,7 +58,13 @@ public final class MapWriter implements AutoCloseable {
         this.usedSlots = (long) LONG.get(file, (long) USED_SLOTS_OFFSET);
     }
 
-    /** Claims the writer word: from 0, or from a writer that no longer runs (then recounts). */
+    /**
+     * Claims the writer word: from 0, or from a writer that no longer runs, then checks the slots
+     * against the header ({@link #recount}; the Rust {@code Writer::attach}): after a dead writer
+     * the counters are recounted and stored; after a clean detach they must match, or the header
+     * was changed by something other than a writer, and the attach is refused before a put could
+     * write over a live record.
+     */
     static MapWriter attach(MapFile map) {
         long me = ProcessStamp.current().pack();
         long expected = 0;
@@ -81,22 +87,23 @@ public final class MapWriter implements AutoCloseable {
         // SYNC POINT heartbeat
         LONG.setRelease(map.file, (long) WRITER_HEARTBEAT_OFFSET, System.currentTimeMillis());
         MapWriter writer = new MapWriter(map, me);
-        if (expected != 0) {
-            try {
-                writer.recount();
-            } catch (RuntimeException e) {
-                writer.close();
-                throw e;
-            }
+        try {
+            writer.recount(expected != 0);
+        } catch (RuntimeException e) {
+            writer.close();
+            throw e;
         }
         return writer;
     }
 
     /**
-     * After a writer died attached: counts the keys and used slots from the slot table, checks
-     * every record lies below {@code data_end}, and stores the counters (the Rust recount).
+     * Counts the keys and used slots from the slot table and checks every record lies below
+     * {@code data_end} (a {@code data_end} below a live record would let the next put write over
+     * it). After a writer died attached ({@code tookOver}) its last put or remove may have
+     * published its slot and not yet stored the counters: the counts are stored. After a clean
+     * detach the header's counters must be the counts (the Rust recount).
      */
-    private void recount() {
+    private void recount(boolean tookOver) {
         long keys = 0;
         long used = 0;
         for (long index = 0; index < map.slotCount; index++) {
@@ -115,10 +122,19 @@ public final class MapWriter implements AutoCloseable {
             map.checkValue(record);
             long end = record + recordLength(Integer.toUnsignedLong(map.valueLength(record)));
             if (end > dataEnd) {
-                throw new CorruptMapException(String.valueOf(map.path), "slot " + index
+                throw new CorruptMapException(map.pathText(), "slot " + index
                         + " points at a record ending at " + end + ", past data_end " + dataEnd
                         + " (a writer stores data_end before the slot)");
             }
+        }
+        if (!tookOver) {
+            if (keys != count || used != usedSlots) {
+                throw new CorruptMapException(map.pathText(), "the header says count "
+                        + Long.toUnsignedString(count) + " and used_slots " + Long.toUnsignedString(usedSlots)
+                        + ", the slots hold " + keys + " keys in " + used
+                        + " used slots (a writer that detached left them equal)");
+            }
+            return;
         }
         count = keys;
         usedSlots = used;
