@@ -256,7 +256,7 @@ impl Loaded {
                     std::process::id()
                 )));
                 let _ = std::fs::remove_file(&file.0);
-                let map = MapFile::create(&file.0, &map_config(users))?;
+                let map = MapFile::create(&file.0, &map_config(users)?)?;
                 let writer = build_offheap(&map, FlyweightCodec, users, &mut put_time)?;
                 loaded.offheap = Some((map, writer, file));
             }
@@ -351,7 +351,7 @@ fn run_offheap<C: UserCodec + Copy>(
         std::process::id()
     )));
     let _ = std::fs::remove_file(&file.0);
-    let config = map_config(sizes.users).with_value_format(C::FORMAT);
+    let config = map_config(sizes.users)?.with_value_format(C::FORMAT);
     let mut put_time = PutClock::default();
     let (built, allocated) = counting_alloc::measure(|| -> Result<_, OffheapMapError> {
         let map = MapFile::create(&file.0, &config)?;

@@ -4,15 +4,20 @@
 use crate::error::MapError;
 use crate::layout::*;
 
+/// The `max_value_length` of a map [`MapConfig::for_entries`] sizes (64 KiB, or the data area if
+/// smaller), and so the longest mean value it sizes for.
+const MAX_MEAN_VALUE_LENGTH: u64 = 64 * 1024;
+
 /// How large a new map is, fixed at create (a full map is copied into a larger one:
 /// `sympathy map copy`).
 ///
 /// ```
 /// use sympathy_map::MapConfig;
 /// // Room for a million values of about 100 bytes: 2^21 slots (load 0.48), 144 MB of records.
-/// let config = MapConfig::for_entries(1_000_000, 100);
+/// let config = MapConfig::for_entries(1_000_000, 100)?;
 /// assert_eq!(config.slots, 1 << 21);
 /// assert!(config.data_capacity >= 1_000_000 * 120);
+/// # Ok::<(), sympathy_map::MapError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MapConfig {
@@ -35,22 +40,54 @@ impl MapConfig {
     /// of two of slots that keeps the load at or under one half, and a data area with room for
     /// every record plus a quarter (for overwrites), `max_value_length` 64 KiB (or the data
     /// area, if smaller), values as bytes.
-    pub fn for_entries(entries: u64, mean_value_length: u64) -> MapConfig {
-        let slots = entries
-            .saturating_mul(2)
-            .next_power_of_two()
-            .clamp(MIN_SLOTS, MAX_SLOTS);
-        let records = entries.saturating_mul(record_length(mean_value_length));
-        let data_capacity = (records + records / 4 + 4096)
-            .next_multiple_of(RECORD_ALIGNMENT as u64)
-            .clamp(MIN_DATA_CAPACITY, MAX_DATA_CAPACITY);
+    ///
+    /// # Errors
+    /// [`MapError::BadConfig`] when they cannot fit one map: more entries than the largest slot
+    /// table holds at load one half (2^31), a mean value longer than 64 KiB, or records past
+    /// the largest data area (2^42 bytes). Nothing is rounded down to a smaller map.
+    ///
+    /// ```
+    /// # use sympathy_map::MapConfig;
+    /// assert_eq!(MapConfig::for_entries(1000, 100)?.slots, 2048);
+    /// let error = MapConfig::for_entries(u64::MAX, 100).unwrap_err();
+    /// assert_eq!(error.kind(), "bad-config");
+    /// # Ok::<(), sympathy_map::MapError>(())
+    /// ```
+    pub fn for_entries(entries: u64, mean_value_length: u64) -> Result<MapConfig, MapError> {
+        let bad = |what: String| Err(MapError::BadConfig { what });
+        let max_entries = MAX_SLOTS / 2;
+        if entries > max_entries {
+            return bad(format!(
+                "{entries} entries do not fit one map: at most {max_entries} (2^31) keep its \
+                 largest slot table (2^32) at load 1/2; split them over several maps"
+            ));
+        }
+        if mean_value_length > MAX_MEAN_VALUE_LENGTH {
+            return bad(format!(
+                "a mean value length of {mean_value_length} bytes is over the \
+                 {MAX_MEAN_VALUE_LENGTH}-byte largest value of a map sized for entries; give \
+                 --slots, --data-capacity and --max-value-length instead"
+            ));
+        }
+        // At most 2^31 records of at most 64 KiB + 24 bytes: no overflow below.
+        let records = entries * record_length(mean_value_length);
+        let wanted = (records + records / 4 + 4096).next_multiple_of(RECORD_ALIGNMENT as u64);
+        if wanted > MAX_DATA_CAPACITY {
+            return bad(format!(
+                "{entries} entries of {mean_value_length} bytes need a data area of {wanted} \
+                 bytes (their records and a quarter more), over the largest, 2^42 bytes; split \
+                 them over several maps"
+            ));
+        }
+        let slots = (entries * 2).next_power_of_two().max(MIN_SLOTS);
+        let data_capacity = wanted.max(MIN_DATA_CAPACITY);
         let room = data_capacity - DATA_START - RECORD_HEADER_LENGTH as u64;
-        MapConfig {
+        Ok(MapConfig {
             slots,
             data_capacity,
-            max_value_length: room.min(64 * 1024) as u32,
+            max_value_length: room.min(MAX_MEAN_VALUE_LENGTH) as u32,
             value_format: VALUE_FORMAT_BYTES,
-        }
+        })
     }
 
     /// The same map with values in `format`.
@@ -118,7 +155,7 @@ mod tests {
 
     #[test]
     fn bad_sizes_are_named() {
-        let good = MapConfig::for_entries(100, 10);
+        let good = MapConfig::for_entries(100, 10).unwrap();
         assert!(good.check().is_ok());
         for (config, word) in [
             (MapConfig { slots: 12, ..good }, "slots"),
@@ -169,11 +206,34 @@ mod tests {
 
     #[test]
     fn for_entries_keeps_the_load_under_a_half() {
-        for entries in [0, 1, 3, 1000, 15_000_000] {
-            let c = MapConfig::for_entries(entries, 100);
+        for entries in [0, 1, 3, 1000, 15_000_000, MAX_SLOTS / 2] {
+            let c = MapConfig::for_entries(entries, 100).unwrap();
             assert!(c.check().is_ok(), "{c:?}");
             assert!(entries * 2 <= c.slots || c.slots == MIN_SLOTS, "{c:?}");
         }
-        assert_eq!(MapConfig::for_entries(15_000_000, 100).slots, 1 << 25);
+        assert_eq!(
+            MapConfig::for_entries(15_000_000, 100).unwrap().slots,
+            1 << 25
+        );
+        let largest = MapConfig::for_entries(1000, MAX_MEAN_VALUE_LENGTH).unwrap();
+        assert!(largest.check().is_ok(), "{largest:?}");
+    }
+
+    #[test]
+    fn for_entries_refuses_what_no_map_holds_instead_of_a_smaller_map() {
+        for (entries, mean, words) in [
+            (MAX_SLOTS / 2 + 1, 100, "entries do not fit one map"),
+            (u64::MAX, 100, "entries do not fit one map"),
+            (10, MAX_MEAN_VALUE_LENGTH + 1, "mean value length"),
+            (10, u64::MAX, "mean value length"),
+            (1 << 31, 4096, "over the largest, 2^42 bytes"),
+        ] {
+            let error = MapConfig::for_entries(entries, mean).unwrap_err();
+            assert_eq!(error.kind(), "bad-config", "{entries} x {mean}: {error}");
+            assert!(
+                error.to_string().contains(words),
+                "{entries} x {mean}: {error}"
+            );
+        }
     }
 }

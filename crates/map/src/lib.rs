@@ -7,7 +7,7 @@
 //! use sympathy_map::{MapConfig, MapFile};
 //! let path = std::env::temp_dir().join(format!("doc-lib-{}", std::process::id()));
 //! # let _ = std::fs::remove_file(&path);
-//! let map = MapFile::create(&path, &MapConfig::for_entries(100, 16))?;
+//! let map = MapFile::create(&path, &MapConfig::for_entries(100, 16)?)?;
 //! let mut writer = map.writer()?;
 //! writer.put(42, b"forty-two")?;     // appended, then published by one release store
 //! writer.remove(42)?;                // a tombstone

@@ -26,7 +26,7 @@ pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(2);
 /// use sympathy_map::{MapConfig, MapFile};
 /// let path = std::env::temp_dir().join(format!("doc-map-{}", std::process::id()));
 /// # let _ = std::fs::remove_file(&path);
-/// let map = MapFile::create(&path, &MapConfig::for_entries(1000, 16))?;
+/// let map = MapFile::create(&path, &MapConfig::for_entries(1000, 16)?)?;
 /// let mut writer = map.writer()?;             // one writer at a time, in any process
 /// writer.put(7, b"seven")?;
 /// let reader = MapFile::open_read_only(&path)?; // any number of readers, in any process
@@ -226,7 +226,7 @@ impl MapFile {
     ///
     /// ```
     /// # use sympathy_map::{MapConfig, MapFile};
-    /// let map = MapFile::anonymous(&MapConfig::for_entries(8, 8))?;
+    /// let map = MapFile::anonymous(&MapConfig::for_entries(8, 8)?)?;
     /// let mut writer = map.writer()?;
     /// writer.put(1, b"a")?;
     /// writer.put(2, b"b")?;

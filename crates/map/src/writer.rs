@@ -166,7 +166,7 @@ impl Writer {
     ///
     /// ```
     /// # use sympathy_map::{MapConfig, MapFile, Put};
-    /// let map = MapFile::anonymous(&MapConfig::for_entries(8, 8))?;
+    /// let map = MapFile::anonymous(&MapConfig::for_entries(8, 8)?)?;
     /// let mut writer = map.writer()?;
     /// assert_eq!(writer.put(1, b"one")?, Put::Inserted);
     /// assert_eq!(writer.put(1, b"uno")?, Put::Replaced);

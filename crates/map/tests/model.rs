@@ -121,7 +121,7 @@ fn forge_dead_writer(path: &std::path::Path) {
 
 #[test]
 fn a_value_stays_valid_while_it_is_replaced_and_removed() {
-    let map = MapFile::anonymous(&MapConfig::for_entries(16, 8)).unwrap();
+    let map = MapFile::anonymous(&MapConfig::for_entries(16, 8).unwrap()).unwrap();
     let mut writer = map.writer().unwrap();
     writer.put(1, b"first").unwrap();
     let held = map.get(1).unwrap().unwrap();
@@ -134,7 +134,7 @@ fn a_value_stays_valid_while_it_is_replaced_and_removed() {
 #[test]
 fn a_second_writer_is_refused_and_a_read_only_map_has_none() {
     let path = TempPath::new("writers");
-    let map = MapFile::create(&path.0, &MapConfig::for_entries(16, 8)).unwrap();
+    let map = MapFile::create(&path.0, &MapConfig::for_entries(16, 8).unwrap()).unwrap();
     let writer = map.writer().unwrap();
     let e = MapFile::open(&path.0).unwrap().writer().unwrap_err();
     assert_eq!(e.kind(), "already-attached");

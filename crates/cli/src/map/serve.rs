@@ -234,6 +234,7 @@ mod tests {
     fn users(n: u64) -> MapFile {
         let map = MapFile::anonymous(
             &sympathy_map::MapConfig::for_entries(n, 120)
+                .unwrap()
                 .with_value_format(VALUE_FORMAT_USER_FLYWEIGHT),
         )
         .unwrap();

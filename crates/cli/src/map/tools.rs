@@ -47,7 +47,7 @@ fn value_format_code(name: &str) -> u32 {
 /// Runs `map create`.
 pub fn create(args: CreateArgs) -> Result<()> {
     let mut config = match (args.entries, args.slots, args.data_capacity) {
-        (Some(entries), _, _) => MapConfig::for_entries(entries, args.mean_value_length),
+        (Some(entries), _, _) => MapConfig::for_entries(entries, args.mean_value_length)?,
         (None, Some(slots), Some(data_capacity)) => MapConfig {
             slots,
             data_capacity,
@@ -95,7 +95,7 @@ pub fn load_users(args: LoadUsersArgs) -> Result<()> {
     let map = if args.path.exists() {
         MapFile::open(&args.path)?
     } else {
-        MapFile::create(&args.path, &sympathy_map::user::map_config(args.users))?
+        MapFile::create(&args.path, &sympathy_map::user::map_config(args.users)?)?
     };
     expect_users(&map)?;
     let mut writer = map.writer()?;

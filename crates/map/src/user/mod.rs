@@ -181,17 +181,27 @@ pub fn flyweight_len_of(id: u64, population: u64) -> usize {
 /// The size of a map for users `0..users` in the flyweight layout: slots at load <= 1/2, a data
 /// area with room for their exact records plus a quarter (the Java `Users.mapConfig`).
 ///
+/// # Errors
+/// [`MapError::BadConfig`](crate::MapError::BadConfig) for more users than one map holds, said
+/// before the sizing walks their records (a walk of 2^64 ids would not end).
+///
 /// ```
-/// let config = sympathy_map::user::map_config(1000);
+/// let config = sympathy_map::user::map_config(1000)?;
 /// assert_eq!(config.slots, 2048);
+/// assert!(sympathy_map::user::map_config(10_000_000_000).is_err());
+/// # Ok::<(), sympathy_map::MapError>(())
 /// ```
-pub fn map_config(users: u64) -> crate::MapConfig {
+pub fn map_config(users: u64) -> Result<crate::MapConfig, crate::MapError> {
+    // The entry count alone first: the walk below is one step per user.
+    crate::MapConfig::for_entries(users, 0)?;
     let bytes: u64 = (0..users)
         .map(|id| crate::layout::record_length(flyweight_len_of(id, users) as u64))
         .sum();
     let mean = bytes.checked_div(users).unwrap_or(0);
-    crate::MapConfig::for_entries(users, mean.saturating_sub(16) + 8)
-        .with_value_format(crate::layout::VALUE_FORMAT_USER_FLYWEIGHT)
+    Ok(
+        crate::MapConfig::for_entries(users, mean.saturating_sub(16) + 8)?
+            .with_value_format(crate::layout::VALUE_FORMAT_USER_FLYWEIGHT),
+    )
 }
 
 #[cfg(test)]

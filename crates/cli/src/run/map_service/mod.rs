@@ -490,7 +490,7 @@ impl MapServiceArgs {
 
 /// Puts users `0..users` into a new map at `path`.
 fn build_users(path: &Path, users: u64) -> Result<()> {
-    let map = MapFile::create(path, &map_config(users))?;
+    let map = MapFile::create(path, &map_config(users)?)?;
     let mut writer = map.writer()?;
     for id in 0..users {
         let user = generate(id, users);

@@ -17,18 +17,45 @@ import static dev.sympathy.map.MapDescriptor.*;
  */
 public record MapConfig(long slots, long dataCapacity, int maxValueLength, int valueFormat) {
     /**
+     * The {@code maxValueLength} of a map {@link #forEntries} sizes (64 KiB, or the data area if
+     * smaller), and so the longest mean value it sizes for.
+     */
+    private static final long MAX_MEAN_VALUE_LENGTH = 64 * 1024;
+
+    /**
      * A map for {@code entries} values of about {@code meanValueLength} bytes: the smallest
      * power of two of slots that keeps the load at or under one half, a data area with room for
      * every record plus a quarter, {@code maxValueLength} 64 KiB (or the data area, if smaller),
-     * values as bytes. The same sizes as the Rust {@code MapConfig::for_entries}.
+     * values as bytes. The same sizes as the Rust {@code MapConfig::for_entries}, and the same
+     * refusals: both counts are unsigned.
+     *
+     * @throws BadConfigException when they cannot fit one map: more entries than the largest slot
+     *     table holds at load one half (2^31), a mean value longer than 64 KiB, or records past the
+     *     largest data area (2^42 bytes); nothing is rounded down to a smaller map
      */
     public static MapConfig forEntries(long entries, long meanValueLength) {
-        long wanted = Math.max(MIN_SLOTS, Math.min(MAX_SLOTS, nextPowerOfTwo(saturatingMultiply(entries, 2))));
-        long records = saturatingMultiply(entries, recordLength(meanValueLength));
-        long data = Math.max(MIN_DATA_CAPACITY, Math.min(MAX_DATA_CAPACITY,
-                (records + records / 4 + 4096 + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT));
+        long maxEntries = MAX_SLOTS / 2;
+        if (Long.compareUnsigned(entries, maxEntries) > 0) {
+            throw new BadConfigException(Long.toUnsignedString(entries) + " entries do not fit one map: at most "
+                    + maxEntries + " (2^31) keep its largest slot table (2^32) at load 1/2; split them over several maps");
+        }
+        if (Long.compareUnsigned(meanValueLength, MAX_MEAN_VALUE_LENGTH) > 0) {
+            throw new BadConfigException("a mean value length of " + Long.toUnsignedString(meanValueLength)
+                    + " bytes is over the " + MAX_MEAN_VALUE_LENGTH + "-byte largest value of a map sized for entries; "
+                    + "give --slots, --data-capacity and --max-value-length instead");
+        }
+        // At most 2^31 records of at most 64 KiB + 24 bytes: no overflow below.
+        long records = entries * recordLength(meanValueLength);
+        long wanted = (records + records / 4 + 4096 + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;
+        if (wanted > MAX_DATA_CAPACITY) {
+            throw new BadConfigException(entries + " entries of " + meanValueLength + " bytes need a data area of "
+                    + wanted + " bytes (their records and a quarter more), over the largest, 2^42 bytes; "
+                    + "split them over several maps");
+        }
+        long slots = Math.max(MIN_SLOTS, nextPowerOfTwo(entries * 2));
+        long data = Math.max(MIN_DATA_CAPACITY, wanted);
         long room = data - DATA_START - RECORD_HEADER_LENGTH;
-        return new MapConfig(wanted, data, (int) Math.min(room, 64 * 1024), VALUE_FORMAT_BYTES);
+        return new MapConfig(slots, data, (int) Math.min(room, MAX_MEAN_VALUE_LENGTH), VALUE_FORMAT_BYTES);
     }
 
     /** The same map with values in {@code format}. */
@@ -73,12 +100,7 @@ public record MapConfig(long slots, long dataCapacity, int maxValueLength, int v
                         + "padded to 8) within the data area after its first 8 bytes";
     }
 
-    private static long saturatingMultiply(long a, long b) {
-        long high = Math.multiplyHigh(a, b);
-        return high != 0 || a * b < 0 ? Long.MAX_VALUE : a * b;
-    }
-
     private static long nextPowerOfTwo(long n) {
-        return n <= 1 ? 1 : n > (1L << 62) ? 1L << 62 : Long.highestOneBit(n - 1) << 1;
+        return n <= 1 ? 1 : Long.highestOneBit(n - 1) << 1;
     }
 }

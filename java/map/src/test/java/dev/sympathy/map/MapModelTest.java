@@ -186,5 +186,27 @@ class MapModelTest {
         new MapConfig(8, 64, 40, 0).check();
         assertThrows(BadConfigException.class, () -> new MapConfig(8, 64, 41, 0).check());
         assertEquals(1L << 25, MapConfig.forEntries(15_000_000, 100).slots());
+        MapConfig.forEntries(1L << 31, 100).check();
+        MapConfig.forEntries(1000, 64 * 1024).check();
+    }
+
+    /** The Rust for_entries_refuses_what_no_map_holds_instead_of_a_smaller_map, case for case. */
+    @Test
+    void shouldRefuseWhatNoMapHoldsInsteadOfASmallerMap() {
+        Object[][] cases = {
+            {(1L << 31) + 1, 100L, "entries do not fit one map"},
+            {-1L, 100L, "entries do not fit one map"}, // 2^64 - 1, unsigned
+            {10L, 64 * 1024 + 1L, "mean value length"},
+            {10L, -1L, "mean value length"},
+            {1L << 31, 4096L, "over the largest, 2^42 bytes"},
+        };
+        for (Object[] c : cases) {
+            BadConfigException e = assertThrows(BadConfigException.class,
+                    () -> MapConfig.forEntries((long) c[0], (long) c[1]), () -> c[0] + " x " + c[1]);
+            assertEquals("bad-config", e.kind());
+            assertTrue(e.getMessage().contains((String) c[2]), e.getMessage());
+        }
+        assertEquals("bad-config", assertThrows(BadConfigException.class,
+                () -> dev.sympathy.map.user.Users.mapConfig(10_000_000_000L)).kind());
     }
 }

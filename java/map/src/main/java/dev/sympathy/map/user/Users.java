@@ -66,8 +66,12 @@ public final class Users {
     /**
      * The size of a map for users 0..users in the flyweight layout: slots at load at most 1/2, a
      * data area with room for their exact records plus a quarter (the Rust {@code map_config}).
+     *
+     * @throws dev.sympathy.map.BadConfigException for more users than one map holds, said before
+     *     the sizing walks their records
      */
     public static dev.sympathy.map.MapConfig mapConfig(long users) {
+        dev.sympathy.map.MapConfig.forEntries(users, 0); // the count alone first: the walk is a step per user
         long bytes = 0;
         for (long id = 0; id < users; id++) {
             bytes += dev.sympathy.map.MapDescriptor.recordLength(flyweightLength(id, users));

@@ -1,0 +1,78 @@
+//! `sympathy map` end to end: sizes no map can hold are refused at once, before anything is
+//! sized, created or walked.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::temp;
+
+/// Runs `sympathy ARGS`; fails the test when it has not ended within 30 s (the sizing of a
+/// map for 10^10 users once walked every id first). Returns the exit code and stderr.
+fn sympathy_within_deadline(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sympathy"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sympathy binary runs");
+    let start = Instant::now();
+    while child.try_wait().expect("waiting on sympathy").is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("sympathy {args:?} still ran after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("sympathy's output");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn sizes_no_map_holds_are_refused_at_once_and_create_nothing() {
+    let path = temp("map-too-large");
+    let p = path.to_str().unwrap();
+    for (args, words) in [
+        (
+            vec!["map", "load-users", p, "--users", "10000000000"],
+            "10000000000 entries do not fit one map",
+        ),
+        (
+            vec!["map", "load-users", p, "--users", "18446744073709551615"],
+            "entries do not fit one map",
+        ),
+        (
+            vec![
+                "map",
+                "create",
+                p,
+                "--entries",
+                "10",
+                "--mean-value-length",
+                "18446744073709551615",
+            ],
+            "mean value length of 18446744073709551615 bytes",
+        ),
+        (
+            vec![
+                "map",
+                "create",
+                p,
+                "--entries",
+                "2147483648",
+                "--mean-value-length",
+                "4096",
+            ],
+            "over the largest, 2^42 bytes",
+        ),
+    ] {
+        let (code, stderr) = sympathy_within_deadline(&args);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert!(!path.exists(), "{args:?} left {p} behind");
+    }
+}
