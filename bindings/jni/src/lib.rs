@@ -10,9 +10,10 @@
 //! in place through a `MemorySegment` over the record area ([`producerRecordArea0`]), then
 //! commits or aborts it by the payload index `claim0` returned; closing the producer aborts it.
 //!
-//! Every export runs its body through [`native`] (`EnvUnowned::with_env`, which catches panics,
-//! resolved with [`error::ThrowRingException`]), so ring errors surface as the Java ring's
-//! exceptions and panics as an `IllegalStateException`, never unwinding into the JVM.
+//! Every export is declared through `exports!`, which runs its body through [`native`]
+//! (`EnvUnowned::with_env`, which catches panics, resolved with [`error::ThrowRingException`]),
+//! so ring errors surface as the Java ring's exceptions and panics as an
+//! `IllegalStateException`, never unwinding into the JVM.
 //!
 //! [`producerRecordArea0`]: Java_dev_sympathy_jni_NativeRing_producerRecordArea0
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -132,6 +133,22 @@ fn direct_buffer(
     Ok((address, len))
 }
 
+/// The ring behind the handle `ring` and the address and length of the direct `buffer` that
+/// `producer0` and `consumer0` register with the endpoint they attach to it.
+///
+/// # Safety
+/// As [`handle`], for a handle of a [`Ring`].
+unsafe fn ring_and_buffer<'a>(
+    env: &Env<'_>,
+    ring: jlong,
+    buffer: &JByteBuffer<'_>,
+) -> Result<(&'a mut Ring, *mut u8, usize), NativeError> {
+    // SAFETY: by this function's contract.
+    let ring = unsafe { handle::<Ring>(ring)? };
+    let (buffer, buffer_len) = direct_buffer(env, buffer)?;
+    Ok((ring, buffer, buffer_len))
+}
+
 fn slice_range(
     offset: jint,
     length: jint,
@@ -150,98 +167,113 @@ fn slice_range(
     }
 }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_create0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    path: JString<'l>,
-    capacity: jlong,
-) -> jlong {
-    native(env, |env| {
+/// Takes the open claim whose payload index is `index`, for commit or abort.
+fn take_claim(p: &mut ProducerHandle, index: jlong) -> Result<DetachedClaim, NativeError> {
+    match &p.claim {
+        None => Err(NativeError::Usage(
+            "no claim is open: it was already committed or aborted".into(),
+        )),
+        Some(open) if open.payload_index() as jlong != index => {
+            Err(NativeError::BadArgument(format!(
+                "invalid claim index {index} (the open claim is at {}; use the value tryClaim \
+                 returned)",
+                open.payload_index()
+            )))
+        }
+        Some(_) => Ok(p.claim.take().expect("matched Some above")),
+    }
+}
+
+/// Declares the exports: each becomes `#[unsafe(no_mangle)] pub extern "system" fn name<'l>`
+/// whose parameters are `EnvUnowned<'l>` and the `JClass<'l>` of the static native method, then
+/// the Java arguments, in one of three forms:
+/// - `fn name(h: &mut H, args..) -> R { body }`: the first Java argument is a `jlong` handle of
+///   type `H`; the body runs through [`with_handle`] with `h` bound to it;
+/// - `fn name(env, args..) -> R { body }`: the body runs through [`native`] with `env` bound to
+///   the `&mut Env` (or `_` when it needs none);
+/// - `close fn name(H);`: frees a `jlong` handle of type `H` ([`close_handle`]).
+///
+/// The expansion is the function one would write by hand: no work is added per call.
+macro_rules! exports {
+    () => {};
+    (@export $(#[$attr:meta])* $name:ident($env:ident $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?
+        $body:block
+    ) => {
+        $(#[$attr])*
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $name<'l>($env: EnvUnowned<'l>, _class: JClass<'l>, $($arg: $ty),*)
+            $(-> $ret)? $body
+    };
+    (
+        $(#[$attr:meta])*
+        fn $name:ident($h:ident: &mut $H:ty $(, $arg:ident: $ty:ty)* $(,)?) $(-> $ret:ty)?
+        $body:block
+        $($rest:tt)*
+    ) => {
+        exports! { @export $(#[$attr])* $name(env, raw: jlong $(, $arg: $ty)*) $(-> $ret)? {
+            with_handle(env, raw, |$h: &mut $H| $body)
+        } }
+        exports! { $($rest)* }
+    };
+    (
+        $(#[$attr:meta])*
+        fn $name:ident($env:pat_param $(, $arg:ident: $ty:ty)* $(,)?) $(-> $ret:ty)?
+        $body:block
+        $($rest:tt)*
+    ) => {
+        exports! { @export $(#[$attr])* $name(env $(, $arg: $ty)*) $(-> $ret)? {
+            native(env, |$env| $body)
+        } }
+        exports! { $($rest)* }
+    };
+    ($(#[$attr:meta])* close fn $name:ident($H:ty); $($rest:tt)*) => {
+        exports! { @export $(#[$attr])* $name(env, raw: jlong) { close_handle::<$H>(env, raw) } }
+        exports! { $($rest)* }
+    };
+}
+
+exports! {
+    fn Java_dev_sympathy_jni_NativeRing_create0(env, path: JString<'l>, capacity: jlong) -> jlong {
         let path = path.try_to_string(env)?;
         let capacity = usize::try_from(capacity)
             .map_err(|_| NativeError::Usage(format!("capacity {capacity} must not be negative")))?;
         Ok(into_handle(Ring::create(path, capacity)?))
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_open0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    path: JString<'l>,
-    timeout_ms: jlong,
-) -> jlong {
-    native(env, |env| {
+    fn Java_dev_sympathy_jni_NativeRing_open0(env, path: JString<'l>, timeout_ms: jlong) -> jlong {
         let path = path.try_to_string(env)?;
         let timeout = Duration::from_millis(timeout_ms.max(0) as u64);
         Ok(into_handle(Ring::open_with_timeout(path, timeout)?))
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_maxMessageLength0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    ring: jlong,
-) -> jint {
-    with_handle(env, ring, |ring: &mut Ring| {
+    fn Java_dev_sympathy_jni_NativeRing_maxMessageLength0(ring: &mut Ring) -> jint {
         Ok(ring.max_message_length() as jint)
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_closeRing0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    ring: jlong,
-) {
-    close_handle::<Ring>(env, ring)
-}
+    close fn Java_dev_sympathy_jni_NativeRing_closeRing0(Ring);
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_producer0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    ring: jlong,
-    buffer: JByteBuffer<'l>,
-) -> jlong {
-    native(env, |env| {
+    fn Java_dev_sympathy_jni_NativeRing_producer0(
+        env, ring: jlong, buffer: JByteBuffer<'l>,
+    ) -> jlong {
         // SAFETY: `ring` is a live Ring handle owned by the calling NativeRing.
-        let ring = unsafe { handle::<Ring>(ring)? };
-        let (buffer, buffer_len) = direct_buffer(env, &buffer)?;
+        let (ring, buffer, buffer_len) = unsafe { ring_and_buffer(env, ring, &buffer)? };
         Ok(into_handle(ProducerHandle {
             producer: ring.producer()?,
             buffer,
             buffer_len,
             claim: None,
         }))
-    })
-}
+    }
 
-/// The address of the producer's record area (`capacity` bytes), which Java wraps in a
-/// `MemorySegment` scoped to the producer to fill claims in place.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_producerRecordArea0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-) -> jlong {
-    with_handle(env, producer, |p: &mut ProducerHandle| {
+    /// The address of the producer's record area (`capacity` bytes), which Java wraps in a
+    /// `MemorySegment` scoped to the producer to fill claims in place.
+    fn Java_dev_sympathy_jni_NativeRing_producerRecordArea0(p: &mut ProducerHandle) -> jlong {
         Ok(p.producer.record_area().0 as jlong)
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_write0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-    type_id: jint,
-    offset: jint,
-    length: jint,
-) -> jboolean {
-    with_handle(env, producer, |p: &mut ProducerHandle| {
+    fn Java_dev_sympathy_jni_NativeRing_write0(
+        p: &mut ProducerHandle, type_id: jint, offset: jint, length: jint,
+    ) -> jboolean {
         let (offset, length) = slice_range(offset, length, p.buffer_len)?;
         // SAFETY: [offset, offset + length) lies inside the registered direct buffer, which the
         // Java NativeRing keeps reachable for as long as the handle lives.
@@ -251,19 +283,11 @@ pub extern "system" fn Java_dev_sympathy_jni_NativeRing_write0<'l>(
             Err(e) if e.is_full() => Ok(false),
             Err(e) => Err(e.into()),
         }
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_writeBatch0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-    type_id: jint,
-    count: jint,
-    length: jint,
-) -> jint {
-    with_handle(env, producer, |p: &mut ProducerHandle| {
+    fn Java_dev_sympathy_jni_NativeRing_writeBatch0(
+        p: &mut ProducerHandle, type_id: jint, count: jint, length: jint,
+    ) -> jint {
         let total = count.checked_mul(length).ok_or_else(|| {
             NativeError::Usage(format!("{count} messages of {length} bytes overflow"))
         })?;
@@ -281,21 +305,14 @@ pub extern "system" fn Java_dev_sympathy_jni_NativeRing_writeBatch0<'l>(
             }
         }
         Ok(batch.finish() as jint)
-    })
-}
+    }
 
-/// Claims room for a `length`-byte message: returns the payload's index in the record area
-/// (Java fills it through its segment over the area), or `INSUFFICIENT_CAPACITY` when full.
-/// One claim may be open per producer.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_claim0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-    type_id: jint,
-    length: jint,
-) -> jlong {
-    with_handle(env, producer, |p: &mut ProducerHandle| {
+    /// Claims room for a `length`-byte message: returns the payload's index in the record area
+    /// (Java fills it through its segment over the area), or `INSUFFICIENT_CAPACITY` when full.
+    /// One claim may be open per producer.
+    fn Java_dev_sympathy_jni_NativeRing_claim0(
+        p: &mut ProducerHandle, type_id: jint, length: jint,
+    ) -> jlong {
         if let Some(open) = &p.claim {
             return Err(NativeError::Usage(format!(
                 "a claim is already open at index {}: commit or abort it first (one claim at a \
@@ -318,86 +335,32 @@ pub extern "system" fn Java_dev_sympathy_jni_NativeRing_claim0<'l>(
             Err(e) if e.is_full() => Ok(INSUFFICIENT_CAPACITY),
             Err(e) => Err(e.into()),
         }
-    })
-}
-
-/// Takes the open claim whose payload index is `index`, for commit or abort.
-fn take_claim(p: &mut ProducerHandle, index: jlong) -> Result<DetachedClaim, NativeError> {
-    match &p.claim {
-        None => Err(NativeError::Usage(
-            "no claim is open: it was already committed or aborted".into(),
-        )),
-        Some(open) if open.payload_index() as jlong != index => {
-            Err(NativeError::BadArgument(format!(
-                "invalid claim index {index} (the open claim is at {}; use the value tryClaim \
-                 returned)",
-                open.payload_index()
-            )))
-        }
-        Some(_) => Ok(p.claim.take().expect("matched Some above")),
     }
-}
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_commit0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-    index: jlong,
-) {
-    with_handle(env, producer, |p: &mut ProducerHandle| {
+    fn Java_dev_sympathy_jni_NativeRing_commit0(p: &mut ProducerHandle, index: jlong) {
         let claim = take_claim(p, index)?;
         p.producer.commit_detached(claim);
         Ok(())
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_abort0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-    index: jlong,
-) {
-    with_handle(env, producer, |p: &mut ProducerHandle| {
+    fn Java_dev_sympathy_jni_NativeRing_abort0(p: &mut ProducerHandle, index: jlong) {
         let claim = take_claim(p, index)?;
         p.producer.abort_detached(claim);
         Ok(())
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_producerHeartbeat0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-) {
-    with_handle(env, producer, |p: &mut ProducerHandle| {
+    fn Java_dev_sympathy_jni_NativeRing_producerHeartbeat0(p: &mut ProducerHandle) {
         p.producer.heartbeat();
         Ok(())
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_closeProducer0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    producer: jlong,
-) {
-    close_handle::<ProducerHandle>(env, producer)
-}
+    close fn Java_dev_sympathy_jni_NativeRing_closeProducer0(ProducerHandle);
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_consumer0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    ring: jlong,
-    buffer: JByteBuffer<'l>,
-) -> jlong {
-    native(env, |env| {
+    fn Java_dev_sympathy_jni_NativeRing_consumer0(
+        env, ring: jlong, buffer: JByteBuffer<'l>,
+    ) -> jlong {
         // SAFETY: `ring` is a live Ring handle owned by the calling NativeRing.
-        let ring = unsafe { handle::<Ring>(ring)? };
-        let (buffer, buffer_len) = direct_buffer(env, &buffer)?;
+        let (ring, buffer, buffer_len) = unsafe { ring_and_buffer(env, ring, &buffer)? };
         let needed = 8 + ring.max_message_length().next_multiple_of(8);
         if buffer_len < needed {
             return Err(NativeError::Usage(format!(
@@ -410,17 +373,9 @@ pub extern "system" fn Java_dev_sympathy_jni_NativeRing_consumer0<'l>(
             buffer,
             buffer_len,
         }))
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_read0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    consumer: jlong,
-    limit: jint,
-) -> jint {
-    with_handle(env, consumer, |c: &mut ConsumerHandle| {
+    fn Java_dev_sympathy_jni_NativeRing_read0(c: &mut ConsumerHandle, limit: jint) -> jint {
         let max_record = 8 + c.max_message_length.next_multiple_of(8);
         let (buffer, buffer_len) = (c.buffer, c.buffer_len);
         let mut used = 0usize;
@@ -453,40 +408,19 @@ pub extern "system" fn Java_dev_sympathy_jni_NativeRing_read0<'l>(
             total += n;
         }
         Ok(total as jint)
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_consumerHeartbeat0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    consumer: jlong,
-) {
-    with_handle(env, consumer, |c: &mut ConsumerHandle| {
+    fn Java_dev_sympathy_jni_NativeRing_consumerHeartbeat0(c: &mut ConsumerHandle) {
         c.consumer.heartbeat();
         Ok(())
-    })
-}
+    }
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_closeConsumer0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    consumer: jlong,
-) {
-    close_handle::<ConsumerHandle>(env, consumer)
-}
+    close fn Java_dev_sympathy_jni_NativeRing_closeConsumer0(ConsumerHandle);
 
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_sympathy_jni_NativeRing_pinCurrentThread0<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    core: jint,
-) {
-    native(env, |_| {
+    fn Java_dev_sympathy_jni_NativeRing_pinCurrentThread0(_, core: jint) {
         let core = usize::try_from(core)
             .map_err(|_| NativeError::Usage(format!("core {core} must not be negative")))?;
         sympathy_affinity::pin_current_thread(core)
             .map_err(|e| NativeError::Usage(format!("pinning to core {core} failed: {e}")))
-    })
+    }
 }

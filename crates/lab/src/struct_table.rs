@@ -244,51 +244,33 @@ pub struct TradeView<'a>(&'a [u8; TradeLayout::RECORD_SIZE]);
 /// A writing flyweight over one packed record.
 pub struct TradeViewMut<'a>(&'a mut [u8; TradeLayout::RECORD_SIZE]);
 
-macro_rules! field {
-    ($bytes:expr, $ty:ty, $offset:expr) => {{
-        const N: usize = size_of::<$ty>();
-        let mut raw = [0u8; N];
-        raw.copy_from_slice(&$bytes[$offset..$offset + N]);
-        <$ty>::from_ne_bytes(raw)
-    }};
+/// [`TradeView`]'s getters, one `#[inline(always)]` method a field: `name: type = OFFSET` reads
+/// the field at `TradeLayout::OFFSET` in native byte order.
+macro_rules! getters {
+    ($($name:ident: $ty:ty = $offset:ident),* $(,)?) => {
+        impl TradeView<'_> {
+            $(
+                #[doc = concat!("`", stringify!($name), "`.")]
+                #[inline(always)]
+                pub fn $name(&self) -> $ty {
+                    const N: usize = size_of::<$ty>();
+                    let mut raw = [0u8; N];
+                    raw.copy_from_slice(&self.0[TradeLayout::$offset..TradeLayout::$offset + N]);
+                    <$ty>::from_ne_bytes(raw)
+                }
+            )*
+        }
+    };
 }
 
-impl TradeView<'_> {
-    /// `trade_id`.
-    #[inline(always)]
-    pub fn trade_id(&self) -> i64 {
-        field!(self.0, i64, TradeLayout::TRADE_ID)
-    }
-    /// `client_id`.
-    #[inline(always)]
-    pub fn client_id(&self) -> i64 {
-        field!(self.0, i64, TradeLayout::CLIENT_ID)
-    }
-    /// `venue_code`.
-    #[inline(always)]
-    pub fn venue_code(&self) -> i32 {
-        field!(self.0, i32, TradeLayout::VENUE_CODE)
-    }
-    /// `instrument_code`.
-    #[inline(always)]
-    pub fn instrument_code(&self) -> i32 {
-        field!(self.0, i32, TradeLayout::INSTRUMENT_CODE)
-    }
-    /// `price`.
-    #[inline(always)]
-    pub fn price(&self) -> i64 {
-        field!(self.0, i64, TradeLayout::PRICE)
-    }
-    /// `quantity`.
-    #[inline(always)]
-    pub fn quantity(&self) -> i64 {
-        field!(self.0, i64, TradeLayout::QUANTITY)
-    }
-    /// `side`.
-    #[inline(always)]
-    pub fn side(&self) -> u16 {
-        field!(self.0, u16, TradeLayout::SIDE)
-    }
+getters! {
+    trade_id: i64 = TRADE_ID,
+    client_id: i64 = CLIENT_ID,
+    venue_code: i32 = VENUE_CODE,
+    instrument_code: i32 = INSTRUMENT_CODE,
+    price: i64 = PRICE,
+    quantity: i64 = QUANTITY,
+    side: u16 = SIDE,
 }
 
 impl TradeViewMut<'_> {

@@ -115,41 +115,6 @@ pub fn variant_parser<V: CatalogVariant>() -> impl TypedValueParser<Value = V> {
     })
 }
 
-/// (Tests) Every kernel name parses back to its kernel through the catalog, the catalog's Rust
-/// variants are exactly the kernels, and a name the Rust side does not run (another
-/// language's, or none at all) is an error listing the Rust names.
-#[cfg(test)]
-pub(crate) fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>() {
-    let experiment = V::EXPERIMENT;
-    let parser = variant_parser::<V>();
-    let cmd = clap::Command::new("x");
-    for &v in V::ALL {
-        let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(v.catalog_name()));
-        assert_eq!(parsed.unwrap(), v, "{experiment}");
-    }
-    let kernels: Vec<&str> = V::ALL.iter().map(|&v| v.catalog_name()).collect();
-    let spec = spec(experiment).unwrap();
-    assert_eq!(
-        spec.variants_in(Language::Rust),
-        kernels,
-        "{experiment}: the catalog's Rust variants are the kernels, in order"
-    );
-    let others = spec.variants_in(Language::Java).into_iter();
-    for wrong in others
-        .chain(["no-such-variant"])
-        .filter(|name| !kernels.contains(name))
-    {
-        let err = parser
-            .parse_ref(&cmd, None, std::ffi::OsStr::new(wrong))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains(wrong) && kernels.iter().all(|k| err.contains(k)),
-            "{experiment}: {err}"
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +159,51 @@ mod tests {
         let name = &catalog().experiments[0].name;
         let err = u64_at(name, "nope", Preset::Full).unwrap_err();
         assert!(err.to_string().contains("has no param `nope`"), "{err}");
+    }
+
+    /// Every kernel name parses back to its kernel through the catalog, the catalog's Rust
+    /// variants are exactly the kernels, and a name the Rust side does not run (another
+    /// language's, or none at all) is an error listing the Rust names.
+    fn names_round_trip<V: CatalogVariant + PartialEq + std::fmt::Debug>() {
+        let experiment = V::EXPERIMENT;
+        let parser = variant_parser::<V>();
+        let cmd = clap::Command::new("x");
+        for &v in V::ALL {
+            let parsed = parser.parse_ref(&cmd, None, std::ffi::OsStr::new(v.catalog_name()));
+            assert_eq!(parsed.unwrap(), v, "{experiment}");
+        }
+        let kernels: Vec<&str> = V::ALL.iter().map(|&v| v.catalog_name()).collect();
+        let spec = spec(experiment).unwrap();
+        assert_eq!(
+            spec.variants_in(Language::Rust),
+            kernels,
+            "{experiment}: the catalog's Rust variants are the kernels, in order"
+        );
+        let others = spec.variants_in(Language::Java).into_iter();
+        for wrong in others
+            .chain(["no-such-variant"])
+            .filter(|name| !kernels.contains(name))
+        {
+            let err = parser
+                .parse_ref(&cmd, None, std::ffi::OsStr::new(wrong))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains(wrong) && kernels.iter().all(|k| err.contains(k)),
+                "{experiment}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_experiments_variant_names_round_trip_through_the_catalog() {
+        names_round_trip::<sympathy_lab::atomic_increment::Variant>();
+        names_round_trip::<sympathy_lab::back_pressure::Variant>();
+        names_round_trip::<sympathy_lab::dispatch::Variant>();
+        names_round_trip::<sympathy_lab::memory_walk::Variant>();
+        names_round_trip::<sympathy_lab::ping_pong::Variant>();
+        names_round_trip::<sympathy_lab::queue::Variant>();
+        names_round_trip::<sympathy_lab::serialization::Variant>();
+        names_round_trip::<sympathy_lab::struct_table::Variant>();
     }
 }

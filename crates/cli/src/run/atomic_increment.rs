@@ -344,11 +344,6 @@ fn seed_line(
 mod tests {
     use super::*;
 
-    #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::atomic_increment::Variant>();
-    }
-
     fn args(threads: Option<Vec<usize>>, count: Option<u64>) -> AtomicIncrementArgs {
         AtomicIncrementArgs {
             threads,

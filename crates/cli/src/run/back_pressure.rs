@@ -262,11 +262,6 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::back_pressure::Variant>();
-    }
-
-    #[test]
     fn loads_keep_their_text_and_reject_garbage() {
         let mut args = BackPressureArgs::default();
         assert_eq!(

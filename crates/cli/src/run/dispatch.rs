@@ -91,11 +91,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::dispatch::Variant>();
-    }
-
-    #[test]
     fn rates_are_grouped_by_thousands() {
         assert_eq!(grouped(3_100_375_269), "3,100,375,269");
         assert_eq!(grouped(999), "999");

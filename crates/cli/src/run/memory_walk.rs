@@ -149,11 +149,3 @@ impl Experiment for MemoryWalkArgs {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::memory_walk::Variant>();
-    }
-}

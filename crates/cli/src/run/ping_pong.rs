@@ -253,11 +253,6 @@ fn matrix_csv(
 mod tests {
     use super::*;
 
-    #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::ping_pong::Variant>();
-    }
-
     fn args(cores: Option<Vec<usize>>, matrix: bool) -> PingPongArgs {
         PingPongArgs {
             cores: cores.map(CoreList),

@@ -248,11 +248,3 @@ pub fn run_peer(args: &PeerArgs) -> Result<()> {
     })
     .context("queue consumer process")
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::queue::Variant>();
-    }
-}

@@ -124,11 +124,3 @@ fn print_sbe_ratios(
     }
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::serialization::Variant>();
-    }
-}

@@ -112,11 +112,3 @@ impl Experiment for StructTableArgs {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn variant_names_round_trip_through_the_catalog() {
-        crate::experiment::catalog::names_round_trip::<sympathy_lab::struct_table::Variant>();
-    }
-}
