@@ -19,7 +19,7 @@ use clap::Args;
 use sympathy_harness::Reporter;
 use sympathy_harness::catalog::catalog;
 use sympathy_lab::ipc::{self, Overrides, Variant, WriteMode};
-use sympathy_lab::peer::JavaSidecar;
+use sympathy_lab::peer::{JavaSidecar, PeerRuns};
 
 use crate::experiment::catalog::{variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
@@ -109,8 +109,13 @@ impl Experiment for IpcArgs {
             }
         }
         let runs = common.runs(Self::NAME)?;
-        ipc::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)
-            .map_err(crate::classified)?;
+        let plan = PeerRuns {
+            runs,
+            cores,
+            preset: common.preset(),
+            launcher: &peers,
+        };
+        ipc::run_cases(&cases, &plan, reporter).map_err(crate::classified)?;
         Ok(())
     }
 }

@@ -17,7 +17,7 @@ use clap::Args;
 use sympathy_harness::Reporter;
 use sympathy_harness::catalog::catalog;
 use sympathy_lab::messaging::{self, EXPERIMENT, Overrides, Sender, Variant};
-use sympathy_lab::peer::JavaSidecar;
+use sympathy_lab::peer::{JavaSidecar, PeerRuns};
 
 use crate::experiment::catalog::{variant_parser, variants_or};
 use crate::experiment::{Case, Common, Experiment};
@@ -106,8 +106,13 @@ impl Experiment for MessagingArgs {
             "# messaging: {runs} runs per case, the cases alternating run by run, sender on core {}, receiver on core {}",
             cores.0, cores.1
         ))?;
-        messaging::run_cases(&cases, runs, cores, common.preset(), &peers, reporter)
-            .map_err(crate::classified)?;
+        let plan = PeerRuns {
+            runs,
+            cores,
+            preset: common.preset(),
+            launcher: &peers,
+        };
+        messaging::run_cases(&cases, &plan, reporter).map_err(crate::classified)?;
         Ok(())
     }
 }

@@ -4,10 +4,10 @@
 //! each to the first is printed per round.
 
 use sympathy_harness::format;
-use sympathy_harness::{Check, Measurement, Metric, Preset, Reporter, Stats};
+use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 
 use super::{Case, measure_echo, measure_throughput};
-use crate::peer::{PeerError, PeerLauncher, Quantiles};
+use crate::peer::{PeerError, PeerRuns, Quantiles};
 
 const RTT_METRICS: [Metric; 4] = [
     Metric::RttP50Ns,
@@ -16,23 +16,21 @@ const RTT_METRICS: [Metric; 4] = [
     Metric::RttMaxNs,
 ];
 
-/// Measures every case `runs` times with the producer (pinger) on `cores.0` and the consumer
-/// (echo) on `cores.1`, and reports each case's results with the runner params `cores`,
-/// `preset` and `pinning`.
+/// Measures every case `plan.runs` times with the producer (pinger) on `plan.cores.0` and the
+/// consumer (echo) on `plan.cores.1`, and reports each case's results with the plan's runner
+/// params.
 ///
 /// # Errors
 /// The first failed run (named by case and run) or a failed write of a result.
 pub fn run_cases(
     cases: &[Case],
-    runs: usize,
-    cores: (usize, usize),
-    preset: Preset,
-    launcher: &dyn PeerLauncher,
+    plan: &PeerRuns,
     reporter: &mut Reporter,
 ) -> Result<(), PeerError> {
+    let (cores, launcher) = (plan.cores, plan.launcher);
     for group in cases.chunk_by(|a, b| a.variant == b.variant) {
         let mut samples: Vec<Samples> = group.iter().map(Samples::new).collect();
-        for run in 0..runs {
+        for run in 0..plan.runs {
             for (case, samples) in group.iter().zip(&mut samples) {
                 let label = label(case);
                 let named = |err: PeerError| match err {
@@ -59,12 +57,7 @@ pub fn run_cases(
             }
         }
         for (case, samples) in group.iter().zip(&samples) {
-            let base = case
-                .measurement()
-                .param("cores", format!("{},{}", cores.0, cores.1))
-                .param("preset", preset.name())
-                .param("pinning", "pinned")
-                .check(Check::Ok);
+            let base = plan.runner_params(case.measurement()).check(Check::Ok);
             samples.report(case, &base, reporter)?;
         }
         print_ratios(group, &samples, reporter)?;

@@ -4,26 +4,24 @@
 //! variant's rate against `raw` of the same sender, round by round.
 
 use sympathy_harness::format;
-use sympathy_harness::{Check, Metric, Preset, Reporter, Stats};
+use sympathy_harness::{Check, Metric, Reporter, Stats};
 
 use super::cases::{Case, Variant};
 use super::receive::{Received, measure_messaging};
 use crate::hop_probe::probe_hop_ns;
-use crate::peer::{PeerError, PeerLauncher};
+use crate::peer::{PeerError, PeerRuns};
 
-/// Measures every case `runs` times, the sender on `cores.0` and the receiver on `cores.1`,
-/// and reports each case's results with the runner params `cores`, `preset` and `pinning`.
+/// Measures every case `plan.runs` times, the sender on `plan.cores.0` and the receiver on
+/// `plan.cores.1`, and reports each case's results with the plan's runner params.
 ///
 /// # Errors
 /// The first failed run (named by case and run) or a failed write of a result.
 pub fn run_cases(
     cases: &[Case],
-    runs: usize,
-    cores: (usize, usize),
-    preset: Preset,
-    launcher: &dyn PeerLauncher,
+    plan: &PeerRuns,
     reporter: &mut Reporter,
 ) -> Result<(), PeerError> {
+    let (runs, cores, launcher) = (plan.runs, plan.cores, plan.launcher);
     let hop = |h: Option<f64>| h.map_or_else(|| "n/a".to_string(), |h| format!("{h:.1} ns"));
     let mut hops = Vec::new();
     let mut samples: Vec<Vec<Received>> = vec![Vec::with_capacity(runs); cases.len()];
@@ -60,11 +58,7 @@ pub fn run_cases(
         ))?;
     }
     for (case, done) in cases.iter().zip(&samples) {
-        let base = case
-            .measurement()
-            .param("cores", format!("{},{}", cores.0, cores.1))
-            .param("preset", preset.name())
-            .param("pinning", "pinned");
+        let base = plan.runner_params(case.measurement());
         let rates: Vec<f64> = done.iter().map(|r| r.msgs_per_sec).collect();
         let bytes: Vec<f64> = done.iter().map(|r| r.mean_bytes).collect();
         if let (Some(rates), Some(bytes)) =

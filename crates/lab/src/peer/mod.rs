@@ -4,13 +4,15 @@
 //! `run ipc-peer` subcommand and `java/sidecar` ask for it), a [`PeerLauncher`] turns it into
 //! the command of a process of a language, and [`start`]/[`finish`] run and watch it. Also:
 //! the run's error type ([`PeerError`]), a scratch ring file ([`scratch_ring`]), a watch on a
-//! peer that stalls ([`Progress`]), and round-trip [`Quantiles`].
+//! peer that stalls ([`Progress`]), round-trip [`Quantiles`], and the plan of a run across
+//! processes ([`PeerRuns`]).
 //!
 //! No experiment imports another: each imports this layer.
 
 mod java;
 mod launch;
 mod quantiles;
+mod runs;
 mod wait;
 
 use thiserror::Error;
@@ -21,6 +23,7 @@ pub use java::{JavaRing, JavaSidecar, repository_root};
 pub use launch::{PeerLauncher, PeerTask};
 pub(crate) use launch::{arg, run_beside};
 pub use quantiles::Quantiles;
+pub use runs::PeerRuns;
 pub(crate) use wait::{EmptyRing, FullRing, Progress};
 
 /// Why a run across processes failed.
