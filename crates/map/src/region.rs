@@ -13,6 +13,8 @@ use memmap2::MmapRaw;
 
 use crate::layout::*;
 use crate::primitive::{AtomicU32, AtomicU64, Ordering};
+#[cfg(all(loom, test))]
+use sympathy_mapped::header::fields_end;
 
 #[cfg(not(target_endian = "little"))]
 compile_error!("the map file is little-endian and this crate reads it natively");
@@ -50,7 +52,9 @@ pub(crate) struct Region {
 /// is unchanged. Value bytes stay in the mapping (loom does not track them).
 #[cfg(all(loom, test))]
 struct LoomWords {
+    /// `(offset, word)`, ascending, for every 4-aligned header word read as a u32.
     header_u32: Vec<(usize, AtomicU32)>,
+    /// `(offset, word)`, ascending, for every 8-aligned header word read as a u64.
     header_u64: Vec<(usize, AtomicU64)>,
     slots: Vec<AtomicU64>,
     /// One word per 8 bytes of the data area (a record header may start at any of them).
@@ -59,39 +63,29 @@ struct LoomWords {
 
 #[cfg(all(loom, test))]
 impl LoomWords {
+    /// Every aligned header word below the end of the layout's last field, at each width (so
+    /// no list of the fields is kept here beside `layout::CONSTANTS`), the slots and the data.
     fn new(slots: u64, data_capacity: u64) -> LoomWords {
-        let u32s = [
-            LAYOUT_VERSION_OFFSET,
-            READY_OFFSET,
-            MAX_VALUE_LENGTH_OFFSET,
-            HEADER_LENGTH_OFFSET,
-            VALUE_FORMAT_OFFSET,
-        ];
-        let u64s = [
-            MAGIC_OFFSET,
-            SLOTS_OFFSET,
-            DATA_CAPACITY_OFFSET,
-            CREATION_TIME_OFFSET,
-            DATA_END_OFFSET,
-            COUNT_OFFSET,
-            USED_SLOTS_OFFSET,
-            WRITER_OFFSET,
-            WRITER_HEARTBEAT_OFFSET,
-            WRITER_DETACHED_OFFSET,
-            RECOVERIES_OFFSET,
-        ];
+        let end = fields_end(CONSTANTS).max(fields_end(HEADER_CONSTANTS));
         LoomWords {
-            header_u32: u32s.iter().map(|&o| (o, AtomicU32::new(0))).collect(),
-            header_u64: u64s.iter().map(|&o| (o, AtomicU64::new(0))).collect(),
+            header_u32: (0..end)
+                .step_by(4)
+                .map(|o| (o, AtomicU32::new(0)))
+                .collect(),
+            header_u64: (0..end)
+                .step_by(8)
+                .map(|o| (o, AtomicU64::new(0)))
+                .collect(),
             slots: (0..slots).map(|_| AtomicU64::new(0)).collect(),
             data: (0..data_capacity / 8).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
+    /// The word at `offset` of a table in ascending offsets.
     fn find<T>(table: &[(usize, T)], offset: usize) -> &T {
-        match table.iter().find(|(o, _)| *o == offset) {
-            Some((_, word)) => word,
-            None => panic!("no loom word at header offset {offset}: add it to LoomWords::new"),
+        match table.binary_search_by_key(&offset, |(o, _)| *o) {
+            Ok(index) => &table[index].1,
+            Err(_) => panic!("no loom word at header offset {offset}: not a field of the layout"),
         }
     }
 }

@@ -42,6 +42,23 @@ macro_rules! named_constants {
     };
 }
 
+/// The end of the last field among the `*_OFFSET`s of `constants` (a layout's `CONSTANTS`): the
+/// largest such offset plus 8, the widest field. The loom models give every aligned word below
+/// it an atomic of each width rather than keep a list of the fields beside the layout's.
+///
+/// ```
+/// use sympathy_mapped::header::{CONSTANTS, fields_end};
+/// assert_eq!(fields_end(CONSTANTS), 12 + 8); // READY_OFFSET, the prefix's last field
+/// ```
+pub fn fields_end(constants: &[(&str, i128)]) -> usize {
+    constants
+        .iter()
+        .filter(|(name, _)| name.ends_with("_OFFSET"))
+        .map(|&(_, offset)| offset as usize + 8)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The header prefix's constants as `(NAME, value)`, printed before a kind's own by its
 /// `layout` command (`sympathy ring layout`, `sympathy map layout`).
 pub const CONSTANTS: &[(&str, i128)] = &crate::named_constants![
