@@ -191,10 +191,20 @@ final class MapCommands {
         }
     }
 
+    /** A key as the Rust command takes it: an unsigned 64-bit number, else a usage error naming it. */
+    private static long key(String text) {
+        try {
+            return Long.parseUnsignedLong(text);
+        } catch (NumberFormatException e) {
+            throw new UsageException("map get: KEY expects a whole number from 0 to 18446744073709551615, got '"
+                    + text + "'");
+        }
+    }
+
     private static void get(String[] argv) {
         Args args = new Args("map get", argv, 2, Set.of(), Set.of());
         Path path = Path.of(args.positional(0, "PATH (the map file)"));
-        long key = Long.parseUnsignedLong(args.positional(1, "KEY"));
+        long key = key(args.positional(1, "KEY"));
         args.expectPositional(2);
         try (MapFile map = MapFile.openReadOnly(path)) {
             long record = map.find(key);

@@ -1,7 +1,9 @@
 package dev.sympathy.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sympathy.map.MapFile;
 import dev.sympathy.map.Stress;
@@ -75,6 +77,31 @@ class MapCommandsTest {
         assertEquals(0, quietly(new String[] {"map", "verify-users", copy.toString(), "--users", "100"}));
         try (MapFile source = MapFile.openReadOnly(users); MapFile file = MapFile.openReadOnly(copy)) {
             assertEquals(2 * source.stats().slots(), file.stats().slots(), "twice the source's slots");
+        }
+    }
+
+    /**
+     * A key that is not an unsigned 64-bit number is a usage error (status 2) that names it, as
+     * the Rust command's is; it was a NumberFormatException and its stack trace.
+     */
+    @Test
+    void shouldRefuseAKeyThatIsNotANumberAsAUsageError() {
+        Path map = dir.resolve("keys.map");
+        assertEquals(0, quietly(new String[] {"map", "create", map.toString(), "--entries", "8"}));
+        for (String key : new String[] {"abc", "-1", "", "18446744073709551616"}) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            PrintStream saved = System.err;
+            int status;
+            try {
+                System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+                status = quietly(new String[] {"map", "get", map.toString(), key});
+            } finally {
+                System.setErr(saved);
+            }
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertEquals(2, status, key + ": " + said);
+            assertTrue(said.contains("KEY expects a whole number") && said.contains("'" + key + "'"), said);
+            assertFalse(said.contains("Exception"), said);
         }
     }
 
