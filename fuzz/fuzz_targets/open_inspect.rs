@@ -1,6 +1,7 @@
 //! `Ring::open` and `inspect` on arbitrary file contents: the file is the input, byte for byte.
 #![no_main]
 
+#[allow(dead_code)] // region_file is consumer_region's
 #[path = "common.rs"]
 mod common;
 
