@@ -27,9 +27,11 @@ steps_done() {
 
 # `beside NAME COMMAND...` (NAME a plain word) starts COMMAND in the background, its output in
 # target/ci-logs/NAME.log, to run beside the steps that follow; `joined NAME` waits for it, prints
-# its output and its time, and fails when it failed. Only for checks whose verdict no neighbour can change: instruction
-# counts, Miri, a time-boxed fuzzer. Nothing that measures time, or races two threads, runs
-# beside anything. A script that exits early stops what it started beside.
+# its output and its time, and fails when it failed. Only for checks whose verdict no neighbour
+# can change (instruction counts, Miri, loom, a time-boxed fuzzer), and only beside steps whose
+# verdicts do not depend on time either: nothing that judges a time or a deadline, or races
+# processes against a timeout, runs beside anything. A script that exits early stops what it
+# started beside.
 declare -A beside_pids=() beside_started=() beside_commands=()
 beside() {
     local name=$1
