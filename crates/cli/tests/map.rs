@@ -76,3 +76,44 @@ fn sizes_no_map_holds_are_refused_at_once_and_create_nothing() {
         assert!(!path.exists(), "{args:?} left {p} behind");
     }
 }
+
+#[test]
+fn a_copy_too_small_for_the_live_keys_is_refused_and_leaves_nothing() {
+    let source = temp("map-copy-source");
+    let destination = temp("map-copy-destination");
+    let (s, d) = (source.to_str().unwrap(), destination.to_str().unwrap());
+    let (code, stderr) = sympathy_within_deadline(&["map", "load-users", s, "--users", "3000"]);
+    assert_eq!(code, Some(0), "{stderr}");
+
+    let (code, stderr) = sympathy_within_deadline(&[
+        "map",
+        "copy",
+        s,
+        d,
+        "--slots",
+        "1024",
+        "--data-capacity",
+        "65536",
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("too small for the 3000 keys") && stderr.contains("4096 slots"),
+        "{stderr}"
+    );
+    assert!(!destination.exists(), "a refused copy left {d}");
+    let dir = destination.parent().unwrap();
+    let name = destination.file_name().unwrap().to_str().unwrap();
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(name))
+        .collect();
+    assert!(leftovers.is_empty(), "a refused copy left {leftovers:?}");
+
+    let (code, stderr) = sympathy_within_deadline(&["map", "copy", s, d]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = sympathy_within_deadline(&["map", "verify-users", d, "--users", "3000"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let _ = std::fs::remove_file(&source);
+    let _ = std::fs::remove_file(&destination);
+}

@@ -268,12 +268,15 @@ pub struct CopyArgs {
 }
 
 /// Runs `map copy`: the live entries only, so overwritten and removed values' bytes are left
-/// behind.
+/// behind. Sizes too small for the live entries are refused before anything is written, and
+/// the copy is built beside the destination and linked into place whole: a failed copy leaves
+/// no map there.
 pub fn copy(args: CopyArgs) -> Result<()> {
     let source = MapFile::open_read_only(&args.source)?;
     let s = source.stats();
-    let mut live = 0u64;
+    let (mut keys, mut live) = (0u64, 0u64);
     for entry in source.entries() {
+        keys += 1;
         live += layout::record_length(entry?.1.len() as u64);
     }
     let config = MapConfig {
@@ -284,22 +287,68 @@ pub fn copy(args: CopyArgs) -> Result<()> {
         max_value_length: s.max_value_length,
         value_format: s.value_format,
     };
-    let destination = MapFile::create(&args.destination, &config)?;
-    let mut writer = destination.writer()?;
-    for entry in source.entries() {
-        let (key, value) = entry?;
-        writer.put(key, value)?;
+    let need_data = layout::DATA_START + live;
+    if keys > layout::max_used_slots(config.slots) || need_data > config.data_capacity {
+        let need_slots = slots_for(keys);
+        bail!(
+            "map copy: {} would be too small for the {keys} keys of {}: they need at least \
+             {need_slots} slots and a data capacity of {need_data} bytes (give larger --slots \
+             and --data-capacity, or leave them out); nothing was written",
+            args.destination.display(),
+            args.source.display()
+        );
     }
-    writer.flush()?;
+    if args.destination.exists() {
+        bail!(
+            "map copy: {} exists; give a new path (nothing was written)",
+            args.destination.display()
+        );
+    }
+    let partial = partial_path(&args.destination);
+    let copied = copy_into(&source, &partial, &config);
+    let linked = copied.and_then(|n| {
+        std::fs::hard_link(&partial, &args.destination)
+            .with_context(|| format!("linking the copy to {}", args.destination.display()))
+            .map(|()| n)
+    });
+    let _ = std::fs::remove_file(&partial);
+    let copied = linked?;
     println!(
-        "copied {} keys from {} into {} ({} slots, {} data bytes)",
-        writer.len(),
+        "copied {copied} keys from {} into {} ({} slots, {} data bytes)",
         args.source.display(),
         args.destination.display(),
         config.slots,
         config.data_capacity
     );
     Ok(())
+}
+
+/// The smallest power-of-two slot count whose load limit holds `keys`.
+fn slots_for(keys: u64) -> u64 {
+    let mut slots = layout::MIN_SLOTS;
+    while layout::max_used_slots(slots) < keys && slots < layout::MAX_SLOTS {
+        slots *= 2;
+    }
+    slots
+}
+
+/// Where a copy is built before it is linked into place: beside it, named for this process.
+fn partial_path(destination: &std::path::Path) -> PathBuf {
+    let mut name = destination.as_os_str().to_owned();
+    name.push(format!(".partial-{}", std::process::id()));
+    PathBuf::from(name)
+}
+
+/// Creates the map at `path` and puts every live entry of `source`; the keys copied.
+fn copy_into(source: &MapFile, path: &std::path::Path, config: &MapConfig) -> Result<u64> {
+    let destination = MapFile::create(path, config)?;
+    let mut writer = destination.writer()?;
+    for entry in source.entries() {
+        let (key, value) = entry?;
+        writer.put(key, value)?;
+    }
+    writer.flush()?;
+    Ok(writer.len())
 }
 
 /// Runs `map layout`.

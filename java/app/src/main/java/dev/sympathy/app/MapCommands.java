@@ -12,8 +12,10 @@ import dev.sympathy.map.user.User;
 import dev.sympathy.map.user.UserJson;
 import dev.sympathy.map.user.UserView;
 import dev.sympathy.map.user.Users;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.time.Duration;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -47,7 +49,7 @@ final class MapCommands {
                                                          in FILE's first 8 bytes for a crash test)
               map stress-read PATH [--keys K] [--seconds S] [--min-hits H]   check every value read""";
 
-    static void run(String[] argv) throws InterruptedException {
+    static void run(String[] argv) throws InterruptedException, IOException {
         if (argv.length < 2) {
             throw new UsageException("map: which command?\n" + USAGE);
         }
@@ -108,29 +110,61 @@ final class MapCommands {
     }
 
     /** {@code map copy}: the live entries only, as {@code sympathy map copy}, with its defaults. */
-    private static void copy(String[] argv) {
+    private static void copy(String[] argv) throws IOException {
         Args args = new Args("map copy", argv, 2, Set.of("slots", "data-capacity"), Set.of());
         Path sourcePath = Path.of(args.positional(0, "SOURCE (the map to copy)"));
         Path destinationPath = Path.of(args.positional(1, "DESTINATION (the new map)"));
         args.expectPositional(2);
         try (MapFile source = MapFile.openReadOnly(sourcePath)) {
             MapStats s = source.stats();
-            long[] live = {0};
-            source.forEach((key, data, offset, length) -> live[0] += MapDescriptor.recordLength(length));
+            long[] live = {0, 0}; // keys, bytes of their records
+            source.forEach((key, data, offset, length) -> {
+                live[0]++;
+                live[1] += MapDescriptor.recordLength(length);
+            });
             MapConfig config = new MapConfig(
                     args.longOption("slots", 0, Long.MAX_VALUE, Math.min(s.slots() * 2, MapDescriptor.MAX_SLOTS)),
                     args.longOption("data-capacity", 0, Long.MAX_VALUE,
-                            Math.max(live[0] * 2 + MapDescriptor.DATA_START, s.dataCapacity())),
+                            Math.max(live[1] * 2 + MapDescriptor.DATA_START, s.dataCapacity())),
                     s.maxValueLength(), s.valueFormat());
-            try (MapFile destination = MapFile.create(destinationPath, config);
-                    MapWriter writer = destination.writer()) {
-                source.forEach((key, data, offset, length) -> writer.putWith(key, length,
-                        (to, at, n) -> MemorySegment.copy(data, offset, to, at, n)));
-                writer.flush();
-                System.out.println("copied " + writer.size() + " keys from " + sourcePath + " into " + destinationPath
+            long needData = MapDescriptor.DATA_START + live[1];
+            if (live[0] > MapDescriptor.maxUsedSlots(config.slots()) || needData > config.dataCapacity()) {
+                throw new IllegalStateException("map copy: " + destinationPath + " would be too small for the " + live[0]
+                        + " keys of " + sourcePath + ": they need at least " + slotsFor(live[0])
+                        + " slots and a data capacity of " + needData + " bytes (give larger --slots and --data-capacity,"
+                        + " or leave them out); nothing was written");
+            }
+            if (Files.exists(destinationPath, LinkOption.NOFOLLOW_LINKS)) {
+                throw new IllegalStateException("map copy: " + destinationPath + " exists; give a new path (nothing was"
+                        + " written)");
+            }
+            // Built beside the destination and linked into place whole: a failed copy leaves no map there.
+            Path partial = Path.of(destinationPath + ".partial-" + ProcessHandle.current().pid());
+            try {
+                long copied;
+                try (MapFile destination = MapFile.create(partial, config);
+                        MapWriter writer = destination.writer()) {
+                    source.forEach((key, data, offset, length) -> writer.putWith(key, length,
+                            (to, at, n) -> MemorySegment.copy(data, offset, to, at, n)));
+                    writer.flush();
+                    copied = writer.size();
+                }
+                Files.createLink(destinationPath, partial);
+                System.out.println("copied " + copied + " keys from " + sourcePath + " into " + destinationPath
                         + " (" + config.slots() + " slots, " + config.dataCapacity() + " data bytes)");
+            } finally {
+                Files.deleteIfExists(partial);
             }
         }
+    }
+
+    /** The smallest power-of-two slot count whose load limit holds {@code keys}. */
+    private static long slotsFor(long keys) {
+        long slots = MapDescriptor.MIN_SLOTS;
+        while (MapDescriptor.maxUsedSlots(slots) < keys && slots < MapDescriptor.MAX_SLOTS) {
+            slots *= 2;
+        }
+        return slots;
     }
 
     private static void loadUsers(String[] argv) {

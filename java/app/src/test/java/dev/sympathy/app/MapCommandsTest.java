@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,6 +104,36 @@ class MapCommandsTest {
             assertTrue(said.contains("KEY expects a whole number") && said.contains("'" + key + "'"), said);
             assertFalse(said.contains("Exception"), said);
         }
+    }
+
+    /**
+     * A copy too small for the source's live keys is refused before anything is written, with
+     * the sizes it needs, and leaves nothing at the destination (it left a valid-looking partial
+     * map); a copy that fits is linked into place whole. The Rust crates/cli/tests/map.rs case.
+     */
+    @Test
+    void shouldRefuseACopyTooSmallAndLeaveNothing() throws Exception {
+        Path source = dir.resolve("source.map");
+        Path destination = dir.resolve("destination.map");
+        assertEquals(0, quietly(new String[] {"map", "load-users", source.toString(), "--users", "3000"}));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        int status;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            status = quietly(new String[] {"map", "copy", source.toString(), destination.toString(), "--slots", "1024",
+                "--data-capacity", "65536"});
+        } finally {
+            System.setErr(saved);
+        }
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, status, said);
+        assertTrue(said.contains("too small for the 3000 keys") && said.contains("4096 slots"), said);
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of("source.map"), left.map(p -> p.getFileName().toString()).toList());
+        }
+        assertEquals(0, quietly(new String[] {"map", "copy", source.toString(), destination.toString()}));
+        assertEquals(0, quietly(new String[] {"map", "verify-users", destination.toString(), "--users", "3000"}));
     }
 
     private static int quietly(String[] argv) {
