@@ -1,5 +1,6 @@
 # ci/rust-side.sh: sourced by the ci/ scripts that run the `sympathy` binary beside the Java side
-# (ci/java-test, ci/soak --java, ci/map-verify, ci/compare-smoke).
+# (ci/java-test, ci/soak --java, ci/map-verify; ci/compare-smoke and ci/report-browser, which need
+# no JNI library, read $SYMPATHY_BIN themselves).
 #   source ci/rust-side.sh; rust_side_build "ci/NAME"   # then "$sympathy" is the binary
 # Which binary: $SYMPATHY_BIN when it is set (ci/test points it at its own test build, whose
 # experiment kernels and mapped-file crates are optimised: Cargo.toml's dev profile), else a
