@@ -144,7 +144,8 @@ impl Writer {
                 return Err(MapError::corrupt(
                     region.path(),
                     format!(
-                        "the header says count {} and used_slots {}, the slots hold {count}                          keys in {used} used slots (a writer that detached left them equal)",
+                        "the header says count {} and used_slots {}, the slots hold {count} \
+                         keys in {used} used slots (a writer that detached left them equal)",
                         self.count, self.used_slots
                     ),
                 ));
@@ -382,5 +383,32 @@ impl Drop for Writer {
         self.region.so_u64(WRITER_HEARTBEAT_OFFSET, now); // SYNC POINT: heartbeat
         self.region.so_u64(WRITER_DETACHED_OFFSET, now); // SYNC POINT: detached
         let _ = self.region.cas_writer(self.stamp, 0); // SYNC POINT: writer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::layout::COUNT_OFFSET;
+    use crate::{MapConfig, MapFile};
+
+    /// A header whose counters no longer match the slots after a clean detach is refused, and
+    /// the message says both counts in one readable sentence.
+    #[test]
+    fn a_changed_count_is_refused_with_both_counts_named() {
+        let map = MapFile::anonymous(&MapConfig::for_entries(8, 8).unwrap()).unwrap();
+        let mut writer = map.writer().unwrap();
+        writer.put(1, b"one").unwrap();
+        writer.put(2, b"two").unwrap();
+        drop(writer);
+        map.region.sp_u64(COUNT_OFFSET, 0);
+        let error = map.writer().unwrap_err();
+        assert_eq!(error.kind(), "corrupt-map");
+        assert!(
+            error.to_string().contains(
+                "the header says count 0 and used_slots 2, the slots hold 2 keys in 2 used \
+                 slots (a writer that detached left them equal)"
+            ),
+            "{error}"
+        );
     }
 }
