@@ -52,10 +52,10 @@ pub(crate) struct Region {
 /// is unchanged. Value bytes stay in the mapping (loom does not track them).
 #[cfg(all(loom, test))]
 struct LoomWords {
-    /// `(offset, word)`, ascending, for every 4-aligned header word read as a u32.
-    header_u32: Vec<(usize, AtomicU32)>,
-    /// `(offset, word)`, ascending, for every 8-aligned header word read as a u64.
-    header_u64: Vec<(usize, AtomicU64)>,
+    /// Every 4-aligned header word read as a u32: the one at `offset` is `[offset / 4]`.
+    header_u32: Vec<AtomicU32>,
+    /// Every 8-aligned header word read as a u64: the one at `offset` is `[offset / 8]`.
+    header_u64: Vec<AtomicU64>,
     slots: Vec<AtomicU64>,
     /// One word per 8 bytes of the data area (a record header may start at any of them).
     data: Vec<AtomicU64>,
@@ -68,25 +68,22 @@ impl LoomWords {
     fn new(slots: u64, data_capacity: u64) -> LoomWords {
         let end = fields_end(CONSTANTS).max(fields_end(HEADER_CONSTANTS));
         LoomWords {
-            header_u32: (0..end)
-                .step_by(4)
-                .map(|o| (o, AtomicU32::new(0)))
-                .collect(),
-            header_u64: (0..end)
-                .step_by(8)
-                .map(|o| (o, AtomicU64::new(0)))
-                .collect(),
+            header_u32: (0..end / 4).map(|_| AtomicU32::new(0)).collect(),
+            header_u64: (0..end.div_ceil(8)).map(|_| AtomicU64::new(0)).collect(),
             slots: (0..slots).map(|_| AtomicU64::new(0)).collect(),
             data: (0..data_capacity / 8).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
-    /// The word at `offset` of a table in ascending offsets.
-    fn find<T>(table: &[(usize, T)], offset: usize) -> &T {
-        match table.binary_search_by_key(&offset, |(o, _)| *o) {
-            Ok(index) => &table[index].1,
-            Err(_) => panic!("no loom word at header offset {offset}: not a field of the layout"),
-        }
+    /// The word at header `offset` of a table of `width`-byte words from offset 0.
+    fn find<T>(table: &[T], offset: usize, width: usize) -> &T {
+        assert!(
+            offset.is_multiple_of(width),
+            "header offset {offset} is not {width}-aligned"
+        );
+        table.get(offset / width).unwrap_or_else(|| {
+            panic!("no loom word at header offset {offset}: past the layout's last field")
+        })
     }
 }
 
@@ -187,12 +184,12 @@ impl Region {
 
     #[cfg(all(loom, test))]
     fn header_u32(&self, offset: usize) -> &AtomicU32 {
-        LoomWords::find(&self.loom_words.header_u32, offset)
+        LoomWords::find(&self.loom_words.header_u32, offset, 4)
     }
 
     #[cfg(all(loom, test))]
     fn header_u64(&self, offset: usize) -> &AtomicU64 {
-        LoomWords::find(&self.loom_words.header_u64, offset)
+        LoomWords::find(&self.loom_words.header_u64, offset, 8)
     }
 
     /// A u32 header field, relaxed.
