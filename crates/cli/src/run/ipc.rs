@@ -45,7 +45,7 @@ pub struct IpcArgs {
     /// How the producer of `ring` writes, one or more of `per-message,batch`: `batch` fills
     /// runs of --batch messages in place (`Producer::try_write_batch`); with both, the runs
     /// alternate between them and the ratio per round is printed.
-    #[arg(long, value_delimiter = ',', value_parser = crate::run::ipc_peer::write_mode)]
+    #[arg(long, value_delimiter = ',')]
     pub writes: Vec<WriteMode>,
     /// Messages per `try_write_batch` run (with --writes batch) [default: 256].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]

@@ -92,6 +92,16 @@ impl WriteMode {
     }
 }
 
+/// `--writes per-message`: a mode by [name](WriteMode::name), as a command line gives it.
+impl std::str::FromStr for WriteMode {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<WriteMode, String> {
+        WriteMode::named(text)
+            .ok_or_else(|| format!("'{text}' is not a write mode: use one of per-message, batch"))
+    }
+}
+
 /// Command-line values that replace the catalog's (the results then carry them).
 #[derive(Debug, Clone, Default)]
 pub struct Overrides {

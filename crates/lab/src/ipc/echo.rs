@@ -22,7 +22,7 @@ use sympathy_ring::{Consumer, Producer, Ring, Role};
 
 use super::{Case, EchoTask};
 use crate::clock::{ns_per_tick, ticks};
-use crate::peer::{self, PeerError, PeerLauncher, Progress, scratch_ring};
+use crate::peer::{self, PeerError, PeerLauncher, PeerRun, Progress, scratch_ring};
 
 /// Round trips of warm-up at the least: a Java echo's loop is compiled by C2 well before.
 pub const MIN_WARMUP: u64 = 100_000;
@@ -73,8 +73,10 @@ pub fn measure_echo(
     let task = EchoTask {
         ping: ping_file.path().to_path_buf(),
         pong: pong_file.path().to_path_buf(),
-        count: case.messages + warmup,
-        core: cores.1,
+        run: PeerRun {
+            count: case.messages + warmup,
+            core: cores.1,
+        },
         java_ring: case.variant.java_ring(),
     };
     peer::run_beside(launcher, case.consumer, &task, "echo", cores.0, |child| {
@@ -139,13 +141,13 @@ fn ping_loop(
 /// # Errors
 /// Pinning or opening fails, the pinging process goes away, or no ping comes for too long.
 pub fn echo_in_peer(task: &EchoTask) -> Result<(), PeerError> {
-    pin_current_thread(task.core)?;
+    pin_current_thread(task.run.core)?;
     let mut consumer = Ring::open(&task.ping)?.consumer()?;
     let mut producer = Ring::open(&task.pong)?.producer()?;
     let mut echoed = 0u64;
     let mut idle: u32 = 0;
     let mut progress = Progress::new();
-    while echoed < task.count {
+    while echoed < task.run.count {
         let mut failure = None;
         let n = consumer.read(
             |type_id, bytes| {
@@ -171,7 +173,7 @@ pub fn echo_in_peer(task: &EchoTask) -> Result<(), PeerError> {
             if progress.stalled(echoed, NO_PING_LIMIT) {
                 return Err(PeerError::Peer(format!(
                     "no ping for {NO_PING_LIMIT:?} ({echoed} of {} echoed)",
-                    task.count
+                    task.run.count
                 )));
             }
         }

@@ -6,38 +6,42 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::WriteMode;
-use crate::peer::{JavaRing, PeerTask, arg};
+use crate::peer::{JavaRing, PeerRun, PeerTask, arg};
 
 /// What a throughput producer process does: write `count` pattern messages of `size` bytes
-/// into the existing ring `ring`, pinned to `core`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// into the existing ring `ring`, pinned to `core`. Its [`rust_args`](PeerTask::rust_args)
+/// parse back into it (`clap::Args`).
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct ProduceTask {
     /// The ring file (already created by the consumer's process).
     pub ring: PathBuf,
     /// Payload bytes per message.
+    #[arg(long)]
     pub size: usize,
-    /// Messages to write.
-    pub count: u64,
-    /// The core the producer pins itself to.
-    pub core: usize,
+    /// Messages to write, and the core the producer pins itself to.
+    #[command(flatten)]
+    pub run: PeerRun,
     /// One call per message or `try_write_batch` runs.
+    #[arg(long)]
     pub writes: WriteMode,
     /// Messages per `try_write_batch` run, or per publish of a per-message producer.
+    #[arg(long)]
     pub batch: usize,
 }
 
 /// What an echo process does: copy `count` messages from `ping` to `pong`, pinned to `core`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Its [`rust_args`](PeerTask::rust_args) parse back into it (`clap::Args`).
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct EchoTask {
     /// The ring the pinging process writes.
     pub ping: PathBuf,
     /// The ring the echo writes back.
     pub pong: PathBuf,
-    /// Messages to echo (warm-up included).
-    pub count: u64,
-    /// The core the echo pins itself to.
-    pub core: usize,
+    /// Messages to echo (warm-up included), and the core the echo pins itself to.
+    #[command(flatten)]
+    pub run: PeerRun,
     /// The ring implementation a Java echo drives (a Rust echo has only its own).
+    #[arg(skip = JavaRing::Ffm)]
     pub java_ring: JavaRing,
 }
 
@@ -48,15 +52,14 @@ impl PeerTask for ProduceTask {
             self.ring.clone().into(),
             "--size".into(),
             arg(self.size),
-            "--count".into(),
-            arg(self.count),
-            "--core".into(),
-            arg(self.core),
             "--writes".into(),
             self.writes.name().into(),
             "--batch".into(),
             arg(self.batch),
         ]
+        .into_iter()
+        .chain(self.run.rust_args())
+        .collect()
     }
 
     /// The FFM ring, one call per message, or with [`WriteMode::Batch`] runs filled in place by
@@ -66,11 +69,11 @@ impl PeerTask for ProduceTask {
             "produce".into(),
             self.ring.clone().into(),
             "--count".into(),
-            arg(self.count),
+            arg(self.run.count),
             "--size".into(),
             arg(self.size),
         ];
-        args.extend(JavaRing::Ffm.sidecar_flags(self.core));
+        args.extend(JavaRing::Ffm.sidecar_flags(self.run.core));
         if self.writes == WriteMode::Batch {
             args.extend([
                 "--writes".into(),
@@ -89,11 +92,10 @@ impl PeerTask for EchoTask {
             "echo".into(),
             self.ping.clone().into(),
             self.pong.clone().into(),
-            "--count".into(),
-            arg(self.count),
-            "--core".into(),
-            arg(self.core),
         ]
+        .into_iter()
+        .chain(self.run.rust_args())
+        .collect()
     }
 
     /// The echo of the sidecar's own `latency`, on the task's ring implementation.
@@ -103,9 +105,9 @@ impl PeerTask for EchoTask {
             self.ping.clone().into(),
             self.pong.clone().into(),
             "--count".into(),
-            arg(self.count),
+            arg(self.run.count),
         ];
-        args.extend(self.java_ring.sidecar_flags(self.core));
+        args.extend(self.java_ring.sidecar_flags(self.run.core));
         args
     }
 }

@@ -16,7 +16,7 @@ use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Ring};
 
 use super::{Case, ProduceTask, WriteMode};
-use crate::peer::{self, EmptyRing, FullRing, PeerError, PeerLauncher, scratch_ring};
+use crate::peer::{self, EmptyRing, FullRing, PeerError, PeerLauncher, PeerRun, scratch_ring};
 
 /// One throughput run of `case` on a fresh ring: returns messages per second, first message to
 /// last (`count - 1` intervals). The producer is pinned to `cores.0`, the consumer to `cores.1`.
@@ -36,8 +36,10 @@ pub fn measure_throughput(
     let task = ProduceTask {
         ring: scratch.path().to_path_buf(),
         size: case.size_bytes,
-        count: case.messages,
-        core: cores.0,
+        run: PeerRun {
+            count: case.messages,
+            core: cores.0,
+        },
         writes: case.writes,
         batch: case.batch,
     };
@@ -88,28 +90,28 @@ fn consume(
     Ok(seconds.max(1e-9))
 }
 
-/// The Rust producer process: pins itself, writes `task.count` pattern messages.
+/// The Rust producer process: pins itself, writes `task.run.count` pattern messages.
 ///
 /// # Errors
 /// Pinning or opening fails, the consumer goes away, or the ring stays full too long.
 pub fn produce_in_peer(task: &ProduceTask) -> Result<(), PeerError> {
-    pin_current_thread(task.core)?;
+    pin_current_thread(task.run.core)?;
     let ring = Ring::open(&task.ring)?;
     let mut producer = ring.producer()?;
     let pattern = Pattern::new(task.size);
     let mut buf = vec![0u8; task.size];
     let mut i = 0u64;
     let mut full = FullRing::new("consumer");
-    while i < task.count {
+    while i < task.run.count {
         let before = i;
         if task.writes == WriteMode::Batch {
-            let max = (task.count - i).min(task.batch as u64) as usize;
+            let max = (task.run.count - i).min(task.batch as u64) as usize;
             let first = i;
             let fill = |k: usize, payload: &mut [u8]| pattern.fill(first + k as u64, payload);
             i += producer.try_write_batch(1, task.size, max, fill)? as u64;
         } else if task.size > 64 {
             // Zero copy: fill the claimed bytes in place.
-            while i < task.count {
+            while i < task.run.count {
                 match producer.try_claim(1, task.size) {
                     Ok(mut claim) => {
                         pattern.fill(i, &mut claim);
@@ -122,7 +124,7 @@ pub fn produce_in_peer(task: &ProduceTask) -> Result<(), PeerError> {
             }
         } else {
             let mut batch = producer.batch();
-            while i < task.count && batch.len() < task.batch {
+            while i < task.run.count && batch.len() < task.batch {
                 pattern.fill(i, &mut buf);
                 match batch.try_write(1, &buf) {
                     Ok(()) => i += 1,

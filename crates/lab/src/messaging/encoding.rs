@@ -82,3 +82,18 @@ impl Encoding {
         }
     }
 }
+
+/// `--encoding sbe`: an encoding by [name](Encoding::name), as a command line gives it.
+impl std::str::FromStr for Encoding {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Encoding, String> {
+        Encoding::named(text).ok_or_else(|| {
+            let names: Vec<&str> = Encoding::ALL.iter().map(|e| e.name()).collect();
+            format!(
+                "'{text}' is not an encoding: use one of {}",
+                names.join(", ")
+            )
+        })
+    }
+}

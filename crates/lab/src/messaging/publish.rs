@@ -13,27 +13,30 @@ use sympathy_ring::{Producer, Ring};
 use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::wire::{Raw, Sbe, Serde, Wire};
-use crate::peer::{FullRing, JavaRing, PeerError, PeerTask, arg};
+use crate::peer::{FullRing, JavaRing, PeerError, PeerRun, PeerTask, arg};
 
 /// Records published together at most (one tail store, one cache-line handover per batch), as
 /// the ipc experiment's producer.
 pub const BATCH: usize = 256;
 
 /// What a sending process does: write `count` price updates encoded as `encoding` into the
-/// existing ring `ring`, pinned to `core`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// existing ring `ring`, pinned to `core`. Its [`rust_args`](PeerTask::rust_args) parse back
+/// into it (`clap::Args`).
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct PublishTask {
     /// The ring file (created by the receiver's process).
     pub ring: PathBuf,
     /// The encoding.
+    #[arg(long)]
     pub encoding: Encoding,
-    /// Messages to send.
-    pub count: u64,
-    /// The core the sender pins itself to.
-    pub core: usize,
+    /// Messages to send, and the core the sender pins itself to.
+    #[command(flatten)]
+    pub run: PeerRun,
     /// The ring implementation a Java sender drives (a Rust sender has only its own).
+    #[arg(skip = JavaRing::Ffm)]
     pub java_ring: JavaRing,
     /// Warm-up rounds of a Java sender (a Rust one needs none).
+    #[arg(skip)]
     pub java_warmup: u32,
 }
 
@@ -44,11 +47,10 @@ impl PeerTask for PublishTask {
             self.ring.clone().into(),
             "--encoding".into(),
             self.encoding.name().into(),
-            "--count".into(),
-            arg(self.count),
-            "--core".into(),
-            arg(self.core),
         ]
+        .into_iter()
+        .chain(self.run.rust_args())
+        .collect()
     }
 
     /// The sidecar's `publish` on the task's ring implementation, after its JIT warm-up.
@@ -59,30 +61,30 @@ impl PeerTask for PublishTask {
             "--encoding".into(),
             self.encoding.name().into(),
             "--count".into(),
-            arg(self.count),
+            arg(self.run.count),
             "--warmup".into(),
             arg(self.java_warmup),
         ];
-        args.extend(self.java_ring.sidecar_flags(self.core));
+        args.extend(self.java_ring.sidecar_flags(self.run.core));
         args
     }
 }
 
-/// The Rust sending process: pins itself, writes `task.count` messages.
+/// The Rust sending process: pins itself, writes `task.run.count` messages.
 ///
 /// # Errors
 /// Pinning or opening fails, the receiver goes away, the ring stays full too long, or an
 /// encoder refuses a message.
 pub fn publish_in_peer(task: &PublishTask) -> Result<(), PeerError> {
-    pin_current_thread(task.core)?;
+    pin_current_thread(task.run.core)?;
     let ring = Ring::open(&task.ring)?;
     let mut producer = ring.producer()?;
     match task.encoding {
-        Encoding::Raw => publish::<Raw>(&mut producer, task.count),
-        Encoding::Sbe => publish::<Sbe>(&mut producer, task.count),
-        Encoding::Struct => publish::<Struct>(&mut producer, task.count),
-        Encoding::HandCodec => publish::<HandCodec>(&mut producer, task.count),
-        Encoding::Serde => publish::<Serde>(&mut producer, task.count),
+        Encoding::Raw => publish::<Raw>(&mut producer, task.run.count),
+        Encoding::Sbe => publish::<Sbe>(&mut producer, task.run.count),
+        Encoding::Struct => publish::<Struct>(&mut producer, task.run.count),
+        Encoding::HandCodec => publish::<HandCodec>(&mut producer, task.run.count),
+        Encoding::Serde => publish::<Serde>(&mut producer, task.run.count),
     }
 }
 

@@ -13,7 +13,7 @@ use super::encoding::Encoding;
 use super::layout::{HandCodec, Struct};
 use super::publish::PublishTask;
 use super::wire::{Raw, Sbe, Serde, Wire};
-use crate::peer::{self, EmptyRing, PeerError, PeerLauncher, scratch_ring};
+use crate::peer::{self, EmptyRing, PeerError, PeerLauncher, PeerRun, scratch_ring};
 
 /// One run's outcome.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,8 +54,10 @@ fn measure<W: Wire>(
     let task = PublishTask {
         ring: scratch.path().to_path_buf(),
         encoding: case.variant.encoding(),
-        count: case.messages,
-        core: cores.0,
+        run: PeerRun {
+            count: case.messages,
+            core: cores.0,
+        },
         java_ring: case.variant.java_ring(),
         java_warmup: case.java_warmup,
     };

@@ -40,6 +40,31 @@ pub trait PeerTask: std::fmt::Debug {
     fn java_args(&self) -> Vec<OsString>;
 }
 
+/// What every peer is told, whatever its task: how many messages, and the core it pins itself
+/// to. A Rust peer's command line carries them as `--count N --core C` (a Java peer's as the
+/// sidecar's own flags for them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct PeerRun {
+    /// Messages the peer writes, echoes or sends (an echo's warm-up included).
+    #[arg(long)]
+    pub count: u64,
+    /// The core the peer pins itself to.
+    #[arg(long)]
+    pub core: usize,
+}
+
+impl PeerRun {
+    /// `--count N --core C`, the end of a Rust peer's command line.
+    pub(crate) fn rust_args(self) -> [OsString; 4] {
+        [
+            "--count".into(),
+            arg(self.count),
+            "--core".into(),
+            arg(self.core),
+        ]
+    }
+}
+
 /// `value` as one argument of a peer's command line (for [`PeerTask`]s' argument lists).
 pub(crate) fn arg(value: impl ToString) -> OsString {
     OsString::from(value.to_string())

@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::scratch::ScratchFile;
 
 pub use java::{JavaRing, JavaSidecar, repository_root};
-pub use launch::{PeerLauncher, PeerTask};
+pub use launch::{PeerLauncher, PeerRun, PeerTask};
 pub(crate) use launch::{arg, run_beside};
 pub use quantiles::Quantiles;
 pub use runs::PeerRuns;
