@@ -41,7 +41,7 @@ use crossbeam_utils::CachePadded;
 use sympathy_harness::environmental::Classify;
 use thiserror::Error;
 
-use crate::c_reference::{self, Language, Tally};
+use crate::c_reference::{self, Kernel, Language, Tally};
 use sympathy_harness::pin::{PinError, pin_current_thread};
 
 /// The experiment's name in result lines.
@@ -115,26 +115,19 @@ pub enum AtomicIncrementError {
     #[error("core {0} is listed twice; each thread needs its own core")]
     DuplicateCore(usize),
     /// The variant has no kernel in that language.
-    #[error("variant {variant} has no {language} kernel")]
-    NoKernel {
-        /// The variant asked for.
-        variant: Variant,
-        /// The language asked for.
-        language: Language,
-    },
+    #[error("{0} has no kernel: the variant is not written in that language")]
+    NoKernel(Kernel<Variant>),
     /// A thread could not be pinned.
     #[error(transparent)]
     Pin(#[from] PinError),
     /// The final count or the threads' tallies disagree with N: the run is not a result.
     #[error(
-        "check failed: {variant} [{language}] ended with counter {actual} and tallies summing \
+        "check failed: {kernel} ended with counter {actual} and tallies summing \
          to {tallied}, expected {expected}"
     )]
     CheckFailed {
-        /// The variant run.
-        variant: Variant,
-        /// Its language.
-        language: Language,
+        /// The kernel run.
+        kernel: Kernel<Variant>,
         /// N.
         expected: u64,
         /// The final counter (or sum of shards).
@@ -206,7 +199,7 @@ pub fn run(
         return Err(AtomicIncrementError::DuplicateCore(core));
     }
     if !variant.has(language) {
-        return Err(AtomicIncrementError::NoKernel { variant, language });
+        return Err(AtomicIncrementError::NoKernel(Kernel { variant, language }));
     }
     let threads = cores.len();
     let counter = CachePadded::new(AtomicU64::new(0));
@@ -269,8 +262,7 @@ pub fn run(
     let tallied: u64 = tallies.iter().map(|t| t.increments).sum();
     if final_count != count || tallied != count {
         return Err(AtomicIncrementError::CheckFailed {
-            variant,
-            language,
+            kernel: Kernel { variant, language },
             expected: count,
             actual: final_count,
             tallied,
@@ -489,8 +481,10 @@ mod tests {
         assert!(refused.is_environmental());
         assert!(!AtomicIncrementError::ZeroCount.is_environmental());
         let wrong = AtomicIncrementError::CheckFailed {
-            variant: Variant::CasBool,
-            language: Language::Rust,
+            kernel: Kernel {
+                variant: Variant::CasBool,
+                language: Language::Rust,
+            },
             actual: 9,
             tallied: 9,
             expected: 10,
@@ -615,7 +609,7 @@ mod tests {
         );
         assert!(matches!(
             run(Variant::Sharded, Language::C, &one, 10),
-            Err(AtomicIncrementError::NoKernel { .. })
+            Err(AtomicIncrementError::NoKernel(_))
         ));
         let err = run(Variant::LockAdd, Language::Rust, &[100_000], 10).unwrap_err();
         assert!(err.to_string().contains("--cores"), "{err}");

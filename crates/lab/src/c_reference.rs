@@ -58,6 +58,30 @@ impl FromStr for Language {
     }
 }
 
+/// One variant's kernel in one language: what a run that has no such kernel, or whose check
+/// failed, names.
+///
+/// # Examples
+/// ```
+/// use sympathy_lab::c_reference::{Kernel, Language};
+/// use sympathy_lab::ping_pong::Variant;
+/// let kernel = Kernel { variant: Variant::SameLine, language: Language::C };
+/// assert_eq!(kernel.to_string(), "same-line [c]");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kernel<V> {
+    /// The experiment's variant.
+    pub variant: V,
+    /// The language of its kernel.
+    pub language: Language,
+}
+
+impl<V: fmt::Display> fmt::Display for Kernel<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} [{}]", self.variant, self.language)
+    }
+}
+
 /// What one thread of an atomic-increment run did; mirrors `sympathy_tally` in
 /// `csrc/atomic_increment.c`.
 #[repr(C)]

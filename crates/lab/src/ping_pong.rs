@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use crossbeam_utils::CachePadded;
 use thiserror::Error;
 
-use crate::c_reference::{self, Language};
+use crate::c_reference::{self, Kernel, Language};
 use sympathy_harness::environmental::Classify;
 use sympathy_harness::pin::{PinError, pin_current_thread};
 
@@ -100,25 +100,16 @@ pub enum PingPongError {
     #[error("the iteration count must be at least 1 (e.g. --iterations 1000000)")]
     ZeroIterations,
     /// The variant has no kernel in that language.
-    #[error("variant {variant} has no {language} kernel")]
-    NoKernel {
-        /// The variant asked for.
-        variant: Variant,
-        /// The language asked for.
-        language: Language,
-    },
+    #[error("{0} has no kernel: the variant is not written in that language")]
+    NoKernel(Kernel<Variant>),
     /// A thread could not be pinned.
     #[error(transparent)]
     Pin(#[from] PinError),
     /// The counters did not both end at n: the run is not a result.
-    #[error(
-        "check failed: {variant} [{language}] ended with ping {ping} and pong {pong}, expected {expected}"
-    )]
+    #[error("check failed: {kernel} ended with ping {ping} and pong {pong}, expected {expected}")]
     CheckFailed {
-        /// The variant run.
-        variant: Variant,
-        /// Its language.
-        language: Language,
+        /// The kernel run.
+        kernel: Kernel<Variant>,
         /// n.
         expected: u64,
         /// Ping's final counter.
@@ -190,7 +181,7 @@ pub fn run(
         return Err(PingPongError::ZeroIterations);
     }
     if !variant.has(language) {
-        return Err(PingPongError::NoKernel { variant, language });
+        return Err(PingPongError::NoKernel(Kernel { variant, language }));
     }
     let padded = Padded::default();
     let same_line = SameLine::default();
@@ -235,8 +226,7 @@ pub fn run(
     let (ping, pong) = (ping.load(Ordering::Acquire), pong.load(Ordering::Acquire));
     if ping != iterations || pong != iterations {
         return Err(PingPongError::CheckFailed {
-            variant,
-            language,
+            kernel: Kernel { variant, language },
             expected: iterations,
             ping,
             pong,
@@ -406,7 +396,7 @@ mod tests {
         );
         assert!(matches!(
             run(Variant::SameLine, Language::C, (0, 1), 10),
-            Err(PingPongError::NoKernel { .. })
+            Err(PingPongError::NoKernel(_))
         ));
         let err = run(Variant::Xadd, Language::Rust, (core, 100_000), 10).unwrap_err();
         assert!(matches!(err, PingPongError::Pin(_)), "{err}");
