@@ -96,6 +96,12 @@ fn codes() -> (i32, i32) {
     )
 }
 
+/// The table's `records` trades in order, as the seed's `init` fills them.
+pub fn seed_trades(records: usize) -> impl Iterator<Item = Trade> {
+    let (venue, instrument) = codes();
+    (0..records).map(move |i| seed_trade(i, venue, instrument))
+}
+
 /// The query's result: total `price * quantity` of the buys and of the sells (wrapping, as Java
 /// `long` arithmetic; 50M records overflow it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,6 +113,16 @@ pub struct Costs {
 }
 
 impl Costs {
+    /// The query over `trades`.
+    #[inline(always)]
+    fn of<'a>(trades: impl IntoIterator<Item = &'a Trade>) -> Costs {
+        let mut costs = Costs::default();
+        for trade in trades {
+            costs.add(trade.side, trade.price, trade.quantity);
+        }
+        costs
+    }
+
     #[inline(always)]
     fn add(&mut self, side: u16, price: i64, quantity: i64) {
         let cost = price.wrapping_mul(quantity);
@@ -165,21 +181,12 @@ pub struct BoxedTable(Vec<Box<Trade>>);
 
 impl TradeTable for BoxedTable {
     fn build(records: usize) -> BoxedTable {
-        let (venue, instrument) = codes();
-        BoxedTable(
-            (0..records)
-                .map(|i| Box::new(seed_trade(i, venue, instrument)))
-                .collect(),
-        )
+        BoxedTable(seed_trades(records).map(Box::new).collect())
     }
 
     #[inline(never)]
     fn costs(&self) -> Costs {
-        let mut costs = Costs::default();
-        for trade in &self.0 {
-            costs.add(trade.side, trade.price, trade.quantity);
-        }
-        costs
+        Costs::of(self.0.iter().map(Box::as_ref))
     }
 }
 
@@ -188,21 +195,12 @@ pub struct AosTable(Vec<Trade>);
 
 impl TradeTable for AosTable {
     fn build(records: usize) -> AosTable {
-        let (venue, instrument) = codes();
-        AosTable(
-            (0..records)
-                .map(|i| seed_trade(i, venue, instrument))
-                .collect(),
-        )
+        AosTable(seed_trades(records).collect())
     }
 
     #[inline(never)]
     fn costs(&self) -> Costs {
-        let mut costs = Costs::default();
-        for trade in &self.0 {
-            costs.add(trade.side, trade.price, trade.quantity);
-        }
-        costs
+        Costs::of(&self.0)
     }
 }
 
@@ -314,13 +312,13 @@ impl FlyweightTable {
 
 impl TradeTable for FlyweightTable {
     fn build(records: usize) -> FlyweightTable {
-        let (venue, instrument) = codes();
         let mut bytes = vec![0u8; records * TradeLayout::RECORD_SIZE].into_boxed_slice();
-        for (i, chunk) in bytes.chunks_exact_mut(TradeLayout::RECORD_SIZE).enumerate() {
+        let chunks = bytes.chunks_exact_mut(TradeLayout::RECORD_SIZE);
+        for (chunk, trade) in chunks.zip(seed_trades(records)) {
             let record = chunk
                 .try_into()
                 .expect("chunks_exact_mut yields RECORD_SIZE bytes");
-            TradeViewMut(record).set(&seed_trade(i, venue, instrument));
+            TradeViewMut(record).set(&trade);
         }
         FlyweightTable(bytes)
     }

@@ -3,10 +3,8 @@ use proptest::prelude::*;
 
 /// The model: the seed's loop over its trades, in Java `long` arithmetic.
 fn model_costs(records: usize) -> Costs {
-    let (venue, instrument) = codes();
     let mut costs = Costs::default();
-    for i in 0..records {
-        let t = seed_trade(i, venue, instrument);
+    for t in seed_trades(records) {
         costs.add(t.side, t.price, t.quantity);
     }
     costs
