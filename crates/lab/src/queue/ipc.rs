@@ -20,8 +20,9 @@ use std::time::{Duration, Instant};
 use sympathy_queue::{Consumer, Full, Producer, create_file};
 
 use super::message::{ElementKind, Message, Tick};
+use super::pair::Transfer;
 use super::variants::{consume_each, produce_each};
-use super::{Cores, Placement, QueueRunError};
+use super::{Placement, QueueRunError};
 use crate::scratch::ScratchFile;
 use sympathy_harness::pin::pin_current_thread;
 
@@ -143,12 +144,15 @@ impl Peer {
 /// exits with a failure (it saw a wrong or missing value).
 pub fn p1c1_ipc<M: Message>(
     element: ElementKind,
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
+    transfer: Transfer,
     launch: &PeerLaunch,
 ) -> Result<Duration, QueueRunError> {
+    let Transfer {
+        placement,
+        cores,
+        count,
+        capacity,
+    } = transfer;
     let file = ScratchFile::new("sympathy-queue");
     create_file::<M>(file.path(), capacity)?;
     let producer = Producer::<M>::attach(file.path())?;

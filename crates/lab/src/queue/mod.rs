@@ -28,7 +28,7 @@ use sympathy_harness::pin::{PinError, available_cores};
 pub use fastflow::{FastFlowConsumer, FastFlowProducer, fastflow};
 pub use ipc::{IpcPeer, PeerLaunch, consume_in_peer};
 pub use message::{ElementKind, Message, Tick};
-pub use pair::{Waiter, timed_pair};
+pub use pair::{Transfer, Waiter, timed_pair};
 use sympathy_ring::layout;
 pub use variants::{BATCH, BOX_POOL};
 
@@ -290,19 +290,23 @@ impl QueueRun {
     }
 
     fn run_typed<M: Message>(&self, launch: &PeerLaunch) -> Result<Duration, QueueRunError> {
-        let (p, n, cap) = (self.placement, self.count, self.capacity);
-        let cores = p.cores()?;
+        let t = Transfer {
+            placement: self.placement,
+            cores: self.placement.cores()?,
+            count: self.count,
+            capacity: self.capacity,
+        };
         match self.variant {
-            Variant::P1c1 => variants::p1c1::<M>(MemoryKind::Heap, p, cores, n, cap),
-            Variant::P1c1Boxed => variants::p1c1_boxed::<M>(p, cores, n, cap),
-            Variant::P1c1Batch => variants::p1c1_batch::<M>(p, cores, n, cap),
-            Variant::P1c1Offheap => variants::p1c1::<M>(MemoryKind::Anonymous, p, cores, n, cap),
-            Variant::P1c1Ipc => ipc::p1c1_ipc::<M>(self.element, p, cores, n, cap, launch),
-            Variant::Fastflow => variants::fastflow::<M>(p, cores, n, cap),
-            Variant::Rtrb => variants::rtrb::<M>(p, cores, n, cap),
-            Variant::CrossbeamArrayQueue => variants::crossbeam_array_queue::<M>(p, cores, n, cap),
-            Variant::StdSyncChannel => variants::std_sync_channel::<M>(p, cores, n, cap),
-            Variant::Ring => variants::ring::<M>(p, cores, n, cap),
+            Variant::P1c1 => variants::p1c1::<M>(MemoryKind::Heap, t),
+            Variant::P1c1Boxed => variants::p1c1_boxed::<M>(t),
+            Variant::P1c1Batch => variants::p1c1_batch::<M>(t),
+            Variant::P1c1Offheap => variants::p1c1::<M>(MemoryKind::Anonymous, t),
+            Variant::P1c1Ipc => ipc::p1c1_ipc::<M>(self.element, t, launch),
+            Variant::Fastflow => variants::fastflow::<M>(t),
+            Variant::Rtrb => variants::rtrb::<M>(t),
+            Variant::CrossbeamArrayQueue => variants::crossbeam_array_queue::<M>(t),
+            Variant::StdSyncChannel => variants::std_sync_channel::<M>(t),
+            Variant::Ring => variants::ring::<M>(t),
         }
     }
 }

@@ -55,15 +55,28 @@ impl<'a> Waiter<'a> {
     }
 }
 
-/// Runs `produce` and `consume` on threads pinned per `placement` and returns the transfer's
-/// duration.
+/// What every variant's run is given: where its two threads run, how many values they move, and
+/// the queue's capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transfer {
+    /// Same core or cross-core.
+    pub placement: Placement,
+    /// The producer's and the consumer's core.
+    pub cores: Cores,
+    /// Values to move.
+    pub count: u64,
+    /// The queue's capacity in elements.
+    pub capacity: usize,
+}
+
+/// Runs `produce` and `consume` on threads pinned per `transfer`'s placement and cores and
+/// returns the transfer's duration.
 ///
 /// # Errors
 /// A pin that fails or does not take effect, or the consumer's own error (wrong value, lost
 /// values).
 pub fn timed_pair<P, C>(
-    placement: Placement,
-    cores: Cores,
+    transfer: Transfer,
     produce: P,
     consume: C,
 ) -> Result<Duration, QueueRunError>
@@ -71,6 +84,9 @@ where
     P: FnOnce(&Waiter) + Send,
     C: FnOnce(&Waiter) -> Result<(), QueueRunError> + Send,
 {
+    let Transfer {
+        placement, cores, ..
+    } = transfer;
     let abort = AtomicBool::new(false);
     let pinned = Barrier::new(2);
     let pin_failed = AtomicBool::new(false);

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use sympathy_queue::{Full, MemoryKind, queue};
 
+use super::QueueRunError;
 use super::message::Message;
-use super::pair::{Waiter, timed_pair};
-use super::{Cores, Placement, QueueRunError};
+use super::pair::{Transfer, Waiter, timed_pair};
 
 /// Elements a batch variant moves per publish at most.
 pub const BATCH: usize = 256;
@@ -87,16 +87,10 @@ fn out_of_order<M: Message>(position: u64, expected: M, value: M) -> QueueRunErr
 }
 
 /// `p1c1` (heap) and `p1c1-offheap` (anonymous mapping): single offer and poll.
-pub fn p1c1<M: Message>(
-    kind: MemoryKind,
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
+pub fn p1c1<M: Message>(kind: MemoryKind, transfer: Transfer) -> Result<Duration, QueueRunError> {
     one_at_a_time(
-        (placement, cores, count),
-        queue::<M>(capacity, kind)?,
+        transfer,
+        queue::<M>(transfer.capacity, kind)?,
         |producer, v| producer.offer(v).map_err(|Full(v)| v),
         |consumer| consumer.poll(),
     )
@@ -107,14 +101,14 @@ pub fn p1c1<M: Message>(
 /// registers).
 #[inline(always)]
 fn one_at_a_time<M: Message, P: Send, C: Send>(
-    (placement, cores, count): (Placement, Cores, u64),
+    transfer: Transfer,
     (producer, consumer): (P, C),
     offer: impl Fn(&mut P, M) -> Result<(), M> + Send,
     poll: impl Fn(&mut C) -> Option<M> + Send,
 ) -> Result<Duration, QueueRunError> {
+    let count = transfer.count;
     timed_pair(
-        placement,
-        cores,
+        transfer,
         move |w: &Waiter| {
             let mut producer = producer;
             produce_each(count, || w.wait(), |v| offer(&mut producer, v))
@@ -135,19 +129,16 @@ pub const BOX_POOL: u64 = 1 << 20;
 /// cycle through the pool, as Java's `Queues.BOXES`), so no message allocates; the producer
 /// sends a box's address (8 bytes; a slot holds a `u64` because a queue element must be plain
 /// data), and the consumer follows it to read the value: the seed's pointer chase.
-pub fn p1c1_boxed<M: Message>(
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
+pub fn p1c1_boxed<M: Message>(transfer: Transfer) -> Result<Duration, QueueRunError> {
+    let Transfer {
+        count, capacity, ..
+    } = transfer;
     let pool_size = BOX_POOL.min(count.max(2 * capacity as u64).next_power_of_two());
     let pool: Vec<Box<M>> = (0..pool_size).map(|i| Box::new(M::from_seq(i))).collect();
     let (pool, mask) = (&pool, pool_size - 1);
     let (producer, consumer) = queue::<u64>(capacity, MemoryKind::Heap)?;
     timed_pair(
-        placement,
-        cores,
+        transfer,
         move |w: &Waiter| {
             let mut producer = producer; // a local: its fields can live in registers
             produce_each::<u64>(
@@ -176,29 +167,21 @@ pub fn p1c1_boxed<M: Message>(
 
 /// `fastflow`: the queue of [`super::fastflow`], which checks the slot instead of the other
 /// side's counter, single offer and poll.
-pub fn fastflow<M: Message>(
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
-    let ends = super::fastflow::fastflow::<M>(capacity)?;
+pub fn fastflow<M: Message>(transfer: Transfer) -> Result<Duration, QueueRunError> {
+    let ends = super::fastflow::fastflow::<M>(transfer.capacity)?;
     let offer =
         |producer: &mut super::FastFlowProducer<M>, v| producer.offer(v).map_err(|Full(v)| v);
-    one_at_a_time((placement, cores, count), ends, offer, |c| c.poll())
+    one_at_a_time(transfer, ends, offer, |c| c.poll())
 }
 
 /// `p1c1-batch`: runs of up to [`BATCH`] slots filled and drained with one publish each.
-pub fn p1c1_batch<M: Message>(
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
+pub fn p1c1_batch<M: Message>(transfer: Transfer) -> Result<Duration, QueueRunError> {
+    let Transfer {
+        count, capacity, ..
+    } = transfer;
     let (producer, consumer) = queue::<M>(capacity, MemoryKind::Heap)?;
     timed_pair(
-        placement,
-        cores,
+        transfer,
         move |w: &Waiter| {
             let mut producer = producer; // a local: its fields can live in registers
             let mut next = 0u64;
@@ -227,15 +210,37 @@ pub(super) fn consume_batches<M: Message>(
     wait: impl Fn() -> bool,
     consumer: &mut sympathy_queue::Consumer<M>,
 ) -> Result<(), QueueRunError> {
+    drain_in_batches(count, wait, |max, expected, in_order| {
+        Ok(consumer.poll_batch(max, |v| {
+            *in_order &= v == M::from_seq(*expected);
+            *expected += 1;
+        }))
+    })?;
+    match consumer.poll() {
+        None => Ok(()),
+        Some(value) => Err(QueueRunError::ExtraValue {
+            count,
+            found: format!("{value:?}"),
+        }),
+    }
+}
+
+/// The consumer loop of the batch-reading variants: `read(max, expected, in_order)` reads up
+/// to `max` values, adding one to `expected` per value and clearing `in_order` at a value
+/// that is not sequence number `expected`; a batch out of order ends the run, as does an
+/// empty read after which `wait` says the producer is gone.
+#[inline(always)]
+fn drain_in_batches(
+    count: u64,
+    wait: impl Fn() -> bool,
+    mut read: impl FnMut(usize, &mut u64, &mut bool) -> Result<usize, QueueRunError>,
+) -> Result<(), QueueRunError> {
     let mut expected = 0u64;
     while expected < count {
         let first = expected;
         let mut in_order = true;
         let max = (count - expected).min(BATCH as u64) as usize;
-        let got = consumer.poll_batch(max, |v| {
-            in_order &= v == M::from_seq(expected);
-            expected += 1;
-        });
+        let got = read(max, &mut expected, &mut in_order)?;
         if !in_order {
             return Err(QueueRunError::OutOfOrderInBatch {
                 first,
@@ -246,42 +251,28 @@ pub(super) fn consume_batches<M: Message>(
             return Err(QueueRunError::Aborted { received: expected });
         }
     }
-    match consumer.poll() {
-        None => Ok(()),
-        Some(value) => Err(QueueRunError::ExtraValue {
-            count,
-            found: format!("{value:?}"),
-        }),
-    }
+    Ok(())
 }
 
 /// Baseline `rtrb`: `RingBuffer::push` / `pop`.
-pub fn rtrb<M: Message>(
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
+pub fn rtrb<M: Message>(transfer: Transfer) -> Result<Duration, QueueRunError> {
     one_at_a_time(
-        (placement, cores, count),
-        rtrb::RingBuffer::<M>::new(capacity),
+        transfer,
+        rtrb::RingBuffer::<M>::new(transfer.capacity),
         |producer, v| producer.push(v).map_err(|rtrb::PushError::Full(v)| v),
         |consumer| consumer.pop().ok(),
     )
 }
 
 /// Baseline `crossbeam-array-queue`: `ArrayQueue::push` / `pop` (an MPMC queue used SPSC).
-pub fn crossbeam_array_queue<M: Message>(
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
+pub fn crossbeam_array_queue<M: Message>(transfer: Transfer) -> Result<Duration, QueueRunError> {
+    let Transfer {
+        count, capacity, ..
+    } = transfer;
     let queue = Arc::new(crossbeam_queue::ArrayQueue::<M>::new(capacity));
     let (producer, consumer) = (queue.clone(), queue);
     timed_pair(
-        placement,
-        cores,
+        transfer,
         move |w: &Waiter| produce_each(count, || w.wait(), |v| producer.push(v)),
         move |w: &Waiter| consume_each(count, || w.wait(), || consumer.pop()),
     )
@@ -289,17 +280,14 @@ pub fn crossbeam_array_queue<M: Message>(
 
 /// Baseline `std-sync-channel`: `std::sync::mpsc::sync_channel` with `try_send` / `try_recv`
 /// (the same busy-wait discipline as every other variant, no parking).
-pub fn std_sync_channel<M: Message>(
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
+pub fn std_sync_channel<M: Message>(transfer: Transfer) -> Result<Duration, QueueRunError> {
+    let Transfer {
+        count, capacity, ..
+    } = transfer;
     use std::sync::mpsc::TrySendError;
     let (sender, receiver) = std::sync::mpsc::sync_channel::<M>(capacity);
     timed_pair(
-        placement,
-        cores,
+        transfer,
         move |w: &Waiter| {
             produce_each(
                 count,
@@ -319,19 +307,16 @@ pub fn std_sync_channel<M: Message>(
 /// producer writes one record at a time, the consumer reads batches of up to [`BATCH`] records
 /// and releases the head once per batch, as an Agrona consumer does. The ring is sized to hold
 /// `capacity` such records.
-pub fn ring<M: Message>(
-    placement: Placement,
-    cores: Cores,
-    count: u64,
-    capacity: usize,
-) -> Result<Duration, QueueRunError> {
+pub fn ring<M: Message>(transfer: Transfer) -> Result<Duration, QueueRunError> {
+    let Transfer {
+        count, capacity, ..
+    } = transfer;
     let record = (sympathy_ring::layout::RECORD_HEADER_LENGTH + size_of::<M>())
         .next_multiple_of(sympathy_ring::layout::RECORD_ALIGNMENT);
     let ring = sympathy_ring::Ring::anonymous((capacity * record).next_power_of_two())?;
     let (producer, consumer) = (ring.producer()?, ring.consumer()?);
     timed_pair(
-        placement,
-        cores,
+        transfer,
         move |w: &Waiter| {
             let mut producer = producer; // a local: its fields can live in registers
             produce_each(
@@ -364,34 +349,22 @@ fn consume_records<M: Message>(
     wait: impl Fn() -> bool,
     consumer: &mut sympathy_ring::Consumer,
 ) -> Result<(), QueueRunError> {
-    let mut expected = 0u64;
-    let mut in_order = true;
-    while expected < count {
-        let first = expected;
-        let max = (count - expected).min(BATCH as u64) as usize;
-        let got = consumer.read(
+    drain_in_batches(count, wait, |max, expected, in_order| {
+        let read = consumer.read(
             |_, bytes| {
-                in_order &= bytes.len() == size_of::<M>() && {
+                *in_order &= bytes.len() == size_of::<M>() && {
                     // SAFETY: the length is exactly size_of::<M>() (checked just before), and
                     // every bit pattern is a valid `M` (the `Element` contract); the read is
                     // unaligned because records are only 8-byte aligned.
                     let value = unsafe { bytes.as_ptr().cast::<M>().read_unaligned() };
-                    value == M::from_seq(expected)
+                    value == M::from_seq(*expected)
                 };
-                expected += 1;
+                *expected += 1;
             },
             max,
         )?;
-        if !in_order {
-            return Err(QueueRunError::OutOfOrderInBatch {
-                first,
-                len: got as u64,
-            });
-        }
-        if got == 0 && wait() {
-            return Err(QueueRunError::Aborted { received: expected });
-        }
-    }
+        Ok(read)
+    })?;
     match consumer.read(|_, _| {}, 1)? {
         0 => Ok(()),
         _ => Err(QueueRunError::ExtraValue {
