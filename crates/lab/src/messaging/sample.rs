@@ -20,16 +20,12 @@ pub const SYMBOLS: [&str; 8] = [
 /// The venues, by `seq % 4`.
 pub const VENUES: [&str; 4] = ["XNAS", "XNYS", "BATS", "IEXG"];
 
-/// Price update `seq`, its one level and venue held inline.
+/// Price update `seq`, its one level held inline (a venue is a constant).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {
-    sequence: u64,
-    instrument: Instrument,
-    price: f64,
-    quantity: i32,
-    side: Side,
+    /// The update but its levels, which are `level` (`as_ref` lends them).
+    update: PriceUpdateRef<'static>,
     level: [Level; 1],
-    venue: &'static str,
 }
 
 impl Sample {
@@ -37,13 +33,8 @@ impl Sample {
     #[inline(always)]
     pub fn as_ref(&self) -> PriceUpdateRef<'_> {
         PriceUpdateRef {
-            sequence: self.sequence,
-            instrument: self.instrument,
-            price: self.price,
-            quantity: self.quantity,
-            side: self.side,
             levels: &self.level,
-            venue: self.venue,
+            ..self.update
         }
     }
 }
@@ -81,24 +72,27 @@ pub fn sample(seq: u64) -> Sample {
     let price = 100.0 + f64::from(thousandth) * 0.25;
     let quantity = (thousandth % 500) as i32 + 1; // seq % 500
     Sample {
-        sequence: seq,
-        instrument: Instrument {
-            id: 1000 + k as i64,
-            symbol: SYMBOL_VALUES[k],
-        },
-        price,
-        quantity,
-        side: if seq.is_multiple_of(2) {
-            Side::Bid
-        } else {
-            Side::Ask
+        update: PriceUpdateRef {
+            sequence: seq,
+            instrument: Instrument {
+                id: 1000 + k as i64,
+                symbol: SYMBOL_VALUES[k],
+            },
+            price,
+            quantity,
+            side: if seq.is_multiple_of(2) {
+                Side::Bid
+            } else {
+                Side::Ask
+            },
+            levels: &[],
+            venue: VENUES[(seq % 4) as usize],
         },
         level: [Level {
             price: price - 0.25,
             quantity: quantity * 2,
             orders: (seq % 7) as i32 + 1,
         }],
-        venue: VENUES[(seq % 4) as usize],
     }
 }
 
