@@ -45,7 +45,7 @@ impl From<RingError> for NativeError {
 }
 
 /// The Java-side description of an error: kind code (see `NativeErrors.java`), message, path,
-/// detail and two numbers.
+/// detail and three numbers.
 struct Described {
     kind: i32,
     message: String,
@@ -53,6 +53,7 @@ struct Described {
     detail: String,
     a: i64,
     b: i64,
+    c: i64,
 }
 
 fn role_name(role: Role) -> String {
@@ -77,6 +78,7 @@ fn describe(error: &NativeError) -> Described {
         detail: String::new(),
         a: 0,
         b: 0,
+        c: 0,
     };
     let error = match error {
         NativeError::Ring(error) => error,
@@ -139,15 +141,17 @@ fn describe_file(error: &FileError, d: &mut Described) {
             path,
             filesystem,
             available,
+            kept,
             needed,
             ..
         } => {
-            (d.kind, d.path, d.detail, d.a, d.b) = (
+            (d.kind, d.path, d.detail, d.a, d.b, d.c) = (
                 17,
                 path_of(path),
                 filesystem.clone(),
                 *available as i64,
                 *needed as i64,
+                *kept as i64,
             )
         }
     }
@@ -166,7 +170,7 @@ fn throw(env: &mut Env<'_>, error: &NativeError) -> jni::errors::Result<()> {
         .call_static_method(
             jni_str!("dev/sympathy/jni/NativeErrors"),
             jni_str!("exception"),
-            jni_sig!("(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;JJ)Ljava/lang/RuntimeException;"),
+            jni_sig!("(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;JJJ)Ljava/lang/RuntimeException;"),
             &[
                 JValue::Int(d.kind),
                 JValue::Object(&message),
@@ -174,6 +178,7 @@ fn throw(env: &mut Env<'_>, error: &NativeError) -> jni::errors::Result<()> {
                 JValue::Object(&detail),
                 JValue::Long(d.a),
                 JValue::Long(d.b),
+                JValue::Long(d.c),
             ],
         )?
         .l()?;

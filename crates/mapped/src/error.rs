@@ -114,8 +114,9 @@ pub enum FileError {
     /// when a sparse file is opened), instead of as a `SIGBUS` at the first write.
     #[error(
         "{path}: not enough space for the {noun} file: it needs {needed} bytes and {filesystem} \
-         has {available} bytes free; create the {noun} on a filesystem with room for it (`df` \
-         lists them; a container's /dev/shm grows with `docker run --shm-size`) or {smaller}",
+         has {available} bytes free, of which {kept} stay free for other programs; create the \
+         {noun} on a filesystem with room for it (`df` lists them; a container's /dev/shm grows \
+         with `docker run --shm-size`) or {smaller}",
         noun = file.noun, smaller = file.make_smaller
     )]
     NoSpace {
@@ -127,6 +128,8 @@ pub enum FileError {
         filesystem: String,
         /// Bytes free on it (for unprivileged users).
         available: u64,
+        /// Bytes of it left free for other programs ([`crate::space::kept_free`]).
+        kept: u64,
         /// Bytes the file needs.
         needed: u64,
     },
@@ -210,11 +213,13 @@ impl FileError {
             SpaceError::NoSpace {
                 filesystem,
                 available,
+                kept,
             } => FileError::NoSpace {
                 file,
                 path: path.to_path_buf(),
                 filesystem,
                 available,
+                kept,
                 needed,
             },
             SpaceError::Open(e) => {
@@ -295,13 +300,17 @@ mod tests {
     fn a_full_filesystem_names_itself_and_the_remedy() {
         let space = SpaceError::NoSpace {
             filesystem: "/mnt (ext4)".into(),
-            available: 0,
+            available: 5 << 20,
+            kept: 4 << 20,
         };
         let err = FileError::from_space(&KIND, Path::new("/mnt/r"), 1 << 20, space);
         let text = err.to_string();
         assert_eq!(err.kind(), "no-space");
         assert!(
-            text.contains("/mnt (ext4) has 0 bytes free") && text.contains("smaller capacity"),
+            text.contains(
+                "it needs 1048576 bytes and /mnt (ext4) has 5242880 bytes free, of which 4194304 \
+                 stay free for other programs;"
+            ) && text.contains("smaller capacity"),
             "{text}"
         );
     }

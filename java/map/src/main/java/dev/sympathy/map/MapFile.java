@@ -101,7 +101,7 @@ public final class MapFile implements AutoCloseable {
             try {
                 FileSpace.reserve(path, length);
             } catch (NoSpaceError e) {
-                throw new NoSpaceException(path.toString(), e.filesystem(), e.available(), length);
+                throw new NoSpaceException(path.toString(), e, length);
             }
             channel.write(ByteBuffer.allocate(1), length - 1); // sized; zero-filled
             MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
@@ -194,7 +194,7 @@ public final class MapFile implements AutoCloseable {
                 try {
                     FileSpace.allocateHoles(path, size);
                 } catch (NoSpaceError e) {
-                    throw new NoSpaceException(where, e.filesystem(), e.available(), size);
+                    throw new NoSpaceException(where, e, size);
                 }
             }
             Arena arena = Arena.ofShared();

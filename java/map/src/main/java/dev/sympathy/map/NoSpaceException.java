@@ -1,12 +1,14 @@
 package dev.sympathy.map;
 
 import dev.sympathy.mapped.FileMessages;
+import dev.sympathy.mapped.NoSpaceError;
 
 /** The filesystem cannot hold the map file (found when its blocks are reserved) (kind {@code no-space}). */
 public final class NoSpaceException extends MapException {
     private static final long serialVersionUID = 1L;
 
-    public NoSpaceException(String path, String filesystem, long available, long needed) {
-        super("no-space", FileMessages.noSpace(MapDescriptor.KIND, path, filesystem, available, needed));
+    /** {@code path} needs {@code needed} bytes where {@code space} says what was free. */
+    public NoSpaceException(String path, NoSpaceError space, long needed) {
+        super("no-space", FileMessages.noSpace(MapDescriptor.KIND, path, space, needed));
     }
 }

@@ -63,9 +63,10 @@ public final class FileMessages {
     }
 
     /** Kind {@code no-space}. */
-    public static String noSpace(FileKind file, String path, String filesystem, long available, long needed) {
+    public static String noSpace(FileKind file, String path, NoSpaceError space, long needed) {
         return path + ": not enough space for the " + file.noun() + " file: it needs " + needed + " bytes and "
-                + filesystem + " has " + available + " bytes free; create the " + file.noun()
+                + space.filesystem() + " has " + space.available() + " bytes free, of which " + space.kept()
+                + " stay free for other programs; create the " + file.noun()
                 + " on a filesystem with room for it (`df` lists them; a container's /dev/shm grows with"
                 + " `docker run --shm-size`) or " + file.makeSmaller();
     }

@@ -12,11 +12,14 @@ public final class NoSpaceError extends IOException {
 
     private final String filesystem;
     private final long available;
+    private final long kept;
 
-    public NoSpaceError(String filesystem, long available) {
-        super(filesystem + " has no room for the file (" + available + " bytes free)");
+    public NoSpaceError(String filesystem, long available, long kept) {
+        super(filesystem + " has no room for the file (" + available + " bytes free, " + kept
+                + " of them kept free for other programs)");
         this.filesystem = filesystem;
         this.available = available;
+        this.kept = kept;
     }
 
     /** The filesystem: its mount point and type ({@code df -T}-style), or the directory. */
@@ -27,5 +30,10 @@ public final class NoSpaceError extends IOException {
     /** Bytes free on it for unprivileged users (0 if unknown). */
     public long available() {
         return available;
+    }
+
+    /** Bytes of it a reservation leaves to other programs ({@link FileSpace#keptFree}). */
+    public long kept() {
+        return kept;
     }
 }

@@ -24,7 +24,8 @@ import java.io.UncheckedIOException;
 final class NativeErrors {
     private NativeErrors() {}
 
-    static RuntimeException exception(int kind, String message, String path, String detail, long a, long b) {
+    static RuntimeException exception(int kind, String message, String path, String detail, long a, long b,
+            long c) {
         return switch (kind) {
             case 1 -> new NotARingFileException(path, message);
             case 2 -> new UnsupportedVersionException(path, (int) a);
@@ -41,7 +42,7 @@ final class NativeErrors {
             case 14 -> new PeerDeadException(detail, (int) a, message);
             case 15 -> new IllegalArgumentException(message);
             case 16 -> new NotARegularFileException(path, detail);
-            case 17 -> new NoSpaceException(path, detail, a, b);
+            case 17 -> new NoSpaceException(path, detail, a, c, b);
             case 18 -> RingTimeoutException.notReady(java.time.Duration.ofMillis(a));
             default -> new IllegalStateException("native ring: " + message);
         };

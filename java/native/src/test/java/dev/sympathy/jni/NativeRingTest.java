@@ -12,6 +12,7 @@ import dev.sympathy.ring.CorruptHeaderException;
 import dev.sympathy.ring.CorruptRecordException;
 import dev.sympathy.ring.InvalidTypeIdException;
 import dev.sympathy.ring.MessageTooLongException;
+import dev.sympathy.ring.NoSpaceException;
 import dev.sympathy.ring.NotARegularFileException;
 import dev.sympathy.ring.NotARingFileException;
 import dev.sympathy.ring.PeerDeadException;
@@ -347,30 +348,35 @@ class NativeRingTest {
      */
     @Test
     void shouldMapEveryErrorKindOfTheLibrary() {
-        assertInstanceOf(NotARingFileException.class, NativeErrors.exception(1, "m", "p", "", 0, 0));
-        assertInstanceOf(UnsupportedVersionException.class, NativeErrors.exception(2, "m", "p", "", 2, 0));
-        assertInstanceOf(TruncatedFileException.class, NativeErrors.exception(3, "m", "p", "", 1, 2));
-        assertInstanceOf(CorruptHeaderException.class, NativeErrors.exception(4, "m", "p", "", 0, 0));
-        assertInstanceOf(CapacityNotPowerOfTwoException.class, NativeErrors.exception(5, "m", "", "", 3, 0));
-        assertInstanceOf(CorruptRecordException.class, NativeErrors.exception(6, "m", "", "", 8, 0));
-        assertInstanceOf(MessageTooLongException.class, NativeErrors.exception(7, "m", "", "", 9, 8));
-        assertInstanceOf(InvalidTypeIdException.class, NativeErrors.exception(8, "m", "", "", 0, 0));
-        assertInstanceOf(PermissionDeniedException.class, NativeErrors.exception(9, "m", "p", "", 0, 0));
-        assertInstanceOf(UncheckedIOException.class, NativeErrors.exception(10, "m", "p", "", 0, 0));
-        assertInstanceOf(AlreadyAttachedException.class, NativeErrors.exception(11, "m", "p", "producer", 1, 0));
-        assertInstanceOf(IllegalStateException.class, NativeErrors.exception(12, "full", "", "", 0, 0));
-        assertInstanceOf(RingTimeoutException.class, NativeErrors.exception(13, "m", "", "room", 5, 0));
+        assertInstanceOf(NotARingFileException.class, NativeErrors.exception(1, "m", "p", "", 0, 0, 0));
+        assertInstanceOf(UnsupportedVersionException.class, NativeErrors.exception(2, "m", "p", "", 2, 0, 0));
+        assertInstanceOf(TruncatedFileException.class, NativeErrors.exception(3, "m", "p", "", 1, 2, 0));
+        assertInstanceOf(CorruptHeaderException.class, NativeErrors.exception(4, "m", "p", "", 0, 0, 0));
+        assertInstanceOf(CapacityNotPowerOfTwoException.class, NativeErrors.exception(5, "m", "", "", 3, 0, 0));
+        assertInstanceOf(CorruptRecordException.class, NativeErrors.exception(6, "m", "", "", 8, 0, 0));
+        assertInstanceOf(MessageTooLongException.class, NativeErrors.exception(7, "m", "", "", 9, 8, 0));
+        assertInstanceOf(InvalidTypeIdException.class, NativeErrors.exception(8, "m", "", "", 0, 0, 0));
+        assertInstanceOf(PermissionDeniedException.class, NativeErrors.exception(9, "m", "p", "", 0, 0, 0));
+        assertInstanceOf(UncheckedIOException.class, NativeErrors.exception(10, "m", "p", "", 0, 0, 0));
+        assertInstanceOf(AlreadyAttachedException.class, NativeErrors.exception(11, "m", "p", "producer", 1, 0, 0));
+        assertInstanceOf(IllegalStateException.class, NativeErrors.exception(12, "full", "", "", 0, 0, 0));
+        assertInstanceOf(RingTimeoutException.class, NativeErrors.exception(13, "m", "", "room", 5, 0, 0));
         PeerDeadException dead = assertInstanceOf(PeerDeadException.class,
-                NativeErrors.exception(14, "m", "", "consumer", 42, 0));
+                NativeErrors.exception(14, "m", "", "consumer", 42, 0, 0));
         assertEquals(42, dead.pid());
-        assertInstanceOf(IllegalArgumentException.class, NativeErrors.exception(15, "m", "", "", 0, 0));
+        assertInstanceOf(IllegalArgumentException.class, NativeErrors.exception(15, "m", "", "", 0, 0, 0));
         NotARegularFileException notRegular = assertInstanceOf(NotARegularFileException.class,
-                NativeErrors.exception(16, "m", "p", "a directory", 0, 0));
+                NativeErrors.exception(16, "m", "p", "a directory", 0, 0, 0));
         assertTrue(notRegular.getMessage().startsWith("p: not a regular file (a directory)"), notRegular.getMessage());
         RingTimeoutException notReady = assertInstanceOf(RingTimeoutException.class,
-                NativeErrors.exception(18, "m", "", "", 50, 0));
+                NativeErrors.exception(18, "m", "", "", 50, 0, 0));
         assertTrue(notReady.getMessage().contains("creator to set the ready word"), notReady.getMessage());
         assertEquals("timeout", notReady.kind());
-        assertInstanceOf(IllegalStateException.class, NativeErrors.exception(0, "usage", "", "", 0, 0));
+        NoSpaceException noSpace = assertInstanceOf(NoSpaceException.class,
+                NativeErrors.exception(17, "m", "p", "/mnt (tmpfs)", 5 << 20, 1 << 20, 4 << 20));
+        assertTrue(noSpace.getMessage().startsWith("p: not enough space for the ring file: it needs 1048576 bytes"
+                + " and /mnt (tmpfs) has 5242880 bytes free, of which 4194304 stay free for other programs;"),
+                noSpace.getMessage());
+        assertInstanceOf(IllegalStateException.class, NativeErrors.exception(0, "usage", "", "", 0, 0, 0));
     }
 }

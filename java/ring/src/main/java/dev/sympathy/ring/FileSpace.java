@@ -26,7 +26,7 @@ final class FileSpace {
         try {
             dev.sympathy.mapped.FileSpace.reserve(path, length);
         } catch (NoSpaceError e) {
-            throw new NoSpaceException(path.toString(), e.filesystem(), e.available(), length);
+            throw new NoSpaceException(path.toString(), e, length);
         }
     }
 
@@ -41,7 +41,7 @@ final class FileSpace {
         try {
             dev.sympathy.mapped.FileSpace.allocateHoles(path, length);
         } catch (NoSpaceError e) {
-            throw new NoSpaceException(path.toString(), e.filesystem(), e.available(), length);
+            throw new NoSpaceException(path.toString(), e, length);
         }
     }
 }
