@@ -11,6 +11,7 @@
 //! curl http://127.0.0.1:18080/users/42
 //! ```
 
+mod connections;
 pub mod serve;
 mod stress;
 mod tools;

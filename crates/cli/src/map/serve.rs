@@ -8,12 +8,16 @@
 //! GET /             200 {"service":"sympathy serve-map","file":...,"users":N,...}
 //! anything else     404 (405 for another method on /users/{id}), with a JSON error
 //! ```
+//! No client can hold it (see [`super::connections`]): headers must arrive within the read
+//! timeout, an idle keep-alive connection is closed after it, a half-closed client still gets
+//! its answer, and past `--max-connections` a client is answered 503 at once.
 //! The Java twin is `java/sidecar serve-map` (the JDK's HttpServer on virtual threads): the
 //! same routes, statuses, headers and bodies, byte for byte.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use axum::Router;
@@ -26,7 +30,10 @@ use sympathy_map::layout::VALUE_FORMAT_USER_FLYWEIGHT;
 use sympathy_map::user::{UserView, json};
 use sympathy_map::{MapError, MapFile, format_name};
 
-/// `sympathy serve-map FILE --port P [--bind ADDR] [--threads N] [--core C]`
+use super::connections::{self, Limits};
+
+/// `sympathy serve-map FILE --port P [--bind ADDR] [--threads N] [--core C]
+/// [--read-timeout-ms MS] [--max-connections N]`
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The map of users (value format user-flyweight), opened read-only.
@@ -44,6 +51,13 @@ pub struct ServeArgs {
     /// Pin the worker threads to this core (the pin is checked).
     #[arg(long)]
     pub core: Option<usize>,
+    /// The longest a client may take to send a request's headers, and the longest a
+    /// keep-alive connection may sit idle, in milliseconds; then it is closed.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub read_timeout_ms: u64,
+    /// Connections open at once; past them a client is answered 503 at once.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
 }
 
 /// The JSON body of an error.
@@ -197,15 +211,21 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .with_context(|| format!("listen on {address} (is the port in use? pick another with --port, or 0)"))?;
         let bound = listener.local_addr()?;
         eprintln!(
-            "serve-map: {} users from {}, listening on http://{bound} (GET /users/{{id}}; {} thread{}{})",
+            "serve-map: {} users from {}, listening on http://{bound} (GET /users/{{id}}; {} thread{}{}; \
+             read timeout {} ms, at most {} connections)",
             users,
             args.path.display(),
             args.threads,
             if args.threads == 1 { "" } else { "s" },
-            core.map(|c| format!(", pinned to core {c}")).unwrap_or_default()
+            core.map(|c| format!(", pinned to core {c}")).unwrap_or_default(),
+            args.read_timeout_ms,
+            args.max_connections,
         );
-        axum::serve(listener, router(map))
-            .with_graceful_shutdown(shutdown())
+        let limits = Limits {
+            read_timeout: Duration::from_millis(args.read_timeout_ms),
+            max_connections: args.max_connections as usize,
+        };
+        connections::serve(listener, router(map), limits, shutdown())
             .await
             .context("serve")
     })

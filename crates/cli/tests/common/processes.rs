@@ -162,6 +162,16 @@ impl Proc {
         }
     }
 
+    /// What the child has written to stderr so far.
+    pub fn stderr_so_far(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    /// The child's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("a running child").id()
+    }
+
     /// Waits for the child to exit; past its deadline it is killed and this says so, with
     /// what it printed.
     pub fn wait(mut self) -> Result<Finished, String> {

@@ -67,6 +67,17 @@ final class MapCommands {
         }
     }
 
+    /**
+     * What a fault in a map's mapping (SIGBUS) means and what to do, in the Rust tools' words
+     * ({@code report_on_sigbus_in_map}); {@code path} may be null.
+     */
+    static String mappedFault(Path path) {
+        return (path == null ? "a map file" : path.toString()) + ": the map's memory became inaccessible (SIGBUS):"
+                + " the file was truncated or resized while mapped, or its filesystem ran out of space for a page"
+                + " being written. Stop the processes using it, restore the map from a copy or rebuild it on a"
+                + " filesystem with room for it (`df`), and never truncate or resize a map file in use";
+    }
+
     static void expectUsers(MapFile map) {
         if (map.valueFormat() != MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT) {
             throw new ValueFormatException(map.valueFormat(), MapDescriptor.VALUE_FORMAT_USER_FLYWEIGHT);

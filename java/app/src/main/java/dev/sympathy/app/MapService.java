@@ -17,6 +17,8 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code sidecar serve-map FILE --port P}: the Java twin of {@code sympathy serve-map}, the seed's
@@ -30,13 +32,25 @@ import java.util.concurrent.Executors;
  * GET /             200 {"service":"sympathy serve-map","file":...,"users":N,...}
  * anything else     404 (405 for another method), with a JSON error
  * </pre>
+ *
+ * <p>No client can hold it: the JDK server's own limits are set from the flags, as the Rust
+ * service's: a request's headers must arrive within the read timeout, and an idle connection is
+ * closed after it (both at the JDK's one-second resolution); a half-closed client gets its
+ * answer. Past {@code --max-connections} the JDK server closes a new connection at once,
+ * without an answer (the Rust service answers it 503 at once): refused either way, never
+ * queued. A map truncated under the service ends it with exit
+ * status 3 and the Rust service's words, instead of failing every request.
  */
 final class MapService {
     private MapService() {}
 
+    /** Set by the first request that meets a fault in the map's mapping. */
+    private static final AtomicBoolean FAULTED = new AtomicBoolean();
+
     static final String USAGE = """
               serve-map PATH --port P [--bind ADDR]      serve a map of users over HTTP: GET /users/{id} as
-                                                         JSON (virtual threads; port 0 picks a free one)""";
+                [--read-timeout-ms MS]                   JSON (virtual threads; port 0 picks a free one); a
+                [--max-connections N]                    client's headers within MS (10000), N (1024) open""";
 
     /** A status and a JSON body. */
     record Answer(int status, String body) {
@@ -99,8 +113,30 @@ final class MapService {
                 .append(MapDescriptor.formatName(map.valueFormat())).append("\",\"lookup\":\"/users/{id}\"}").toString();
     }
 
-    /** Routes one exchange. */
+    /**
+     * Routes one exchange. A fault in the map's mapping (the file truncated under the service)
+     * ends the process with the Rust service's words and exit status 3: every later lookup
+     * would fault too.
+     */
     static void handle(MapFile map, HttpExchange exchange) throws IOException {
+        try {
+            route(map, exchange);
+        } catch (InternalError e) {
+            if (!Sidecar.isMappedAccessFault(e)) {
+                throw e;
+            }
+            if (!FAULTED.compareAndSet(false, true)) {
+                // Another request met the fault first and is ending the process: say it once.
+                LockSupport.park();
+                return;
+            }
+            System.err.println("sidecar serve-map: " + MapCommands.mappedFault(map.path()));
+            // halt, not exit: the shutdown hook would wait for this very request to end.
+            Runtime.getRuntime().halt(Sidecar.MAPPED_FAULT_EXIT);
+        }
+    }
+
+    private static void route(MapFile map, HttpExchange exchange) throws IOException {
         try (exchange) {
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getRawPath();
@@ -133,12 +169,30 @@ final class MapService {
         }
     }
 
+    /**
+     * Sets the JDK server's limits (read before its first use): the time for a request
+     * ({@code maxReqTime}) and the idle time of a connection ({@code idleInterval}), both in whole
+     * seconds, checked every second; and the cap on open connections.
+     */
+    private static void limit(long readTimeoutMs, long maxConnections) {
+        String seconds = Long.toString(Math.ceilDiv(readTimeoutMs, 1000));
+        System.setProperty("sun.net.httpserver.maxReqTime", seconds);
+        System.setProperty("sun.net.httpserver.idleInterval", seconds);
+        System.setProperty("sun.net.httpserver.clockTick", "1000");
+        System.setProperty("sun.net.httpserver.timerMillis", "1000");
+        System.setProperty("jdk.httpserver.maxConnections", Long.toString(maxConnections));
+    }
+
     static void run(String[] argv) throws IOException, InterruptedException {
-        Args args = new Args("serve-map", argv, 1, Set.of("port", "bind"), Set.of());
+        Args args = new Args("serve-map", argv, 1, Set.of("port", "bind", "read-timeout-ms", "max-connections"),
+                Set.of());
         Path path = Path.of(args.positional(0, "PATH (the map of users)"));
         args.expectPositional(1);
         int port = (int) args.requiredLong("port", 0, 65535);
         String bind = args.string("bind", "127.0.0.1");
+        long readTimeoutMs = args.longOption("read-timeout-ms", 1, Long.MAX_VALUE / 2, 10_000);
+        long maxConnections = args.longOption("max-connections", 1, 1_000_000, 1024);
+        limit(readTimeoutMs, maxConnections);
         MapFile map = MapFile.openReadOnly(path);
         MapCommands.expectUsers(map);
         HttpServer server;
@@ -159,7 +213,8 @@ final class MapService {
             stopped.countDown();
         }));
         System.err.println("serve-map: " + map.size() + " users from " + path + ", listening on http://" + bind + ":"
-                + server.getAddress().getPort() + " (GET /users/{id}; JDK HttpServer, a virtual thread per request)");
+                + server.getAddress().getPort() + " (GET /users/{id}; JDK HttpServer, a virtual thread per request; read"
+                + " timeout " + readTimeoutMs + " ms, at most " + maxConnections + " connections)");
         stopped.await();
     }
 }

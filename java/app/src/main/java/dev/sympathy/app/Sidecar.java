@@ -7,6 +7,7 @@ import dev.sympathy.ring.RingException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -246,6 +247,13 @@ public final class Sidecar {
         } catch (InternalError e) {
             if (!isMappedAccessFault(e)) {
                 throw e;
+            }
+            if (command.equals("map") || command.equals("serve-map")) {
+                // map VERB PATH, serve-map PATH
+                int at = command.equals("map") ? 2 : 1;
+                String file = argv.length > at && !argv[at].startsWith("--") ? argv[at] : null;
+                System.err.println("sidecar " + command + ": " + MapCommands.mappedFault(file == null ? null : Path.of(file)));
+                return MAPPED_FAULT_EXIT;
             }
             String ring = argv.length > 1 && !argv[1].startsWith("--") ? argv[1] : "the ring file";
             System.err.println("sidecar " + command + ": " + ring + ": the ring's memory became inaccessible"
