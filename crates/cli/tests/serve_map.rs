@@ -12,6 +12,10 @@
 //!   from the Java one (what the JDK server does at its cap); once connections close, clients
 //!   are served again.
 //!
+//! - `the_services_answer_the_table`: one table of requests, ordinary and odd (percent-encodings
+//!   that are not UTF-8, HEAD, another method, HTTP/9.9, no Host), with the one answer both
+//!   services give; the few the JDK server answers itself, before the service sees them (a bare
+//!   LF line end, 1 MB of headers, an invalid percent-encoding), carry each side's answer and why;
 //! - `a_truncated_map_ends_the_service`: a map truncated under the service ends it with exit
 //!   status 3 and one message saying what happened and what to do (the same words in both).
 //!
@@ -308,6 +312,199 @@ fn a_truncated_map_ends_the_service(tool: fn(&[&str]) -> Command) {
     assert!(!done.stderr.contains("Exception"), "{}", done.report());
 }
 
+/// Which service a case runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Rust,
+    Java,
+}
+
+/// An answer expected of a service.
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// This status and a body that starts with this (`""`: empty), with this `content-length` when
+    /// given (a HEAD's).
+    Answer(u16, &'static str, Option<usize>),
+    /// The connection closed (or reset) without an answer.
+    NoAnswer,
+}
+
+/// A request and what each service answers; `why` says why they differ, where they do.
+struct Case {
+    name: &'static str,
+    request: Vec<u8>,
+    rust: Expect,
+    java: Expect,
+    why: &'static str,
+}
+
+/// Bytes of user 1's JSON in a map of [`USERS`] users (the GET that a HEAD of user 1 stands for).
+const USER_1_LENGTH: usize = 188;
+
+fn get(path: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n").into_bytes()
+}
+
+/// The table: every case the services must answer, the same unless `why` says otherwise.
+fn cases() -> Vec<Case> {
+    let same = |name, request, expect| Case {
+        name,
+        request,
+        rust: expect,
+        java: expect,
+        why: "",
+    };
+    let malformed = "{\"error\":\"malformed user id";
+    let mut big = b"GET /users/1 HTTP/1.1\r\nhost: t\r\nconnection: close\r\n".to_vec();
+    for i in 0..1000 {
+        big.extend_from_slice(format!("x-h{i}: {}\r\n", "a".repeat(1000)).as_bytes());
+    }
+    big.extend_from_slice(b"\r\n");
+    vec![
+        same(
+            "a user",
+            get("/users/1"),
+            Expect::Answer(200, "{\"id\":1,\"name\":\"user1\"", Some(USER_1_LENGTH)),
+        ),
+        same(
+            "a missing user",
+            get("/users/1000"),
+            Expect::Answer(404, "{\"error\":\"user 1000 not found\"}", None),
+        ),
+        same(
+            "a malformed id",
+            get("/users/abc"),
+            Expect::Answer(400, malformed, None),
+        ),
+        same(
+            "a percent-encoded id",
+            get("/users/%31"),
+            Expect::Answer(200, "{\"id\":1,", None),
+        ),
+        same(
+            "a percent-encoding that is not UTF-8",
+            get("/users/%ff"),
+            Expect::Answer(400, "{\"error\":\"malformed user id \\\"%ff\\\"", None),
+        ),
+        same(
+            "the service",
+            get("/"),
+            Expect::Answer(200, "{\"service\":\"sympathy serve-map\",", None),
+        ),
+        same(
+            "another path",
+            get("/x"),
+            Expect::Answer(
+                404,
+                "{\"error\":\"no such resource /x: try GET /users/{id}\"}",
+                None,
+            ),
+        ),
+        same(
+            "HEAD",
+            b"HEAD /users/1 HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n".to_vec(),
+            Expect::Answer(200, "", Some(USER_1_LENGTH)),
+        ),
+        same(
+            "another method",
+            b"POST /users/1 HTTP/1.1\r\nhost: t\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                .to_vec(),
+            Expect::Answer(405, "", Some(0)),
+        ),
+        same(
+            "HTTP/9.9",
+            b"GET /users/1 HTTP/9.9\r\nhost: t\r\nconnection: close\r\n\r\n".to_vec(),
+            Expect::Answer(400, "", Some(0)),
+        ),
+        // Answered HTTP/1.0 by hyper, HTTP/1.1 by the JDK: both allowed (RFC 9110, 6.2).
+        same(
+            "HTTP/1.0",
+            b"GET /users/1 HTTP/1.0\r\n\r\n".to_vec(),
+            Expect::Answer(200, "{\"id\":1,", None),
+        ),
+        same(
+            "no Host",
+            b"GET /users/1 HTTP/1.1\r\nconnection: close\r\n\r\n".to_vec(),
+            Expect::Answer(200, "{\"id\":1,", None),
+        ),
+        Case {
+            name: "an invalid percent-encoding",
+            request: get("/users/%zz"),
+            rust: Expect::Answer(400, malformed, None),
+            java: Expect::Answer(400, "<h1>400 Bad Request</h1>", None),
+            why: "the JDK server refuses a URI it cannot parse with its own page",
+        },
+        Case {
+            name: "bare LF line ends",
+            request: b"GET /users/1 HTTP/1.1\nhost: t\nconnection: close\n\n".to_vec(),
+            rust: Expect::Answer(200, "{\"id\":1,", None),
+            java: Expect::NoAnswer,
+            why: "hyper reads LF as a line end (RFC 9112, 2.2 allows it); the JDK server waits for \
+                  CRLF until the read timeout",
+        },
+        Case {
+            name: "1 MB of headers",
+            request: big,
+            rust: Expect::Answer(431, "", Some(0)),
+            java: Expect::NoAnswer,
+            why: "the JDK server closes a connection past its 380 KiB of headers unanswered",
+        },
+    ]
+}
+
+/// What `answer` (the raw response) says: its status, `content-length` and body.
+fn parse(answer: &str) -> Option<(u16, Option<usize>, &str)> {
+    let (head, body) = answer.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    let length = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse().ok())
+            .flatten()
+    });
+    Some((status, length, body))
+}
+
+fn the_services_answer_the_table(tool: fn(&[&str]) -> Command, side: Side) {
+    let _one = one_at_a_time();
+    let service = Service::start(tool, &["--read-timeout-ms", "1000"]);
+    let mut wrong = Vec::new();
+    for case in cases() {
+        let expect = match side {
+            Side::Rust => case.rust,
+            Side::Java => case.java,
+        };
+        let mut s = service.connect();
+        let answer = s
+            .write_all(&case.request)
+            .map_err(|e| e.to_string())
+            .and_then(|()| read_all(&mut s));
+        let fits = match (expect, &answer) {
+            (Expect::NoAnswer, Ok(a)) => a.is_empty(),
+            (Expect::NoAnswer, Err(e)) => e.contains("reset"),
+            (Expect::Answer(status, body, length), Ok(a)) => parse(a).is_some_and(|(s, l, b)| {
+                s == status
+                    && b.starts_with(body)
+                    && (body.is_empty() == b.is_empty())
+                    && length.is_none_or(|n| l == Some(n))
+            }),
+            (Expect::Answer(..), Err(_)) => false,
+        };
+        if !fits {
+            wrong.push(format!(
+                "{}: expected {expect:?}{}, got {answer:?}",
+                case.name,
+                if case.why.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", case.why)
+                }
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{side:?}:\n{}", wrong.join("\n"));
+}
+
 impl Service {
     fn process_name(&self) -> &'static str {
         if self.running().stderr_so_far().contains("JDK HttpServer") {
@@ -331,6 +528,18 @@ fn rust_slow_and_idle_clients_are_cut() {
 #[test]
 fn rust_clients_past_the_cap_are_answered_503_at_once() {
     clients_past_the_cap_are_refused_at_once(sympathy, PastTheCap::Answered503);
+}
+
+#[test]
+fn rust_the_service_answers_the_table() {
+    the_services_answer_the_table(sympathy, Side::Rust);
+}
+
+#[test]
+#[ignore = "needs the Java build: ci/java-test runs it"]
+fn java_the_service_answers_the_table() {
+    sidecar_built();
+    the_services_answer_the_table(sidecar, Side::Java);
 }
 
 #[test]

@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use axum::Router;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -133,8 +134,17 @@ pub fn about(map: &MapFile) -> String {
     out
 }
 
-async fn user(State(map): State<Arc<MapFile>>, Path(id): Path<String>) -> Response {
-    let (status, body) = lookup(&map, &id);
+/// `GET /users/{id}`: an id whose percent-encoding is not UTF-8 (`%ff`) is a malformed id named
+/// as it was sent, in the service's JSON, as the Java service answers it.
+async fn user(
+    State(map): State<Arc<MapFile>>,
+    id: Result<Path<String>, PathRejection>,
+    uri: axum::http::Uri,
+) -> Response {
+    let (status, body) = match &id {
+        Ok(Path(id)) => lookup(&map, id),
+        Err(_) => lookup(&map, uri.path().trim_start_matches("/users/")),
+    };
     json_response(status, body)
 }
 

@@ -8,9 +8,13 @@ import dev.sympathy.map.MapFile;
 import dev.sympathy.map.user.UserCodecException;
 import dev.sympathy.map.user.UserJson;
 import dev.sympathy.map.user.UserView;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
@@ -93,14 +97,35 @@ final class MapService {
                 + "\": expected a decimal integer from 0 to 18446744073709551615"));
     }
 
-    /** A percent-encoded path segment, decoded (an invalid encoding is left as it is: a malformed id). */
+    /**
+     * A percent-encoded path segment, decoded as UTF-8; one whose bytes are not UTF-8 is left as it
+     * is (a malformed id naming what was sent), as the Rust service does.
+     */
     static String decode(String raw) {
         if (raw.indexOf('%') < 0) {
             return raw;
         }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            int high = c == '%' && i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+            int low = high >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
+            if (low >= 0) {
+                bytes.write(high * 16 + low);
+                i += 2;
+            } else if (c == '%' || c > 0x7f) {
+                return raw;
+            } else {
+                bytes.write(c);
+            }
+        }
         try {
-            return java.net.URI.create("/" + raw).getPath().substring(1);
-        } catch (IllegalArgumentException e) {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray()))
+                    .toString();
+        } catch (CharacterCodingException e) {
             return raw;
         }
     }
@@ -138,6 +163,13 @@ final class MapService {
 
     private static void route(MapFile map, HttpExchange exchange) throws IOException {
         try (exchange) {
+            String protocol = exchange.getProtocol();
+            if (!protocol.equals("HTTP/1.1") && !protocol.equals("HTTP/1.0")) {
+                // As hyper answers a version it does not speak (the JDK server takes any).
+                exchange.getResponseHeaders().set("connection", "close");
+                exchange.sendResponseHeaders(400, -1);
+                return;
+            }
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getRawPath();
             // Routed on the raw path (an encoded slash stays inside the id), the id then
@@ -159,6 +191,9 @@ final class MapService {
             byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("content-type", "application/json");
             if (method.equals("HEAD")) {
+                // The length the GET would have, as hyper sends it (the JDK server leaves it to
+                // the handler for a HEAD).
+                exchange.getResponseHeaders().set("content-length", Integer.toString(body.length));
                 exchange.sendResponseHeaders(answer.status(), -1);
                 return;
             }

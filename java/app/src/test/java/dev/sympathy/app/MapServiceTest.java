@@ -41,5 +41,7 @@ class MapServiceTest {
         assertEquals(200, MapService.lookup(map, view, "007").status());
         assertEquals("a/b", MapService.decode("a%2Fb"));
         assertEquals("1", MapService.decode("%31"));
+        assertEquals("é", MapService.decode("%C3%A9"));
+        assertEquals("%ff", MapService.decode("%ff"), "not UTF-8: left as sent, as the Rust service names it");
     }
 }
