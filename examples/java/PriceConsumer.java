@@ -1,5 +1,7 @@
+import dev.sympathy.messages.MessageFormatException;
 import dev.sympathy.messages.SbeMessages;
 import dev.sympathy.messages.sbe.PriceUpdateDecoder;
+import dev.sympathy.ring.ControlledMessageHandler.Action;
 import dev.sympathy.ring.RingConsumer;
 import dev.sympathy.ring.RingFile;
 import java.nio.file.Path;
@@ -10,7 +12,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Receives COUNT SBE price updates from a ring file that a producer in another process creates
  * (examples/rust/src/bin/price_producer.rs), each checked and decoded in place from the ring's
- * memory by the generated flyweight, and prints the first three and the last. Run with the JDK's
+ * memory by the generated flyweight, and prints the first three and the last. A message that is
+ * not a price update stops it with that message's number and what is wrong, left in the ring
+ * unread (a controlled read that aborts before it), as the Rust consumer does. Run with the JDK's
  * source launcher (ci/sbe-examples shows the class path):
  * {@code java --enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
  * -cp <sympathy-ring, sympathy-messages, agrona jars> examples/java/PriceConsumer.java /tmp/prices.ring 1000}
@@ -23,19 +27,32 @@ public class PriceConsumer {
         UnsafeBuffer memory = new UnsafeBuffer(new byte[0]); // the ring's memory, wrapped at the first message
         long[] received = {0};
         String[] last = {""};
+        MessageFormatException[] bad = {null};
         try (RingFile ring = RingFile.open(path, Duration.ofSeconds(30)); // waits for the producer
                 RingConsumer consumer = ring.consumer()) {
             while (received[0] < count) {
-                int n = consumer.read((type, buffer, offset, length) -> {
+                int n = consumer.controlledRead((type, buffer, offset, length) -> {
                     if (memory.addressOffset() != buffer.address()) {
                         memory.wrap(buffer.address(), (int) buffer.byteSize());
                     }
-                    PriceUpdateDecoder update = sbe.wrapPriceUpdate(memory, (int) offset, length); // checked
+                    PriceUpdateDecoder update;
+                    try {
+                        update = sbe.wrapPriceUpdate(memory, (int) offset, length); // checked
+                    } catch (MessageFormatException e) {
+                        bad[0] = e;
+                        return Action.ABORT; // not consumed: the head stays before it
+                    }
                     last[0] = describe(update);
                     if (received[0]++ < 3) {
                         System.out.println(last[0]);
                     }
+                    return Action.CONTINUE;
                 }, 256);
+                if (bad[0] != null) {
+                    System.err.println("PriceConsumer: message " + (received[0] + 1) + " is not a price update ("
+                            + bad[0].getMessage() + "); it is left in the ring, unread");
+                    System.exit(1);
+                }
                 if (n == 0) {
                     LockSupport.parkNanos(50_000); // empty: let the producer run
                 }

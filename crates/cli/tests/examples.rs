@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use processes::{Finished, Proc, TempDir, one_at_a_time, root};
+use processes::{Finished, Proc, TempDir, one_at_a_time, root, sympathy};
 
 /// The deadline of each process (a consumer also waits up to 30 s for its producer's file).
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -244,6 +244,70 @@ fn sbe_examples_java_producer_to_rust_consumer() {
     rust.args([&ring, &n]);
     let (produced, consumed) = run_pair(&dir, java, rust);
     sbe_checked("Java -> Rust", &produced, &consumed, count, &ring);
+}
+
+/// A consumer that meets a record that is not a price update after four that are stops there:
+/// exit status 1, the message's number and what is wrong, no stack trace, and the record left
+/// in the ring (the next reader gets it again).
+fn sbe_consumer_stops_at_a_hostile_record(what: &str, consumer: impl Fn(&str) -> Command) {
+    let _one = one_at_a_time();
+    let dir = TempDir::new("sbe-hostile");
+    let ring = dir.join("hostile.ring").to_string_lossy().into_owned();
+    let producer = rust_example("price_producer", "ci/sbe-examples");
+    let sent = Command::new(producer).args([&ring, "4"]).output().unwrap();
+    assert!(sent.status.success(), "{sent:?}");
+    // A record of 16 bytes of the ring's test pattern: no SBE header of a price update.
+    let hostile = sympathy(&["ring", "produce", &ring, "--count", "1", "--size", "16"])
+        .output()
+        .unwrap();
+    assert!(hostile.status.success(), "{hostile:?}");
+    for attempt in 1..=2 {
+        let done = Proc::spawn(what, consumer(&ring), &dir, Duration::from_secs(120))
+            .wait()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let expected = if attempt == 1 { 5 } else { 1 };
+        assert_eq!(done.status.code(), Some(1), "{what}: {}", done.report());
+        assert!(
+            done.stderr
+                .contains(&format!("message {expected} is not a price update ("))
+                && done.stderr.contains("); it is left in the ring, unread"),
+            "{what}, read {attempt}: {}",
+            done.report()
+        );
+        assert!(
+            !done.stderr.contains("Exception in"),
+            "{what}: {}",
+            done.report()
+        );
+        if attempt == 1 {
+            printed(&done, &update(0), what);
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs the Java build and the Rust examples: ci/sbe-examples builds them and runs it"]
+fn sbe_examples_rust_consumer_stops_at_a_hostile_record() {
+    let consumer = rust_example("price_consumer", "ci/sbe-examples");
+    sbe_consumer_stops_at_a_hostile_record("the Rust consumer", |ring| {
+        let mut rust = Command::new(&consumer);
+        rust.args([ring, "10"]);
+        rust
+    });
+}
+
+#[test]
+#[ignore = "needs the Java build and the Rust examples: ci/sbe-examples builds them and runs it"]
+fn sbe_examples_java_consumer_stops_at_a_hostile_record() {
+    let classpath = sbe_classpath();
+    sbe_consumer_stops_at_a_hostile_record("the Java consumer", |ring| {
+        java_example(
+            &SBE_FLAGS,
+            &classpath,
+            "examples/java/PriceConsumer.java",
+            &[ring, "10"],
+        )
+    });
 }
 
 /// The expected lines are the producers' values. (Runs with every `cargo test`.)

@@ -1,13 +1,15 @@
 //! Receives COUNT SBE price updates from a ring file that a producer in another process creates
 //! (`examples/java/PriceProducer.java`), each checked and read in place from the ring's memory,
-//! and prints the first three and the last.
+//! and prints the first three and the last. A message that is not a price update stops it with
+//! that message's number and what is wrong, left in the ring unread (a controlled read that
+//! aborts before it), as the Java consumer does.
 //!
 //! `cargo run -p sympathy-examples --bin price_consumer -- /tmp/prices.ring 100000`
 
 use std::time::{Duration, Instant};
 
 use sympathy_messages::{MessageError, PriceUpdateView, Side};
-use sympathy_ring::Ring;
+use sympathy_ring::{Action, Ring};
 
 /// One line per update, the same as the Java consumer prints.
 fn describe(u: &PriceUpdateView<'_>) -> String {
@@ -19,7 +21,14 @@ fn describe(u: &PriceUpdateView<'_>) -> String {
     format!("#{seq} {symbol} {side} {price:.2} x {quantity} ({levels} level{plural}) on {venue}")
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("price_consumer: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args
         .next()
@@ -34,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut consumer = ring.consumer()?;
     let (mut received, mut last, mut bad) = (0u64, String::new(), None::<MessageError>);
     while received < count {
-        let n = consumer.read(
+        let n = consumer.read_controlled(
             |_type, payload| match PriceUpdateView::new(payload) {
                 // Checked, then read in place: the payload is the ring's memory.
                 Ok(update) => {
@@ -43,13 +52,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         println!("{last}");
                     }
                     received += 1;
+                    Action::Continue
                 }
-                Err(e) => bad = bad.take().or(Some(e)),
+                // Not consumed: the head stays before it, for whoever looks next.
+                Err(e) => {
+                    bad = Some(e);
+                    Action::Abort
+                }
             },
             256,
         )?;
         if let Some(e) = bad {
-            return Err(format!("message {received} is not a price update: {e}").into());
+            let number = received + 1;
+            return Err(format!(
+                "message {number} is not a price update ({e}); it is left in the ring, unread"
+            )
+            .into());
         }
         if n == 0 {
             std::thread::sleep(Duration::from_micros(50)); // empty: let the producer run
