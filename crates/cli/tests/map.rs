@@ -117,3 +117,27 @@ fn a_copy_too_small_for_the_live_keys_is_refused_and_leaves_nothing() {
     let _ = std::fs::remove_file(&source);
     let _ = std::fs::remove_file(&destination);
 }
+
+#[test]
+fn stress_runs_over_no_keys_are_usage_errors() {
+    // Java's stress commands refuse --keys 0 as a usage error too (exit status 2).
+    let map = temp("stress-no-keys.map");
+    let path = map.to_str().unwrap();
+    for args in [
+        &["map", "stress-write", path, "--keys", "0", "--ops", "10"][..],
+        &[
+            "map",
+            "stress-read",
+            path,
+            "--keys",
+            "0",
+            "--seconds",
+            "0.1",
+        ][..],
+    ] {
+        let (code, stderr) = sympathy_within_deadline(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("--keys"), "{stderr}");
+        assert!(!map.exists(), "{args:?} created the map");
+    }
+}

@@ -338,3 +338,41 @@ fn sizes_and_counts_take_the_sidecars_suffixes() {
         text(&out)
     );
 }
+
+#[test]
+fn a_futex_wait_on_both_sides_moves_every_message_through_a_small_ring() {
+    // A 4 KiB ring and 20,000 messages: the producer sleeps on the full ring and the consumer
+    // on the empty one, each woken by the other (`--wait futex`, as java/sidecar's).
+    let path = temp("futex");
+    let p = path.to_str().unwrap().to_string();
+    create(&p, "4096");
+    let consumer = {
+        let p = p.clone();
+        std::thread::spawn(move || {
+            ring(&[
+                "consume",
+                &p,
+                "--count",
+                "20000",
+                "--wait",
+                "futex",
+                "--timeout-ms",
+                "30000",
+            ])
+        })
+    };
+    let produced = ring(&[
+        "produce", &p, "--count", "20000", "--size", "16", "--wait", "futex",
+    ]);
+    let consumed = consumer.join().unwrap();
+    assert!(produced.status.success(), "{}", text(&produced));
+    assert!(consumed.status.success(), "{}", text(&consumed));
+    assert!(
+        text(&consumed).contains("consumed and verified 20000 messages"),
+        "{}",
+        text(&consumed)
+    );
+    let bad = ring(&["consume", &p, "--count", "1", "--wait", "sleep"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    let _ = std::fs::remove_file(&path);
+}

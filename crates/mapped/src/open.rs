@@ -153,7 +153,7 @@ fn wait_for_header_page(
         if length >= HEADER_LENGTH as u64 {
             return Ok(length);
         }
-        if start.elapsed() >= timeout {
+        if start.elapsed() >= timeout || untouched_for(&metadata, timeout) {
             return Err(FileError::FileLength {
                 file,
                 path: path.to_path_buf(),
@@ -164,6 +164,16 @@ fn wait_for_header_page(
         }
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+/// Whether the file was last changed `timeout` or longer ago: then no creator is sizing it (a
+/// create sizes its file at once), and a short file is refused without a wait.
+fn untouched_for(metadata: &std::fs::Metadata, timeout: Duration) -> bool {
+    metadata
+        .modified()
+        .ok()
+        .and_then(|changed| std::time::SystemTime::now().duration_since(changed).ok())
+        .is_some_and(|age| age >= timeout)
 }
 
 /// Waits for the creator's `ready` word (stored last, so the header is complete once it is 1);

@@ -95,6 +95,28 @@ fn open_rejects_a_truncated_file() {
 
 #[test]
 #[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
+fn open_refuses_a_short_file_nobody_is_creating_without_waiting_for_it() {
+    let path = TempPath::new("stale-short");
+    std::fs::write(&path.0, b"hello").unwrap();
+    let file = std::fs::File::options().write(true).open(&path.0).unwrap();
+    let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    file.set_modified(an_hour_ago).unwrap();
+    let timeout = Duration::from_secs(60);
+    let start = std::time::Instant::now();
+    let err = Ring::open_with_timeout(&path.0, timeout).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RingError::File(FileError::FileLength { actual: 5, .. })
+        ),
+        "{err}"
+    );
+    // Unchanged for an hour: no creator is at work, so the open did not wait its minute.
+    assert!(start.elapsed() < timeout, "waited {:?}", start.elapsed());
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_rejects_a_resized_file() {
     let path = ring_file("resized");
     let file = std::fs::OpenOptions::new()

@@ -17,8 +17,8 @@ use sympathy_map::{MapConfig, MapFile};
 pub struct WriteArgs {
     /// The map file (created for the run when missing).
     path: PathBuf,
-    /// Keys the schedule spreads over.
-    #[arg(long, default_value_t = 1024)]
+    /// Keys the schedule spreads over (at least 1).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     keys: u64,
     /// Operations to apply.
     #[arg(long)]
@@ -91,8 +91,8 @@ pub fn write(args: WriteArgs) -> Result<()> {
 pub struct ReadArgs {
     /// The map file (waited for up to 30 s: the writer may still be creating it).
     path: PathBuf,
-    /// Keys the schedule spreads over.
-    #[arg(long, default_value_t = 1024)]
+    /// Keys the schedule spreads over (at least 1).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     keys: u64,
     /// Read for this long.
     #[arg(long, default_value_t = 2.0)]
@@ -118,7 +118,7 @@ pub fn read(args: ReadArgs) -> Result<()> {
     while start.elapsed().as_secs_f64() < args.seconds {
         for _ in 0..1024 {
             r = mix(r);
-            let key = r % args.keys.max(1);
+            let key = r % args.keys;
             if let Err(e) = verifier.check(key, map.get(key)?) {
                 bail!("stress-read: after {} reads: {e}", verifier.reads);
             }

@@ -22,7 +22,8 @@ pub struct CreateArgs {
     capacity: usize,
 }
 
-/// `ring produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T] [--first I]`
+/// `ring produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T] [--first I]
+/// [--wait spin|futex]`
 #[derive(Args, Debug)]
 pub struct ProduceArgs {
     /// The ring file.
@@ -56,6 +57,31 @@ pub struct ProduceArgs {
     /// producer).
     #[arg(long)]
     core: Option<usize>,
+    /// On a full ring: spin (then back off and park) or sleep in a futex wait until the
+    /// consumer reads.
+    #[arg(long, value_enum, default_value_t = WaitKind::Spin)]
+    wait: WaitKind,
+}
+
+/// `--wait`: how a command waits on a full or empty ring (as `java/sidecar`'s `--wait`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WaitKind {
+    /// Spin, then back off and park 50 µs at a time ([`Wait::backoff`]).
+    Spin,
+    /// Spin briefly, then sleep in a futex wait until the peer wakes this side
+    /// ([`Wait::futex`]): an idle side costs next to no CPU.
+    Futex,
+}
+
+impl WaitKind {
+    /// The ring's wait, giving up after `timeout_ms`.
+    fn wait(self, timeout_ms: u64) -> Wait {
+        let wait = match self {
+            WaitKind::Spin => Wait::backoff(),
+            WaitKind::Futex => Wait::futex(),
+        };
+        wait.timeout(Duration::from_millis(timeout_ms))
+    }
 }
 
 /// Payload sizes of `ring produce`: one size, or a range drawn from a seeded generator.
@@ -113,7 +139,7 @@ impl SizeDraw {
 }
 
 /// `ring consume PATH --count N [--first I|auto] [--until-detached] [--timeout-ms M]
-/// [--json [--producer LABEL]]`
+/// [--json [--producer LABEL]] [--wait spin|futex]`
 #[derive(Args, Debug)]
 pub struct ConsumeArgs {
     /// The ring file.
@@ -143,6 +169,9 @@ pub struct ConsumeArgs {
     /// The `producer` param of the --json result: who wrote the messages (e.g. `java-ffm`).
     #[arg(long, default_value = "unknown")]
     producer: String,
+    /// On an empty ring: spin (then back off and park) or sleep in a futex wait until a write.
+    #[arg(long, value_enum, default_value_t = WaitKind::Spin)]
+    wait: WaitKind,
 }
 
 /// `consume --first`: where the pattern indexes start.
@@ -223,7 +252,7 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
         sizes: args.size,
         state: args.seed,
     };
-    let wait = Wait::backoff().timeout(Duration::from_millis(args.timeout_ms));
+    let wait = args.wait.wait(args.timeout_ms);
     let mut buf = vec![0u8; args.size.max];
     let count = args.count.unwrap_or(u64::MAX);
     let deadline = args
@@ -263,7 +292,7 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
 pub fn consume(args: ConsumeArgs) -> Result<()> {
     let ring = open_for_use(&args.path)?;
     let mut consumer = ring.consumer()?;
-    let wait = Wait::backoff().timeout(Duration::from_millis(args.timeout_ms));
+    let wait = args.wait.wait(args.timeout_ms);
     let mut v = Verifier {
         count: args.count.unwrap_or(u64::MAX),
         first: match args.first {

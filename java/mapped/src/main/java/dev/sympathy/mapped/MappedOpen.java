@@ -8,10 +8,13 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 
@@ -95,7 +98,7 @@ public final class MappedOpen {
         FileChannel channel = openRegularFile(path, access, timeout, deadline);
         Arena headerArena = Arena.ofConfined();
         try {
-            waitForHeaderPage(channel, where, deadline);
+            waitForHeaderPage(channel, path, timeout, deadline);
             MemorySegment header = channel.map(FileChannel.MapMode.READ_ONLY, 0, MappedHeader.HEADER_LENGTH,
                     headerArena);
             waitForReady(header, where, timeout, deadline);
@@ -144,17 +147,33 @@ public final class MappedOpen {
         }
     }
 
-    /** Waits until the file is at least a header page long. */
-    private void waitForHeaderPage(FileChannel channel, String where, long deadline) throws IOException {
+    /**
+     * Waits until the file is at least a header page long: at most until the deadline, and not
+     * at all when the file was last changed {@code timeout} or longer ago (then no creator is
+     * sizing it: a create sizes its file at once).
+     */
+    private void waitForHeaderPage(FileChannel channel, Path path, Duration timeout, long deadline)
+            throws IOException {
+        String where = path.toString();
         while (true) {
             long length = channel.size();
             if (length >= MappedHeader.HEADER_LENGTH) {
                 return;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (System.nanoTime() - deadline >= 0 || untouchedFor(path, timeout)) {
                 throw errors.shorterThanHeader().of(where, length);
             }
             pause();
+        }
+    }
+
+    /** Whether {@code path} was last changed {@code timeout} or longer ago (as the Rust open). */
+    private static boolean untouchedFor(Path path, Duration timeout) {
+        try {
+            Instant changed = Files.getLastModifiedTime(path).toInstant();
+            return !changed.plus(timeout).isAfter(Instant.now());
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -202,9 +221,16 @@ public final class MappedOpen {
     /** The kind's error for an operating-system failure to {@code verb} ("open", "map") the file. */
     private MappedFileException refusal(String where, String verb, IOException e) {
         String operation = verb + " the " + kind.noun() + " file";
-        return e instanceof AccessDeniedException denied
-                ? errors.permissionDenied().of(where, operation, denied)
-                : errors.io().of(where, operation, e);
+        if (e instanceof AccessDeniedException denied) {
+            return errors.permissionDenied().of(where, operation, denied);
+        }
+        // EPERM (an immutable file, a sealed one) is the JDK's bare FileSystemException; Rust
+        // counts it as permission denied, as EACCES.
+        if (e instanceof FileSystemException fs && "Operation not permitted".equals(fs.getReason())) {
+            return errors.permissionDenied().of(where, operation,
+                    new AccessDeniedException(fs.getFile(), fs.getOtherFile(), fs.getReason()));
+        }
+        return errors.io().of(where, operation, e);
     }
 
     private static void pause() {

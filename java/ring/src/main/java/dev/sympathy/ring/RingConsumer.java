@@ -89,7 +89,7 @@ public final class RingConsumer implements AutoCloseable {
                 final int alignedLength = align(recordLength, RECORD_ALIGNMENT);
                 if (recordLength < RECORD_HEADER_LENGTH || alignedLength > contiguousBlockLength - bytesRead
                         || alignedLength < 0) {
-                    throw lengthDoesNotFit(head + bytesRead, recordLength, contiguousBlockLength - bytesRead);
+                    throw badLength(head + bytesRead, recordLength, contiguousBlockLength - bytesRead);
                 }
                 final int typeId = (int) (header >>> 32);
                 if (typeId == PADDING_MSG_TYPE_ID) {
@@ -153,7 +153,7 @@ public final class RingConsumer implements AutoCloseable {
                 final int alignedLength = align(recordLength, RECORD_ALIGNMENT);
                 if (recordLength < RECORD_HEADER_LENGTH || alignedLength > contiguousBlockLength - bytesRead
                         || alignedLength < 0) {
-                    throw lengthDoesNotFit(head + bytesRead, recordLength, contiguousBlockLength - bytesRead);
+                    throw badLength(head + bytesRead, recordLength, contiguousBlockLength - bytesRead);
                 }
                 final int typeId = (int) (header >>> 32);
                 if (typeId == PADDING_MSG_TYPE_ID) {
@@ -201,15 +201,19 @@ public final class RingConsumer implements AutoCloseable {
      * controlledRead over the JIT's inlining limit (FreqInlineSize, 325 bytes of bytecode).
      */
 
-    private static CorruptRecordException lengthDoesNotFit(long position, int recordLength, int room) {
-        return new CorruptRecordException(position, "record length " + recordLength + " does not fit the "
-                + room + " bytes to the end of the area");
+    /** A record length that is too short, or too long for the room left: in the Rust ring's words. */
+    private static CorruptRecordException badLength(long position, int recordLength, int room) {
+        return new CorruptRecordException(position, recordLength < RECORD_HEADER_LENGTH
+                ? "record length " + recordLength + " is shorter than the " + RECORD_HEADER_LENGTH + "-byte header"
+                : "record length " + recordLength + " exceeds the " + room + " bytes it may span");
     }
 
+    /** An unknown type, or a payload over the maximum: in the Rust ring's words. */
     private CorruptRecordException badMessage(long position, int typeId, int length) {
         return new CorruptRecordException(position, typeId < 1
-                ? "record type " + typeId + " is neither a message type (>= 1) nor padding (-1)"
-                : "payload of " + length + " bytes exceeds the maximum " + maxMessageLength);
+                ? "type id " + typeId + " is neither a message type (>= 1) nor padding (-1)"
+                : "record length " + (length + RECORD_HEADER_LENGTH) + " exceeds the "
+                        + (maxMessageLength + RECORD_HEADER_LENGTH) + " bytes it may span");
     }
 
     /**

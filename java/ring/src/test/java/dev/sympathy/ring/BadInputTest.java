@@ -16,8 +16,10 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,6 +64,19 @@ class BadInputTest {
         Files.writeString(path, "hello");
         var e = assertThrows(TruncatedFileException.class, () -> RingFile.open(path, SHORT));
         assertTrue(e.getMessage().contains("5 bytes, shorter than the 4096-byte header page"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAShortFileNobodyIsCreatingWithoutWaitingForIt() throws IOException {
+        Path path = dir.resolve("stale-short");
+        Files.writeString(path, "hello");
+        Files.setLastModifiedTime(path, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+        Duration timeout = Duration.ofSeconds(60);
+        long start = System.nanoTime();
+        var e = assertThrows(TruncatedFileException.class, () -> RingFile.open(path, timeout));
+        assertTrue(e.getMessage().contains("5 bytes, shorter than the 4096-byte header page"), e.getMessage());
+        // Unchanged for an hour: no creator is at work, so the open did not wait its minute.
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(timeout) < 0);
     }
 
     @Test

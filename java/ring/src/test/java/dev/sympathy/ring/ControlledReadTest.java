@@ -106,8 +106,29 @@ class ControlledReadTest {
             ring.ringRegion().set(ValueLayout.JAVA_INT, 3 * 16 + 4, -2);
             CorruptRecordException e = assertThrows(CorruptRecordException.class,
                     () -> consumer.controlledRead((type, buffer, offset, length) -> Action.CONTINUE, 100));
-            assertTrue(e.getMessage().contains("record type -2"), e.getMessage());
+            assertTrue(e.getMessage().contains("type id -2"), e.getMessage());
             assertEquals(3 * 16, consumer.position());
+        }
+    }
+
+    @Test
+    void shouldGiveTheReasonsTheRustRingGivesForImpossibleLengths() {
+        RingFile ring = ringWith(4);
+        try (RingConsumer consumer = ring.consumer()) {
+            // A positive length shorter than the record header: too short, whatever room is left.
+            ring.ringRegion().set(ValueLayout.JAVA_INT, 0, 4);
+            CorruptRecordException e = assertThrows(CorruptRecordException.class,
+                    () -> consumer.read((type, buffer, offset, length) -> { }, 100));
+            assertTrue(e.getMessage().contains("record length 4 is shorter than the 8-byte header"), e.getMessage());
+            e = assertThrows(CorruptRecordException.class,
+                    () -> consumer.controlledRead((type, buffer, offset, length) -> Action.CONTINUE, 100));
+            assertTrue(e.getMessage().contains("record length 4 is shorter than the 8-byte header"), e.getMessage());
+            // One longer than the area left.
+            ring.ringRegion().set(ValueLayout.JAVA_INT, 0, 1 << 20);
+            e = assertThrows(CorruptRecordException.class,
+                    () -> consumer.read((type, buffer, offset, length) -> { }, 100));
+            assertTrue(e.getMessage().contains("record length 1048576 exceeds the 1024 bytes it may span"),
+                    e.getMessage());
         }
     }
 }
