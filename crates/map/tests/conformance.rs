@@ -141,6 +141,14 @@ fn make(case: &Value, base_bytes: &[u8], base: &Base, path: &Path) {
                 length.as_u64().unwrap(),
             );
         }
+        if let Some(reserved) = record.get("reserved") {
+            put_word(
+                &mut bytes,
+                start + RECORD_RESERVED_OFFSET,
+                4,
+                reserved.as_u64().unwrap(),
+            );
+        }
     }
     if let Some(all) = case["slots_all"].as_u64() {
         for i in 0..base.slots as usize {

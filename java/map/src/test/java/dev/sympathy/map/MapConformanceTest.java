@@ -115,6 +115,9 @@ class MapConformanceTest {
             if (r.has("value_length")) {
                 putWord(bytes, start + RECORD_VALUE_LENGTH_OFFSET, 4, r.get("value_length").asLong());
             }
+            if (r.has("reserved")) {
+                putWord(bytes, start + RECORD_RESERVED_OFFSET, 4, r.get("reserved").asLong());
+            }
         }
         if (c.has("slots_all")) {
             long all = Long.parseUnsignedLong(c.get("slots_all").asText());

@@ -1,5 +1,9 @@
 package dev.sympathy.mapped;
 
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 
 /**
@@ -71,8 +75,28 @@ public final class FileMessages {
                 + " `docker run --shm-size`) or " + file.makeSmaller();
     }
 
-    /** Kind {@code io}. */
+    /** Kind {@code io}: the operation and its cause, as the system names it (as Rust's errors do). */
     public static String io(String path, String operation, Throwable cause) {
-        return path + ": could not " + operation + ": " + cause.getMessage();
+        return path + ": could not " + operation + ": " + cause(cause);
+    }
+
+    /**
+     * What went wrong, in the system's words: the JDK's file exceptions carry only the path as
+     * their message (a {@code NoSuchFileException}'s is the file's name), so their kind is named.
+     */
+    static String cause(Throwable cause) {
+        if (cause instanceof NoSuchFileException) {
+            return "No such file or directory";
+        }
+        if (cause instanceof FileAlreadyExistsException) {
+            return "File exists";
+        }
+        if (cause instanceof AccessDeniedException) {
+            return "Permission denied";
+        }
+        if (cause instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        return cause.getMessage() != null ? cause.getMessage() : cause.toString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.sympathy.ring;
 
+import dev.sympathy.mapped.FileMessages;
 import java.io.IOException;
 
 /** The operating system refused an operation on the ring file for a reason other than permissions. */
@@ -10,7 +11,7 @@ public final class RingIoException extends RingException {
      * @param operation what was attempted, e.g. {@code "open the ring file"}
      */
     public RingIoException(String path, String operation, IOException cause) {
-        super("io", path + ": could not " + operation + ": " + cause);
+        super("io", FileMessages.io(path, operation, cause));
         initCause(cause);
     }
 }
