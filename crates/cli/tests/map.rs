@@ -141,3 +141,69 @@ fn stress_runs_over_no_keys_are_usage_errors() {
         assert!(!map.exists(), "{args:?} created the map");
     }
 }
+
+/// `tool map load-users` of `users` into `path`, killed (-9) once it has put a tenth of them,
+/// then finished by a rerun with `--resume`: the map then holds exactly the users, and a second
+/// `--resume` puts nothing and takes no data space.
+fn a_killed_load_is_finished_by_resume(tool: &[&str]) {
+    let users: u64 = 1_000_000;
+    let map = temp(&format!("resume-{}.map", tool.len()));
+    let path = map.to_str().unwrap().to_string();
+    let n = users.to_string();
+    let command = |extra: &[&str]| {
+        let mut cmd = Command::new(tool[0]);
+        // Its own process group, so that the kill reaches a JVM behind java/sidecar's bash.
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        cmd.args(&tool[1..])
+            .args(["map", "load-users", &path, "--users", &n])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    };
+    let mut load = command(&[]).spawn().expect("load-users runs");
+    // The header's count (offset 72) says how far the load is.
+    let count = || {
+        std::fs::read(&map)
+            .ok()
+            .filter(|b| b.len() >= 80)
+            .map_or(0, |b| u64::from_le_bytes(b[72..80].try_into().unwrap()))
+    };
+    while load.try_wait().unwrap().is_none() && count() < users / 10 {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let group = format!("-{}", load.id());
+    let _ = Command::new("kill").args(["-9", "--", &group]).status();
+    let _ = load.wait();
+    let resumed = command(&["--resume"]).output().unwrap();
+    let said = String::from_utf8_lossy(&resumed.stdout).into_owned();
+    assert!(
+        resumed.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(said.contains("were there already"), "{said}");
+    let (code, stderr) = sympathy_within_deadline(&["map", "verify-users", &path, "--users", &n]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let again = command(&["--resume"]).output().unwrap();
+    let again = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert!(
+        again.contains(&format!("({users} were there already, 0 put)")),
+        "{again}"
+    );
+    let data_bytes = |s: &str| s.rsplit(", ").next().unwrap().to_string();
+    assert_eq!(data_bytes(&said), data_bytes(&again), "{said}\n{again}");
+    let _ = std::fs::remove_file(&map);
+}
+
+#[test]
+fn a_killed_rust_load_is_finished_by_resume() {
+    a_killed_load_is_finished_by_resume(&[env!("CARGO_BIN_EXE_sympathy")]);
+}
+
+#[test]
+#[ignore = "needs the Java build: ci/java-test runs it"]
+fn a_killed_java_load_is_finished_by_resume() {
+    let sidecar = concat!(env!("CARGO_MANIFEST_DIR"), "/../../java/sidecar");
+    a_killed_load_is_finished_by_resume(&["bash", sidecar]);
+}

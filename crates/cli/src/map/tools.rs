@@ -77,7 +77,7 @@ pub fn create(args: CreateArgs) -> Result<()> {
     Ok(())
 }
 
-/// `map load-users PATH --users N`
+/// `map load-users PATH --users N [--flush] [--resume]`
 #[derive(Args, Debug)]
 pub struct LoadUsersArgs {
     /// The map file (created, sized for the users, when missing).
@@ -88,6 +88,10 @@ pub struct LoadUsersArgs {
     /// Call flush (msync) at the end: durable across an OS crash.
     #[arg(long)]
     pub flush: bool,
+    /// Finish a load that was stopped (killed, or out of time): a user already in the map with
+    /// exactly its value is kept, not put again, so a rerun takes no data space for it.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// Runs `map load-users`.
@@ -100,21 +104,35 @@ pub fn load_users(args: LoadUsersArgs) -> Result<()> {
     expect_users(&map)?;
     let mut writer = map.writer()?;
     let start = Instant::now();
+    let (mut kept, mut encoded) = (0u64, Vec::new());
     for id in 0..args.users {
         let user = generate(id, args.users);
-        writer.put_with(id, FlyweightCodec.encoded_len(&user), |bytes| {
-            FlyweightCodec.encode(&user, bytes)
-        })?;
+        let length = FlyweightCodec.encoded_len(&user);
+        if args.resume {
+            encoded.resize(length, 0);
+            FlyweightCodec.encode(&user, &mut encoded);
+            if writer.get(id)? == Some(&encoded[..]) {
+                kept += 1;
+                continue;
+            }
+        }
+        writer.put_with(id, length, |bytes| FlyweightCodec.encode(&user, bytes))?;
     }
     if args.flush {
         writer.flush()?;
     }
     let seconds = start.elapsed().as_secs_f64();
+    let put = args.users - kept;
+    let resumed = if args.resume {
+        format!(" ({kept} were there already, {put} put)")
+    } else {
+        String::new()
+    };
     println!(
-        "loaded {} users into {} in {seconds:.2} s ({:.0} puts/s); {} keys, {} data bytes",
+        "loaded {} users into {}{resumed} in {seconds:.2} s ({:.0} puts/s); {} keys, {} data bytes",
         args.users,
         args.path.display(),
-        args.users as f64 / seconds,
+        put as f64 / seconds,
         writer.len(),
         writer.data_end()
     );

@@ -37,7 +37,8 @@ final class MapCommands {
                       [--max-value-length M] [--value-format bytes|user-flyweight]
               map copy SOURCE DESTINATION [--slots S] [--data-capacity B]   the live entries into a new map
                                                          (default: twice the slots, twice the live bytes)
-              map load-users PATH --users N [--flush]    put users 0..N (created, sized for them, when missing)
+              map load-users PATH --users N [--flush] [--resume]   put users 0..N (created, sized for them, when
+                                                         missing); --resume keeps the users already there
               map verify-users PATH --users N            check the map holds exactly users 0..N, every field
               map get PATH KEY                           a user as JSON, other values in hex
               map inspect PATH                           header, counters, writer
@@ -179,27 +180,47 @@ final class MapCommands {
     }
 
     private static void loadUsers(String[] argv) {
-        Args args = new Args("map load-users", argv, 2, Set.of("users"), Set.of("flush"));
+        Args args = new Args("map load-users", argv, 2, Set.of("users"), Set.of("flush", "resume"));
         Path path = Path.of(args.positional(0, "PATH (the map file)"));
         args.expectPositional(1);
         long users = args.requiredLong("users", 0, Long.MAX_VALUE);
+        boolean resume = args.flag("resume");
         long start = System.nanoTime();
         try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, Users.mapConfig(users))) {
             expectUsers(map);
             try (MapWriter writer = map.writer()) {
                 FlyweightCodec codec = FlyweightCodec.INSTANCE;
+                long kept = 0;
                 for (long id = 0; id < users; id++) {
                     User user = Users.generate(id, users);
-                    writer.putWith(id, codec.encodedLength(user), (data, at, n) -> codec.encode(user, data, at));
+                    int length = codec.encodedLength(user);
+                    if (resume && holds(map, id, user, length)) {
+                        kept++;
+                        continue;
+                    }
+                    writer.putWith(id, length, (data, at, n) -> codec.encode(user, data, at));
                 }
                 if (args.flag("flush")) {
                     writer.flush();
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
-                System.out.printf("loaded %d users into %s in %.2f s (%.0f puts/s); %d keys, %d data bytes%n", users,
-                        path, seconds, users / seconds, writer.size(), writer.dataEnd());
+                String resumed = resume ? " (" + kept + " were there already, " + (users - kept) + " put)" : "";
+                System.out.printf("loaded %d users into %s%s in %.2f s (%.0f puts/s); %d keys, %d data bytes%n", users,
+                        path, resumed, seconds, (users - kept) / seconds, writer.size(), writer.dataEnd());
             }
         }
+    }
+
+    /** Whether {@code map} holds user {@code id} with exactly the value {@code user} encodes to. */
+    private static boolean holds(MapFile map, long id, User user, int length) {
+        long record = map.find(id);
+        if (record < 0 || map.valueLength(record) != length) {
+            return false;
+        }
+        MemorySegment encoded = MemorySegment.ofArray(new byte[length]);
+        FlyweightCodec.INSTANCE.encode(user, encoded, 0);
+        long at = MapFile.valueOffset(record);
+        return MemorySegment.mismatch(map.data(), at, at + length, encoded, 0, length) < 0;
     }
 
     private static void verifyUsers(String[] argv) {
