@@ -1,7 +1,7 @@
 //! The lookup services facing hostile clients, one set of cases run against each:
 //! `sympathy serve-map` and its Java twin `java/sidecar serve-map`.
 //!
-//! - `half_closed_clients_get_their_answers`: with 200 slow clients holding connections, 100
+//! - `half_closed_clients_get_their_answers`: with 500 slow clients holding connections, 100
 //!   clients that shut down their sending side after the request (as `nc -N` does) each get
 //!   their user;
 //! - `slow_and_idle_clients_are_cut`: a client that trickles its headers, one that sends
@@ -32,6 +32,8 @@ use std::time::{Duration, Instant};
 
 use processes::{Proc, TempDir, describe, one_at_a_time, sidecar, sidecar_built, sympathy};
 
+/// Clients that hold a connection with half a request while others are served.
+const SLOW_CLIENTS: usize = 500;
 /// Users in the map the services serve.
 const USERS: u64 = 1000;
 /// How long a case waits for an answer or a close before it calls the service stuck: far past
@@ -150,7 +152,7 @@ fn half_closed_clients_get_their_answers(tool: fn(&[&str]) -> Command) {
     let _one = one_at_a_time();
     let service = Service::start(tool, &["--read-timeout-ms", "30000"]);
     let rss_before = service.resident_kib();
-    let slow: Vec<TcpStream> = (0..200)
+    let slow: Vec<TcpStream> = (0..SLOW_CLIENTS)
         .map(|_| {
             let mut s = service.connect();
             s.write_all(b"GET /users/1 HTTP/1.1\r\nhost: slow\r\n")
@@ -183,8 +185,8 @@ fn half_closed_clients_get_their_answers(tool: fn(&[&str]) -> Command) {
         failed.len()
     );
     eprintln!(
-        "{}: 100 of 100 half-closed clients answered beside 200 slow ones; resident memory \
-         {rss_before} KiB before, {rss_after} KiB with them",
+        "{}: 100 of 100 half-closed clients answered beside {SLOW_CLIENTS} slow ones; resident \
+         memory {rss_before} KiB before, {rss_after} KiB with them",
         service.process_name()
     );
 }
