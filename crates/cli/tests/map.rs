@@ -146,7 +146,7 @@ fn stress_runs_over_no_keys_are_usage_errors() {
 /// then finished by a rerun with `--resume`: the map then holds exactly the users, and a second
 /// `--resume` puts nothing and takes no data space.
 fn a_killed_load_is_finished_by_resume(tool: &[&str]) {
-    let users: u64 = 1_000_000;
+    let users: u64 = 300_000;
     let map = temp(&format!("resume-{}.map", tool.len()));
     let path = map.to_str().unwrap().to_string();
     let n = users.to_string();
