@@ -106,11 +106,13 @@ pub enum Metric {
     TraversalsPerSec,
     /// HTTP lookups answered per second by a service.
     LookupsPerSec,
+    /// HTTP lookups answered per CPU-second the service's process spent.
+    LookupsPerCpuSec,
 }
 
 impl Metric {
     /// Every metric, in declaration order.
-    pub const ALL: [Metric; 41] = [
+    pub const ALL: [Metric; 42] = [
         Metric::NsPerOp,
         Metric::NsPerHop,
         Metric::HopsPerSec,
@@ -152,6 +154,7 @@ impl Metric {
         Metric::GcLogPauseMs,
         Metric::TraversalsPerSec,
         Metric::LookupsPerSec,
+        Metric::LookupsPerCpuSec,
     ];
 
     /// The metric's name in the schema.
@@ -198,6 +201,7 @@ impl Metric {
             Metric::GcLogPauseMs => "gc_log_pause_ms",
             Metric::TraversalsPerSec => "traversals_per_sec",
             Metric::LookupsPerSec => "lookups_per_sec",
+            Metric::LookupsPerCpuSec => "lookups_per_cpu_sec",
         }
     }
 

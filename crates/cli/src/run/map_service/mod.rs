@@ -333,17 +333,21 @@ impl Experiment for MapServiceArgs {
                 server.check_alive()?;
                 let figures = match load.pace {
                     Pace::Saturate { .. } => {
+                        let cpu_before = server.cpu_seconds()?;
                         let outcome =
                             run_wrk(&wrk, &script, &server.url, &load, load_core, run as u64)?;
+                        let cpu = server.cpu_seconds()? - cpu_before;
+                        let per_cpu_second = outcome.answered as f64 / cpu.max(f64::EPSILON);
                         reporter.line(&format!(
-                            "{run} - {} {:<9} closed loop: {:.0} lookups/s ({} answers in {:.2} s)",
+                            "{run} - {} {:<9} closed loop: {:.0} lookups/s ({} answers in {:.2} s; \
+                             the server's CPU {cpu:.2} s: {per_cpu_second:.0} lookups per CPU-second)",
                             load.server.language(),
                             load.variant.name(),
                             outcome.rate,
                             outcome.answered,
                             outcome.seconds
                         ))?;
-                        vec![outcome.rate]
+                        vec![outcome.rate, per_cpu_second]
                     }
                     Pace::Fixed { rate, seconds } => {
                         let (_, pool) = exchanges
@@ -393,7 +397,7 @@ impl Experiment for MapServiceArgs {
         }
         for (case, samples) in cases.iter().zip(&samples) {
             let metrics: &[Metric] = match case.work.pace {
-                Pace::Saturate { .. } => &[Metric::LookupsPerSec],
+                Pace::Saturate { .. } => &[Metric::LookupsPerSec, Metric::LookupsPerCpuSec],
                 Pace::Fixed { .. } => &[
                     Metric::LatencyP50Ns,
                     Metric::LatencyP99Ns,
@@ -608,6 +612,30 @@ impl ServerProcess {
     }
 
     /// The server's socket address (from its URL, `http://127.0.0.1:PORT`).
+    /// The CPU time the server's process has used so far, every thread's, user and system
+    /// (`/proc/PID/stat` fields 14 and 15, in clock ticks): `taskset` and java/sidecar exec the
+    /// server, so the child is the server itself.
+    fn cpu_seconds(&self) -> Result<f64> {
+        let pid = self.child.id();
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .with_context(|| format!("read the {} server's CPU time", self.server.language()))?;
+        // The fields after the command's closing parenthesis: state is field 3, utime 14.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        let ticks = |field: usize| -> Result<f64> {
+            fields
+                .get(field - 3)
+                .and_then(|t| t.parse::<u64>().ok())
+                .map(|t| t as f64)
+                .with_context(|| format!("/proc/{pid}/stat has no field {field}: {stat}"))
+        };
+        // SAFETY: sysconf only reads a configuration value.
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+        Ok((ticks(14)? + ticks(15)?) / per_second)
+    }
+
     fn addr(&self) -> Result<std::net::SocketAddr> {
         let host = self.url.trim_start_matches("http://").trim_end_matches('/');
         host.parse()
