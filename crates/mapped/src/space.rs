@@ -40,16 +40,16 @@ pub const RESERVE_STEP: u64 = 8 << 20;
 
 /// Bytes of a filesystem of `total` bytes that a reservation leaves free for other programs:
 /// 1/32 of it, at least 4 MiB (a quarter of a filesystem smaller than 16 MiB) and at most
-/// 1 GiB.
+/// 256 MiB.
 ///
 /// ```
 /// use sympathy_mapped::space::kept_free;
 /// assert_eq!(kept_free(64 << 20), 4 << 20); // Docker's /dev/shm
-/// assert_eq!(kept_free(64 << 30), 1 << 30);
+/// assert_eq!(kept_free(64 << 30), 256 << 20);
 /// assert_eq!(kept_free(64 << 10), 16 << 10);
 /// ```
 pub fn kept_free(total: u64) -> u64 {
-    (total / 32).clamp((4 << 20).min(total / 4), 1 << 30)
+    (total / 32).clamp((4 << 20).min(total / 4), 256 << 20)
 }
 
 /// Allocates every block of `file`'s first `length` bytes (and extends it to `length`), with

@@ -104,11 +104,11 @@ public final class FileSpace {
     /**
      * Bytes of a filesystem of {@code total} bytes that a reservation leaves free for other
      * programs: 1/32 of it, at least 4 MiB (a quarter of a filesystem smaller than 16 MiB) and at
-     * most 1 GiB; as the Rust {@code kept_free}.
+     * most 256 MiB; as the Rust {@code kept_free}.
      */
     public static long keptFree(long total) {
         long least = Math.min(4L << 20, total / 4);
-        return Math.min(Math.max(total / 32, least), 1L << 30);
+        return Math.min(Math.max(total / 32, least), 256L << 20);
     }
 
     /**
