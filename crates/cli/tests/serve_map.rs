@@ -103,9 +103,16 @@ impl Service {
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
             .unwrap_or(0)
     }
-}
 
-impl Service {
+    /// Which service this is, for the lines the cases print.
+    fn process_name(&self) -> &'static str {
+        if self.running().stderr_so_far().contains("JDK HttpServer") {
+            "java/sidecar serve-map"
+        } else {
+            "sympathy serve-map"
+        }
+    }
+
     fn running(&self) -> &Proc {
         self.process.as_ref().expect("the service is running")
     }
@@ -505,16 +512,6 @@ fn the_services_answer_the_table(tool: fn(&[&str]) -> Command, side: Side) {
         }
     }
     assert!(wrong.is_empty(), "{side:?}:\n{}", wrong.join("\n"));
-}
-
-impl Service {
-    fn process_name(&self) -> &'static str {
-        if self.running().stderr_so_far().contains("JDK HttpServer") {
-            "java/sidecar serve-map"
-        } else {
-            "sympathy serve-map"
-        }
-    }
 }
 
 #[test]

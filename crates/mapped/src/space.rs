@@ -92,7 +92,8 @@ pub fn allocate_new(file: &File, path: &Path, length: u64) -> Result<(), SpaceEr
 /// `Ok` when `wanted` more bytes fit on `path`'s filesystem beside the [`kept_free`] margin
 /// (or when the free space cannot be read: the reservation itself then decides).
 fn room_for(path: &Path, wanted: u64) -> Result<(), SpaceError> {
-    let Some((available, total)) = free_and_total(&directory_of(path)) else {
+    let dir = directory_of(path);
+    let Some((available, total)) = free_and_total(&dir) else {
         return Ok(());
     };
     let kept = kept_free(total);
@@ -100,7 +101,7 @@ fn room_for(path: &Path, wanted: u64) -> Result<(), SpaceError> {
         return Ok(());
     }
     Err(SpaceError::NoSpace {
-        filesystem: filesystem_name(&directory_of(path)),
+        filesystem: filesystem_name(&dir),
         available,
         kept,
     })
