@@ -113,8 +113,10 @@ pub fn load_users(args: LoadUsersArgs) -> Result<()> {
             FlyweightCodec.encode(&user, &mut encoded);
             if writer.get(id)? == Some(&encoded[..]) {
                 kept += 1;
-                continue;
+            } else {
+                writer.put(id, &encoded)?; // encoded already: no second encode in place
             }
+            continue;
         }
         writer.put_with(id, length, |bytes| FlyweightCodec.encode(&user, bytes))?;
     }

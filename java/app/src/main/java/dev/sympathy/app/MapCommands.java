@@ -194,8 +194,14 @@ final class MapCommands {
                 for (long id = 0; id < users; id++) {
                     User user = Users.generate(id, users);
                     int length = codec.encodedLength(user);
-                    if (resume && holds(map, id, user, length)) {
-                        kept++;
+                    if (resume) {
+                        byte[] encoded = new byte[length];
+                        codec.encode(user, MemorySegment.ofArray(encoded), 0);
+                        if (holds(map, id, encoded)) {
+                            kept++;
+                        } else {
+                            writer.put(id, encoded); // encoded already: no second encode in place
+                        }
                         continue;
                     }
                     writer.putWith(id, length, (data, at, n) -> codec.encode(user, data, at));
@@ -211,16 +217,15 @@ final class MapCommands {
         }
     }
 
-    /** Whether {@code map} holds user {@code id} with exactly the value {@code user} encodes to. */
-    private static boolean holds(MapFile map, long id, User user, int length) {
+    /** Whether {@code map} holds key {@code id} with exactly the value {@code encoded}. */
+    private static boolean holds(MapFile map, long id, byte[] encoded) {
         long record = map.find(id);
-        if (record < 0 || map.valueLength(record) != length) {
+        if (record < 0 || map.valueLength(record) != encoded.length) {
             return false;
         }
-        MemorySegment encoded = MemorySegment.ofArray(new byte[length]);
-        FlyweightCodec.INSTANCE.encode(user, encoded, 0);
         long at = MapFile.valueOffset(record);
-        return MemorySegment.mismatch(map.data(), at, at + length, encoded, 0, length) < 0;
+        return MemorySegment.mismatch(map.data(), at, at + encoded.length, MemorySegment.ofArray(encoded), 0,
+                encoded.length) < 0;
     }
 
     private static void verifyUsers(String[] argv) {
