@@ -9,16 +9,29 @@
 #   launcher_build_jni_library "--impl jni, pinning" || exit 1
 #   exec "$JAVA_HOME/bin/java" "${launcher_jvm_flags[@]}" -jar "$jar" "$@"
 #
-# Sets: root (the checkout), JAVA_HOME (exported), launcher_jni_library (the library's path),
+# Sets: root (the checkout), JAVA_HOME (exported), launcher_jni_library (the library's path; its
+# profile from SYMPATHY_JNI_PROFILE, below),
 # launcher_jvm_flags (native access for FFM and JNI, java.library.path at the library's folder,
 # sympathy.experiments at the experiment catalog's folder), launcher_latency_jvm_flags (the
 # sidecar's latency flags, below).
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-launcher_jni_library="$root/target/release/libsympathy_jni.so"
+# The cargo profile the JNI library is built in and loaded from: release (target/release), or
+# dev where SYMPATHY_JNI_PROFILE=dev says so (target/debug/deps, where `cargo test` leaves it:
+# ci/test's Java steps, which measure nothing, load the library of its test build).
+launcher_jni_profile=${SYMPATHY_JNI_PROFILE:-release}
+case $launcher_jni_profile in
+    release) launcher_jni_dir="$root/target/release" ;;
+    dev) launcher_jni_dir="$root/target/debug/deps" ;;
+    *)
+        echo "java/launcher.sh: SYMPATHY_JNI_PROFILE is '$launcher_jni_profile'; use release (the default) or dev" >&2
+        exit 2
+        ;;
+esac
+launcher_jni_library="$launcher_jni_dir/libsympathy_jni.so"
 launcher_jvm_flags=(
     --enable-native-access=ALL-UNNAMED
-    "-Djava.library.path=$root/target/release"
+    "-Djava.library.path=$launcher_jni_dir"
     "-Dsympathy.experiments=$root/experiments"
 )
 launcher_name=java/launcher.sh
@@ -88,20 +101,20 @@ launcher_build_jar() {
     touch "$jar" # a build that found nothing to do must not leave the jar looking stale
 }
 
-# launcher_build_jni_library FOR: builds target/release/libsympathy_jni.so (the Rust ring through
-# JNI: --impl jni, thread pinning) with `cargo build --release -p sympathy-jni` when it is missing
-# or older than the sources of bindings/jni, crates/ring, crates/mapped or crates/harness. FOR says what needs
-# it. Fails (status 1, with a message) when cargo is missing or the build fails; the caller
-# decides whether that is fatal.
+# launcher_build_jni_library FOR: builds $launcher_jni_library (the Rust ring through JNI: --impl
+# jni, thread pinning) with `cargo build --profile $launcher_jni_profile -p sympathy-jni` when it
+# is missing or older than the sources of bindings/jni, crates/ring, crates/mapped or
+# crates/affinity. FOR says what needs it. Fails (status 1, with a message) when cargo is missing
+# or the build fails; the caller decides whether that is fatal.
 launcher_build_jni_library() {
     local lib=$launcher_jni_library
-    launcher_stale "$lib" "$root/bindings/jni" "$root/crates/ring/src" "$root/crates/mapped/src" "$root/crates/harness/src" \
+    launcher_stale "$lib" "$root/bindings/jni" "$root/crates/ring/src" "$root/crates/mapped/src" "$root/crates/affinity/src" \
         -- -name '*.rs' -o -name Cargo.toml || return 0
     command -v cargo >/dev/null 2>&1 || {
         echo "$launcher_name: cargo is needed to build $lib ($1)" >&2
         return 1
     }
     echo "$launcher_name: building $lib ($1)" >&2
-    launcher_quietly "$lib (cargo build --release -p sympathy-jni)" \
-        cargo build --release -q -p sympathy-jni --manifest-path "$root/Cargo.toml"
+    launcher_quietly "$lib (cargo build --profile $launcher_jni_profile -p sympathy-jni)" \
+        cargo build --profile "$launcher_jni_profile" -q -p sympathy-jni --manifest-path "$root/Cargo.toml"
 }
