@@ -155,7 +155,8 @@ public final class Main {
                 final ExperimentAt at = found.at(experiment, catalog, preset);
                 final List<Map<String, Object>> records = new ArrayList<>();
                 for (JmhRun run : JmhRun.withCases(experiment.runs(at))) {
-                    for (Map<String, Object> rec : runJmh(run, converter, experiment.takesLatencyFlags())) {
+                    for (Map<String, Object> rec : runJmh(run, converter, experiment.takesLatencyFlags(),
+                            JmhIterations.forkJvmArgs(preset))) {
                         stdout.println(json ? Json.write(rec) : human(rec));
                         records.add(rec);
                     }
@@ -234,15 +235,17 @@ public final class Main {
 
     /**
      * Runs JMH once (progress to stderr) and converts its results; with {@code latencyFlags} the
-     * forks get {@link #latencyFlags()} and the results say so in {@code jvm_args}.
+     * forks get {@link #latencyFlags()}, and they get the preset's {@code presetFlags}
+     * ({@link JmhIterations#forkJvmArgs}); the results say so in {@code jvm_args}.
      */
-    private static List<Map<String, Object>> runJmh(JmhRun run, Converter converter, boolean latencyFlags)
-            throws IOException, RunnerException {
+    private static List<Map<String, Object>> runJmh(JmhRun run, Converter converter, boolean latencyFlags,
+            List<String> presetFlags) throws IOException, RunnerException {
         final Path dir = Files.createTempDirectory("sympathy-jmh");
         final Path result = dir.resolve("jmh.json");
         final Path extras = dir.resolve("extras.jsonl");
         final List<String> jvmArgs = new ArrayList<>(run.jvmArgs());
-        final List<String> latency = latencyFlags ? latencyFlags() : List.of();
+        final List<String> latency = new ArrayList<>(latencyFlags ? latencyFlags() : List.of());
+        latency.addAll(presetFlags);
         jvmArgs.addAll(latency);
         // JMH 1.37 itself calls sun.misc.Unsafe (org.openjdk.jmh.util.Utils): keep JDK 24+'s
         // run-time warning out of every fork's output.
