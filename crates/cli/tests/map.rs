@@ -196,6 +196,67 @@ fn a_killed_load_is_finished_by_resume(tool: &[&str]) {
     let _ = std::fs::remove_file(&map);
 }
 
+/// `tool map load-users` of 1000 users, then one user's record torn (a byte of its e-mail changed
+/// in the file, as a system crash after the last flush may leave it) and the header's `boot` set
+/// to another boot (as after the restart): `verify-users` refuses it, and `load-users --resume`,
+/// whose writer removes the torn record, puts that one user again.
+fn a_torn_user_is_put_again_by_resume(tool: &[&str]) {
+    let map = temp(&format!("torn-{}.map", tool.len()));
+    let path = map.to_str().unwrap().to_string();
+    let run = |args: &[&str]| {
+        let out = Command::new(tool[0])
+            .args(&tool[1..])
+            .args(args)
+            .output()
+            .expect("the tool runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let (ok, said) = run(&["map", "load-users", &path, "--users", "1000"]);
+    assert!(ok, "{said}");
+    let mut bytes = std::fs::read(&map).unwrap();
+    let needle = b"user500@";
+    let at = bytes
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("user 500's e-mail is in the file");
+    bytes[at + 1] ^= 0x20;
+    // The header's boot (offset 96, docs/map-layout.md): the records were written in another.
+    bytes[96..104].copy_from_slice(&1u64.to_le_bytes());
+    std::fs::write(&map, bytes).unwrap();
+
+    let (ok, said) = run(&["map", "verify-users", &path, "--users", "1000"]);
+    assert!(!ok, "verify-users passed a torn user: {said}");
+    assert!(
+        said.contains("(key 500) does not match its checksum"),
+        "{said}"
+    );
+    let (ok, said) = run(&["map", "load-users", &path, "--users", "1000", "--resume"]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains(
+            "removed 1 torn records (written after the last flush before the system crashed)"
+        ) && said.contains("(999 were there already, 1 put)"),
+        "{said}"
+    );
+    let (ok, said) = run(&["map", "verify-users", &path, "--users", "1000"]);
+    assert!(ok, "{said}");
+    let _ = std::fs::remove_file(&map);
+}
+
+#[test]
+fn a_torn_user_is_put_again_by_a_rust_resume() {
+    a_torn_user_is_put_again_by_resume(&[env!("CARGO_BIN_EXE_sympathy")]);
+}
+
+#[test]
+#[ignore = "needs the Java build: ci/java-test runs it"]
+fn a_torn_user_is_put_again_by_a_java_resume() {
+    let sidecar = concat!(env!("CARGO_MANIFEST_DIR"), "/../../java/sidecar");
+    a_torn_user_is_put_again_by_resume(&["bash", sidecar]);
+}
+
 #[test]
 fn a_killed_rust_load_is_finished_by_resume() {
     a_killed_load_is_finished_by_resume(&[env!("CARGO_BIN_EXE_sympathy")]);

@@ -51,6 +51,28 @@ pub enum MapError {
         /// Which slot or record and what it held.
         what: String,
     },
+    /// A record does not match its checksum (layout version 2 on): an OS crash or a power loss
+    /// after the map's last flush left it part-written. Its kind is `corrupt-map`: a lookup of its
+    /// key is refused, never served.
+    #[error(
+        "torn record in map{}: the record at offset {offset} (key {key}) does not match its \
+         checksum (stored {stored:#010x}, computed {computed:#010x}): an OS crash or a power loss \
+         after the map's last flush left it part-written; put the key again (its value is lost), \
+         or restore the map from a copy",
+        path.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default()
+    )]
+    TornRecord {
+        /// The file, if any.
+        path: Option<PathBuf>,
+        /// The record's offset in the data area.
+        offset: u64,
+        /// The key the record holds.
+        key: u64,
+        /// The checksum the record holds.
+        stored: u32,
+        /// The checksum its bytes give.
+        computed: u32,
+    },
     /// The value is longer than the map accepts.
     #[error(
         "value of {length} bytes exceeds this map's maximum of {max} bytes (max_value_length, \
@@ -132,6 +154,7 @@ pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
     noun: "map",
     not_this_kind: "not-a-map-file",
     magic: crate::layout::MAGIC,
+    oldest_layout_version: crate::layout::OLDEST_LAYOUT_VERSION,
     layout_version: crate::layout::LAYOUT_VERSION,
     create_command: "sympathy map create",
     remake: "rebuild the map",
@@ -152,7 +175,7 @@ impl MapError {
         match self {
             MapError::File(e) => e.kind(),
             MapError::BadConfig { .. } => "bad-config",
-            MapError::Corrupt { .. } => "corrupt-map",
+            MapError::Corrupt { .. } | MapError::TornRecord { .. } => "corrupt-map",
             MapError::ValueTooLong { .. } => "value-too-long",
             MapError::Full { .. } => "full",
             MapError::AlreadyAttached { .. } => "already-attached",

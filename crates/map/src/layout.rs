@@ -9,12 +9,13 @@
 //!
 //!  header page       0 magic "SYMPHMAP"  8 version  12 ready  16 slots  24 data_capacity
 //!                   32 max_value_length  36 header_length  40 creation_time_ms  48 value_format
-//!                   64 data_end  72 count  80 used_slots            (the writer's counters)
+//!                   64 data_end  72 count  80 used_slots  88 verified_end  96 boot
+//!                                                                   (the writer's counters)
 //!                  128 writer  136 writer_heartbeat_ms  144 writer_detached_ms  152 recoveries
 //!
 //!  slot (u64)        0 empty | u64::MAX tombstone | tag (24 bits) << 40 | record offset / 8
 //!
-//!  record            +0 key (u64)  +8 value_length (u32)  +12 reserved (u32, 0)
+//!  record            +0 key (u64)  +8 value_length (u32)  +12 checksum (u32; 0 in version 1)
 //!  (8-aligned)      +16 value bytes, zero padding to a multiple of 8
 //! ```
 //!
@@ -22,7 +23,9 @@
 //! `hash(key) >> 40`, so a probe passes most other keys' slots without reading their records.
 //! Records are appended at `data_end` and never written again: a put of a new value appends a
 //! record and points the slot at it (one release store, the publication), a remove stores the
-//! tombstone. All integers are little-endian.
+//! tombstone. All integers are little-endian. A record's checksum ([`record_checksum`]) covers
+//! its key, length and value: a reader in a later boot than the records past `verified_end`
+//! were written in checks theirs, so it never returns a record torn by an OS crash.
 
 // ---- Whole file --------------------------------------------------------------------------------
 
@@ -36,8 +39,13 @@ pub use sympathy_mapped::header::{
 };
 /// The ASCII bytes `SYMPHMAP` read as a little-endian u64.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"SYMPHMAP");
-/// The layout version this crate reads and writes.
-pub const LAYOUT_VERSION: u32 = 1;
+/// The layout version this crate creates: 2, whose records carry a checksum.
+pub const LAYOUT_VERSION: u32 = 2;
+/// The oldest layout version this crate reads and writes: 1, whose records' checksum word is 0
+/// and not checked (its maps are used as they are; `sympathy map copy` makes a version 2 one).
+pub const OLDEST_LAYOUT_VERSION: u32 = 1;
+/// The first layout version whose records carry a checksum.
+pub const FIRST_CHECKSUMMED_VERSION: u32 = 2;
 
 // ---- Header page: fixed at creation -------------------------------------------------------------
 
@@ -67,6 +75,15 @@ pub const COUNT_OFFSET: usize = 72;
 /// u64 slots not empty (keys and tombstones): a put into an empty slot needs this below
 /// [`max_used_slots`].
 pub const USED_SLOTS_OFFSET: usize = 80;
+/// u64 (layout version 2 on) records below this data-area offset are whole on the disk: a
+/// `flush` that returned wrote them back, or a writer checked them after the system restarted.
+/// Starts at [`DATA_START`].
+pub const VERIFIED_END_OFFSET: usize = 88;
+/// u64 (layout version 2 on) the boot of the system the records at or past `verified_end` were
+/// written in (`sympathy_mapped::current_boot`, stored by the creator and each writer's attach).
+/// A reader in another boot checks those records' checksums: a crash of the system may have
+/// left them part-written.
+pub const BOOT_OFFSET: usize = 96;
 
 // ---- Header page: the writer's attachment (one cache line of its own) ---------------------------
 
@@ -125,8 +142,11 @@ pub const RECORD_HEADER_LENGTH: usize = 16;
 pub const RECORD_KEY_OFFSET: usize = 0;
 /// u32 value length within a record.
 pub const RECORD_VALUE_LENGTH_OFFSET: usize = 8;
-/// u32 reserved within a record (written 0).
-pub const RECORD_RESERVED_OFFSET: usize = 12;
+/// u32 the record's [`record_checksum`] within a record (layout version 2 on; 0 in version 1).
+pub const RECORD_CHECKSUM_OFFSET: usize = 12;
+/// Where [`record_checksum`]'s running sum starts (the fractional bits of the golden ratio), so
+/// that a record of zeros (a page an OS crash left unwritten) does not check.
+pub const CHECKSUM_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// The first record's offset in the data area: offset 0 is never a record, so that no record's
 /// slot word is 0 ([`EMPTY`]).
 pub const DATA_START: u64 = 8;
@@ -184,6 +204,50 @@ pub const fn hash(key: u64) -> u64 {
     k
 }
 
+/// A record's checksum (layout version 2 on): a position-weighted sum of its 64-bit words
+/// (Fletcher's, over words), mixed by [`hash`], its high 32 bits. The words are the key, the
+/// value's length, then the value zero-padded to a multiple of 8, each little-endian; `sum`
+/// starts at [`CHECKSUM_SEED`] and `weighted` at 0, and for each word `w` (wrapping):
+///
+/// ```text
+/// sum += w;  weighted += sum;            checksum = hash(sum ^ rotate_left(weighted, 32)) >> 32
+/// ```
+///
+/// Every word changes `sum` and every position changes `weighted`, so a torn record (part of
+/// it from before a crash, or zeros) fails it but for a chance of 2^-32; it costs about a cycle
+/// per 8 bytes on top of reading the value.
+///
+/// ```
+/// use sympathy_map::layout::record_checksum;
+/// assert_eq!(record_checksum(0, b""), 0x4eee_b164);
+/// assert_eq!(record_checksum(1, b"one"), 0x7d8e_65e3);
+/// assert_ne!(record_checksum(1, b"onf"), record_checksum(1, b"one"));
+/// ```
+#[inline(always)]
+pub fn record_checksum(key: u64, value: &[u8]) -> u32 {
+    let mut sum = CHECKSUM_SEED;
+    let mut weighted = 0u64;
+    let mut add = |word: u64| {
+        sum = sum.wrapping_add(word);
+        weighted = weighted.wrapping_add(sum);
+    };
+    add(key);
+    add(value.len() as u64);
+    let mut words = value.chunks_exact(8);
+    for word in &mut words {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        add(u64::from_le_bytes(bytes));
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut bytes = [0u8; 8];
+        bytes[..rest.len()].copy_from_slice(rest);
+        add(u64::from_le_bytes(bytes));
+    }
+    (hash(sum ^ weighted.rotate_left(32)) >> 32) as u32
+}
+
 /// The tag of a hash: its high [`TAG_BITS`] bits.
 #[inline(always)]
 pub const fn tag_of(hash: u64) -> u64 {
@@ -216,6 +280,8 @@ pub const fn record_offset(word: u64) -> u64 {
 pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     MAGIC,
     LAYOUT_VERSION,
+    OLDEST_LAYOUT_VERSION,
+    FIRST_CHECKSUMMED_VERSION,
     SLOTS_OFFSET,
     DATA_CAPACITY_OFFSET,
     MAX_VALUE_LENGTH_OFFSET,
@@ -225,6 +291,8 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     DATA_END_OFFSET,
     COUNT_OFFSET,
     USED_SLOTS_OFFSET,
+    VERIFIED_END_OFFSET,
+    BOOT_OFFSET,
     WRITER_OFFSET,
     WRITER_HEARTBEAT_OFFSET,
     WRITER_DETACHED_OFFSET,
@@ -246,7 +314,8 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     RECORD_HEADER_LENGTH,
     RECORD_KEY_OFFSET,
     RECORD_VALUE_LENGTH_OFFSET,
-    RECORD_RESERVED_OFFSET,
+    RECORD_CHECKSUM_OFFSET,
+    CHECKSUM_SEED,
     DATA_START,
     MIN_DATA_CAPACITY,
     MAX_DATA_CAPACITY,
@@ -264,7 +333,13 @@ mod tests {
 
     #[test]
     fn the_writers_counters_and_attachment_have_cache_lines_of_their_own() {
-        for offset in [DATA_END_OFFSET, COUNT_OFFSET, USED_SLOTS_OFFSET] {
+        for offset in [
+            DATA_END_OFFSET,
+            COUNT_OFFSET,
+            USED_SLOTS_OFFSET,
+            VERIFIED_END_OFFSET,
+            BOOT_OFFSET,
+        ] {
             assert_eq!(offset / 64, 1);
         }
         for offset in [
@@ -292,7 +367,7 @@ mod tests {
                 "HEADER_LENGTH_OFFSET",
                 "VALUE_FORMAT_OFFSET",
                 "RECORD_VALUE_LENGTH_OFFSET",
-                "RECORD_RESERVED_OFFSET",
+                "RECORD_CHECKSUM_OFFSET",
             ]
             .contains(name)
             {

@@ -48,8 +48,8 @@ fn colliding_keys() -> (u64, u64) {
 }
 
 /// The reader's look at `key`'s first slot, straight from the slot table: when the slot holds
-/// a record word, the record's header must be whole (the key and the value's length), which
-/// only the slot's acquire, paired with the writer's release, guarantees. (A `get` that saw a
+/// a record word, the record's header must be whole (the key, the value's length and its
+/// checksum), which only the slot's acquire, paired with the writer's release, guarantees. (A `get` that saw a
 /// stale header would skip the slot as another key's and report the key absent.)
 fn slot_record_is_whole(map: &MapFile, key: u64, lengths: &[usize]) {
     let region = &map.region;
@@ -57,8 +57,18 @@ fn slot_record_is_whole(map: &MapFile, key: u64, lengths: &[usize]) {
     if word != crate::layout::EMPTY && word != crate::layout::TOMBSTONE {
         let offset = crate::layout::record_offset(word);
         assert_eq!(region.lp_record_key(offset), key, "a stale record key");
-        let length = region.lp_record_value_length(offset) as usize;
-        assert!(lengths.contains(&length), "a stale value length {length}");
+        let (length, checksum) = region.lp_record_length_and_checksum(offset);
+        assert!(
+            lengths.contains(&(length as usize)),
+            "a stale value length {length}"
+        );
+        // SAFETY: the slot's acquire saw the record published: in bounds, never written again.
+        let value = unsafe { region.value(offset, length as usize) };
+        assert_eq!(
+            checksum,
+            crate::layout::record_checksum(key, value),
+            "a stale checksum"
+        );
     }
 }
 

@@ -59,6 +59,7 @@ fn publish(map: MmapRaw, config: &MapConfig, path: Option<&Path>) -> Region {
         map,
         config.slots,
         config.data_capacity,
+        LAYOUT_VERSION,
         true,
         path.map(Path::to_path_buf),
     );
@@ -71,6 +72,8 @@ fn publish(map: MmapRaw, config: &MapConfig, path: Option<&Path>) -> Region {
     region.sp_u64(CREATION_TIME_OFFSET, sympathy_mapped::now_ms() as u64);
     region.sp_u32(VALUE_FORMAT_OFFSET, config.value_format);
     region.sp_u64(DATA_END_OFFSET, DATA_START);
+    region.sp_u64(VERIFIED_END_OFFSET, DATA_START);
+    region.sp_u64(BOOT_OFFSET, sympathy_mapped::current_boot());
     region.so_ready(); // SYNC POINT: ready
     region
 }
@@ -83,6 +86,8 @@ pub(crate) fn open(path: &Path, timeout: Duration, access: Access) -> Result<Reg
     let opened = open::open_header(path, &FILE_KIND, timeout, access)?;
     let len = opened.length;
     let (slots, data_capacity) = check_header(&opened.header, path, len)?;
+    // A version the kind reads (checked by open_header): 1, or 2 with checksums.
+    let version = opened.header.word(LAYOUT_VERSION_OFFSET, 4) as u32;
     drop(opened.header);
     if access == Access::ReadWrite {
         // A sparse map gets its blocks now: on tmpfs even a read of a hole allocates a page, so
@@ -103,11 +108,26 @@ pub(crate) fn open(path: &Path, timeout: Duration, access: Access) -> Result<Reg
         whole,
         slots,
         data_capacity,
+        version,
         access == Access::ReadWrite,
         Some(path.to_path_buf()),
     );
     check_counters(&region, path)?;
+    set_verify_from(&region);
     Ok(region)
+}
+
+/// Which records this process's lookups check against their checksum: in a version 2 map opened
+/// in another boot than its records past `verified_end` were written in (or where the boot is
+/// unknown), those; else none. Within one boot the page cache is the file: nothing is torn.
+fn set_verify_from(region: &Region) {
+    if !region.checksummed() {
+        return;
+    }
+    let boot = sympathy_mapped::current_boot();
+    if boot == 0 || region.lp_u64(BOOT_OFFSET) != boot {
+        region.set_verify_from(region.lp_u64(VERIFIED_END_OFFSET));
+    }
 }
 
 /// A file of `actual` bytes where `slots` and `data_capacity` imply `expected`.
@@ -172,6 +192,15 @@ fn check_counters(region: &Region, path: &Path) -> Result<(), MapError> {
              capacity {}",
             region.data_capacity()
         )));
+    }
+    if region.checksummed() {
+        let verified_end = region.lp_u64(VERIFIED_END_OFFSET);
+        if verified_end > data_end {
+            return Err(corrupt(format!(
+                "verified_end is {verified_end}, past data_end {data_end} (a flush stores it as \
+                 data_end, never past)"
+            )));
+        }
     }
     let count = region.lp_u64(COUNT_OFFSET);
     let used = region.lp_u64(USED_SLOTS_OFFSET);

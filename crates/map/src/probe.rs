@@ -2,6 +2,8 @@
 //! the probe of a lookup. What [`MapFile`](crate::MapFile)'s lookups and the
 //! [`Writer`](crate::Writer)'s share.
 
+use std::path::Path;
+
 use crate::error::MapError;
 use crate::layout::*;
 use crate::region::Region;
@@ -10,6 +12,8 @@ use crate::region::Region;
 pub(crate) struct Record<'a> {
     pub(crate) key: u64,
     pub(crate) value: &'a [u8],
+    /// The checksum its header holds (0 in a version 1 map).
+    checksum: u32,
 }
 
 /// The key of the record a live slot word points at, checked to lie in the data area.
@@ -29,16 +33,56 @@ pub(crate) fn record_key(region: &Region, word: u64) -> Result<u64, MapError> {
 }
 
 /// The record a live slot word points at (published: its slot was loaded with acquire, or
-/// written by this process), checked to lie in the data area whole.
+/// written by this process), checked to lie in the data area whole, and, when a crash of the
+/// system may have torn it (at or past [`Region::verify_from`]), to match its checksum: what a
+/// lookup returns.
 #[inline(always)]
 pub(crate) fn record(
     region: &Region,
     max_value_length: u32,
     word: u64,
 ) -> Result<Record<'_>, MapError> {
+    let record = record_in_bounds(region, max_value_length, word)?;
+    let offset = record_offset(word);
+    if offset >= region.verify_from() {
+        check_whole(region, offset, &record)?;
+    }
+    Ok(record)
+}
+
+/// Checks the record at `offset` against its checksum.
+#[cold]
+pub(crate) fn check_whole(
+    region: &Region,
+    offset: u64,
+    record: &Record<'_>,
+) -> Result<(), MapError> {
+    let computed = record_checksum(record.key, record.value);
+    if computed == record.checksum {
+        return Ok(());
+    }
+    Err(torn_record(
+        region,
+        offset,
+        record.key,
+        record.checksum,
+        computed,
+    ))
+}
+
+/// The record a live slot word points at, checked to lie in the data area whole, its checksum
+/// not checked: what the writer's recount looks at (reading every value at each attach would
+/// cost a pass over the data area, and a torn record must not stop the writer that puts its
+/// key again).
+#[inline(always)]
+pub(crate) fn record_in_bounds(
+    region: &Region,
+    max_value_length: u32,
+    word: u64,
+) -> Result<Record<'_>, MapError> {
     let key = record_key(region, word)?;
     let offset = record_offset(word);
-    let length = region.lp_record_value_length(offset);
+    let (length, checksum) = region.lp_record_length_and_checksum(offset);
     let end = offset + RECORD_HEADER_LENGTH as u64 + u64::from(length);
     if length > max_value_length || end > region.data_capacity() {
         return Err(MapError::corrupt(
@@ -52,7 +96,23 @@ pub(crate) fn record(
     }
     // SAFETY: in bounds (checked above); published, so never written again.
     let value = unsafe { region.value(offset, length as usize) };
-    Ok(Record { key, value })
+    Ok(Record {
+        key,
+        value,
+        checksum,
+    })
+}
+
+/// A record whose bytes do not match its checksum.
+#[cold]
+fn torn_record(region: &Region, offset: u64, key: u64, stored: u32, computed: u32) -> MapError {
+    MapError::TornRecord {
+        path: region.path().map(Path::to_path_buf),
+        offset,
+        key,
+        stored,
+        computed,
+    }
 }
 
 /// The probe of [`MapFile::get`], shared with the writer's.

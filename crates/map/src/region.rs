@@ -39,6 +39,12 @@ pub(crate) struct Region {
     data_capacity: u64,
     /// Whether the mapping may be written (a writer needs it).
     writable: bool,
+    /// Whether records carry a checksum (layout version [`FIRST_CHECKSUMMED_VERSION`] on).
+    checksummed: bool,
+    /// Lookups check the checksum of records at or past this data-area offset: `verified_end`
+    /// when the map was opened in another boot than its records past it were written in, else
+    /// `u64::MAX` (none). This process's own word, not the file's.
+    verify_from: std::sync::atomic::AtomicU64,
     /// The file, or `None` for anonymous memory.
     path: Option<PathBuf>,
     /// Under loom: the shared words, as loom atomics on the heap (see [`LoomWords`]).
@@ -94,12 +100,13 @@ unsafe impl Send for Region {}
 unsafe impl Sync for Region {}
 
 impl Region {
-    /// Wraps a mapping of exactly `file_length(slots, data_capacity)` bytes; the caller has
-    /// checked both values and the mapping's length.
+    /// Wraps a mapping of exactly `file_length(slots, data_capacity)` bytes of a map of layout
+    /// `version`; the caller has checked the values and the mapping's length.
     pub(crate) fn new(
         map: MmapRaw,
         slots: u64,
         data_capacity: u64,
+        version: u32,
         writable: bool,
         path: Option<PathBuf>,
     ) -> Region {
@@ -126,6 +133,8 @@ impl Region {
             mask: slots - 1,
             data_capacity,
             writable,
+            checksummed: version >= FIRST_CHECKSUMMED_VERSION,
+            verify_from: std::sync::atomic::AtomicU64::new(u64::MAX),
             path,
             #[cfg(all(loom, test))]
             loom_words: LoomWords::new(slots, data_capacity),
@@ -153,6 +162,26 @@ impl Region {
     /// Whether the mapping may be written.
     pub(crate) fn writable(&self) -> bool {
         self.writable
+    }
+
+    /// Whether records carry a checksum (a version 1 map's do not).
+    #[inline]
+    pub(crate) fn checksummed(&self) -> bool {
+        self.checksummed
+    }
+
+    /// Records at or past this data-area offset are checked against their checksum
+    /// (`u64::MAX`: none).
+    #[inline(always)]
+    pub(crate) fn verify_from(&self) -> u64 {
+        self.verify_from.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Sets [`Region::verify_from`]: at open, from the header; after a writer's attach checked
+    /// the suspect records, `u64::MAX`.
+    pub(crate) fn set_verify_from(&self, offset: u64) {
+        self.verify_from
+            .store(offset, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The file, if any.
@@ -307,20 +336,15 @@ impl Region {
             .load(Ordering::Relaxed)
     }
 
-    /// The value length of the record at `offset`, relaxed (as [`Region::lp_record_key`]).
+    /// The value length and the checksum of the record at `offset`, relaxed (as
+    /// [`Region::lp_record_key`]): they share one u64, the length low, the checksum high.
     #[inline(always)]
-    pub(crate) fn lp_record_value_length(&self, offset: u64) -> u32 {
-        // The length and the reserved word share one u64: length low, reserved high.
-        self.data_word(offset + RECORD_VALUE_LENGTH_OFFSET as u64)
-            .load(Ordering::Relaxed) as u32
-    }
-
-    /// Writes the header of an unpublished record at `offset`: key, value length, reserved 0.
-    pub(crate) fn sp_record_header(&self, offset: u64, key: u64, value_length: u32) {
-        self.data_word(offset + RECORD_KEY_OFFSET as u64)
-            .store(key, Ordering::Relaxed);
-        self.data_word(offset + RECORD_VALUE_LENGTH_OFFSET as u64)
-            .store(u64::from(value_length), Ordering::Relaxed);
+    pub(crate) fn lp_record_length_and_checksum(&self, offset: u64) -> (u32, u32) {
+        const { assert!(RECORD_CHECKSUM_OFFSET == RECORD_VALUE_LENGTH_OFFSET + 4) };
+        let word = self
+            .data_word(offset + RECORD_VALUE_LENGTH_OFFSET as u64)
+            .load(Ordering::Relaxed);
+        (word as u32, (word >> 32) as u32)
     }
 
     /// The `length` value bytes of the record at `offset`, in place.
@@ -342,25 +366,40 @@ impl Region {
         }
     }
 
-    /// Hands `fill` the value bytes of an unpublished record at `offset` (the padding after
-    /// them to 8 zeroed), for the writer to encode into.
+    /// Writes an unpublished record at `offset`: hands `fill` its `length` value bytes to encode
+    /// into (the padding after them to 8 zeroed), then writes its header: the key, the length
+    /// and the value's [`record_checksum`] (0 in a version 1 map).
     ///
     /// # Safety
     /// The mapping is writable; `offset + record_length(length) <= data_capacity`; the range is
     /// at or past `data_end` (no slot points there, so no reader reads it) and only the one
     /// attached writer calls this.
-    pub(crate) unsafe fn fill_value(
+    pub(crate) unsafe fn write_record(
         &self,
         offset: u64,
-        length: usize,
+        key: u64,
+        length: u32,
         fill: impl FnOnce(&mut [u8]),
     ) {
         let start = offset as usize + RECORD_HEADER_LENGTH;
-        let padded = record_length(length as u64) as usize - RECORD_HEADER_LENGTH;
+        let padded = record_length(u64::from(length)) as usize - RECORD_HEADER_LENGTH;
         // SAFETY: in bounds and unshared by the caller's contract; the slice lives only for
         // this call.
         let bytes = unsafe { std::slice::from_raw_parts_mut(self.data.add(start), padded) };
-        bytes[length..].fill(0);
-        fill(&mut bytes[..length]);
+        let value = &mut bytes[..length as usize];
+        fill(value);
+        let checksum = if self.checksummed {
+            record_checksum(key, value)
+        } else {
+            0
+        };
+        bytes[length as usize..].fill(0);
+        self.data_word(offset + RECORD_KEY_OFFSET as u64)
+            .store(key, Ordering::Relaxed);
+        self.data_word(offset + RECORD_VALUE_LENGTH_OFFSET as u64)
+            .store(
+                u64::from(length) | u64::from(checksum) << 32,
+                Ordering::Relaxed,
+            );
     }
 }

@@ -8,7 +8,7 @@ use sympathy_mapped::ProcessStamp;
 
 use crate::error::{FullOf, MapError};
 use crate::layout::*;
-use crate::probe::{self, no_empty_slot, record, record_key};
+use crate::probe::{self, no_empty_slot, record_in_bounds, record_key};
 use crate::region::Region;
 use crate::writer_state::{WriterState, writer_state};
 
@@ -41,6 +41,8 @@ pub struct Writer {
     used_slots: u64,
     max_used_slots: u64,
     countdown: u32,
+    /// Records the attach found torn and removed ([`Writer::torn_records_dropped`]).
+    torn_records_dropped: u64,
 }
 
 impl std::fmt::Debug for Writer {
@@ -101,6 +103,7 @@ impl Writer {
             max_used_slots: max_used_slots(region.slots()),
             stamp: me.pack(),
             countdown: HEARTBEAT_EVERY,
+            torn_records_dropped: 0,
             region,
         };
         writer.recount(took_over)?;
@@ -115,7 +118,10 @@ impl Writer {
     /// detach the header's counters must be the counts.
     fn recount(&mut self, took_over: bool) -> Result<(), MapError> {
         let region = &*self.region;
-        let (mut count, mut used) = (0, 0);
+        // Records a crash of the system may have torn: those at or past `verified_end` when
+        // they were written in another boot (Region::verify_from, set at open).
+        let suspect_from = region.verify_from();
+        let (mut count, mut used, mut torn) = (0, 0, Vec::new());
         for index in 0..region.slots() {
             let word = region.lv_slot(index); // SYNC POINT: slot
             if word == EMPTY {
@@ -126,8 +132,9 @@ impl Writer {
                 continue;
             }
             count += 1;
-            let value = record(region, self.max_value_length, word)?.value;
-            let end = record_offset(word) + record_length(value.len() as u64);
+            let record = record_in_bounds(region, self.max_value_length, word)?;
+            let offset = record_offset(word);
+            let end = offset + record_length(record.value.len() as u64);
             if end > self.data_end {
                 return Err(MapError::corrupt(
                     region.path(),
@@ -138,26 +145,49 @@ impl Writer {
                     ),
                 ));
             }
-        }
-        if !took_over {
-            if (count, used) != (self.count, self.used_slots) {
-                return Err(MapError::corrupt(
-                    region.path(),
-                    format!(
-                        "the header says count {} and used_slots {}, the slots hold {count} \
-                         keys in {used} used slots (a writer that detached left them equal)",
-                        self.count, self.used_slots
-                    ),
-                ));
+            if offset >= suspect_from && probe::check_whole(region, offset, &record).is_err() {
+                torn.push(index);
             }
-            return Ok(());
         }
-        self.count = count;
-        self.used_slots = used;
-        region.so_u64(COUNT_OFFSET, count); // SYNC POINT: count
-        region.sp_u64(USED_SLOTS_OFFSET, used);
-        region.sp_u64(RECOVERIES_OFFSET, region.lp_u64(RECOVERIES_OFFSET) + 1);
+        if !took_over && (count, used) != (self.count, self.used_slots) {
+            return Err(MapError::corrupt(
+                region.path(),
+                format!(
+                    "the header says count {} and used_slots {}, the slots hold {count} keys in \
+                     {used} used slots (a writer that detached left them equal)",
+                    self.count, self.used_slots
+                ),
+            ));
+        }
+        // A torn record's key is removed: its value is lost (written after the last flush of
+        // a boot that crashed), and a lookup must not keep refusing it.
+        for &index in &torn {
+            region.so_slot(index, TOMBSTONE); // SYNC POINT: slot
+            count -= 1;
+        }
+        self.torn_records_dropped = torn.len() as u64;
+        if took_over || !torn.is_empty() {
+            self.count = count;
+            self.used_slots = used;
+            region.so_u64(COUNT_OFFSET, count); // SYNC POINT: count
+            region.sp_u64(USED_SLOTS_OFFSET, used);
+        }
+        if took_over {
+            region.sp_u64(RECOVERIES_OFFSET, region.lp_u64(RECOVERIES_OFFSET) + 1);
+        }
+        if suspect_from != u64::MAX {
+            // Every record is now whole or removed, and what comes next is this boot's.
+            region.sp_u64(VERIFIED_END_OFFSET, self.data_end);
+            region.sp_u64(BOOT_OFFSET, sympathy_mapped::current_boot());
+            region.set_verify_from(u64::MAX);
+        }
         Ok(())
+    }
+
+    /// How many records this writer's attach found torn by a crash of the system (written after
+    /// the last flush of a boot that did not end cleanly) and removed, their keys with them.
+    pub fn torn_records_dropped(&self) -> u64 {
+        self.torn_records_dropped
     }
 
     /// Puts `value` under `key`: appends its record and publishes it.
@@ -221,11 +251,10 @@ impl Writer {
         }
         let region = &*self.region;
         let offset = self.data_end;
-        region.sp_record_header(offset, key, length as u32);
         // SAFETY: the mapping is writable (checked at attach); offset + needed <= capacity
         // (checked above); the range is at data_end, where no slot points, and this is the
         // one attached writer.
-        unsafe { region.fill_value(offset, length, fill) };
+        unsafe { region.write_record(offset, key, length as u32, fill) };
         self.data_end += needed;
         // The record lies below data_end before any slot points at it: a writer that takes
         // over after a crash never writes over a published record.
@@ -307,7 +336,11 @@ impl Writer {
         let data = data_area_offset(self.region.slots()) as usize;
         let map = self.region.mapping();
         map.flush_range(data, self.data_end as usize)
-            .and_then(|()| map.flush_range(0, data))
+            .and_then(|()| {
+                // Written back whole: a later boot need not check these records.
+                self.region.sp_u64(VERIFIED_END_OFFSET, self.data_end);
+                map.flush_range(0, data)
+            })
             .map_err(|e| MapError::io(path, "flush the map file (msync)", e))
     }
 

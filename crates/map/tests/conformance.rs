@@ -55,6 +55,8 @@ fn header_field(name: &str) -> (usize, usize) {
         "data_end" => (DATA_END_OFFSET, 8),
         "count" => (COUNT_OFFSET, 8),
         "used_slots" => (USED_SLOTS_OFFSET, 8),
+        "verified_end" => (VERIFIED_END_OFFSET, 8),
+        "boot" => (BOOT_OFFSET, 8),
         "writer" => (WRITER_OFFSET, 8),
         "writer_heartbeat_ms" => (WRITER_HEARTBEAT_OFFSET, 8),
         "writer_detached_ms" => (WRITER_DETACHED_OFFSET, 8),
@@ -141,13 +143,16 @@ fn make(case: &Value, base_bytes: &[u8], base: &Base, path: &Path) {
                 length.as_u64().unwrap(),
             );
         }
-        if let Some(reserved) = record.get("reserved") {
+        if let Some(checksum) = record.get("checksum") {
             put_word(
                 &mut bytes,
-                start + RECORD_RESERVED_OFFSET,
+                start + RECORD_CHECKSUM_OFFSET,
                 4,
-                reserved.as_u64().unwrap(),
+                checksum.as_u64().unwrap(),
             );
+        }
+        if let Some(xor) = record.get("value_xor") {
+            bytes[start + RECORD_HEADER_LENGTH] ^= xor.as_u64().unwrap() as u8;
         }
     }
     if let Some(all) = case["slots_all"].as_u64() {
@@ -165,15 +170,19 @@ fn make(case: &Value, base_bytes: &[u8], base: &Base, path: &Path) {
     std::fs::write(path, bytes).unwrap();
 }
 
-/// Runs the steps on `path`: the first failure as (step, kind), or `None`.
-fn run(manifest: &Manifest, path: &Path) -> Option<(String, String)> {
+/// Runs the steps on `path` (the lookups of the case's own `get_keys`, else the manifest's):
+/// the first failure as (step, kind), or `None`.
+fn run(manifest: &Manifest, case: &serde_json::Value, path: &Path) -> Option<(String, String)> {
     let fail = |step: &str, e: MapError| Some((step.to_string(), e.kind().to_string()));
     let map =
         match MapFile::open_with_timeout(path, Duration::from_millis(manifest.open_timeout_ms)) {
             Ok(map) => map,
             Err(e) => return fail("open", e),
         };
-    for &key in &manifest.get_keys {
+    let own_keys: Option<Vec<u64>> = case["get_keys"]
+        .as_array()
+        .map(|keys| keys.iter().map(|k| k.as_u64().unwrap()).collect());
+    for &key in own_keys.as_ref().unwrap_or(&manifest.get_keys) {
         if let Err(e) = map.get(key) {
             return fail("get", e);
         }
@@ -217,7 +226,7 @@ fn every_hostile_file_gets_its_expected_answer() {
         let name = case["name"].as_str().unwrap();
         let path: PathBuf = scratch.0.join(name);
         make(case, &base_bytes, b, &path);
-        let got = run(&manifest, &path);
+        let got = run(&manifest, case, &path);
         let expect = &case["expect"];
         let want = match expect["kind"].as_str().unwrap() {
             "ok" => None,

@@ -31,9 +31,9 @@ pub enum FileError {
     },
     /// The layout version is not one this build reads.
     #[error(
-        "{path}: {noun} layout version {found} is not supported (this build reads version \
-         {supported}); use a matching sympathy build or {remake}",
-        noun = file.noun, supported = file.layout_version, remake = file.remake
+        "{path}: {noun} layout version {found} is not supported (this build reads {supported}); \
+         use a matching sympathy build or {remake}",
+        noun = file.noun, supported = file.versions_text(), remake = file.remake
     )]
     UnsupportedVersion {
         /// The kind expected.
@@ -167,7 +167,8 @@ impl FileError {
     /// use sympathy_mapped::FileError;
     /// let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
     /// # static KIND: sympathy_mapped::header::FileKind = sympathy_mapped::header::FileKind {
-    /// #     noun: "map", not_this_kind: "not-a-map-file", magic: 0, layout_version: 1,
+    /// #     noun: "map", not_this_kind: "not-a-map-file", magic: 0,
+    /// #     oldest_layout_version: 1, layout_version: 1,
     /// #     create_command: "", remake: "", access_needed: "", make_smaller: "" };
     /// assert_eq!(FileError::io(&KIND, "/x".as_ref(), "open", e).kind(), "permission-denied");
     /// ```

@@ -78,6 +78,7 @@ pub const CONSTANTS: &[(&str, i128)] = &crate::named_constants![
 ///     noun: "ring",
 ///     not_this_kind: "not-a-ring-file",
 ///     magic: u64::from_le_bytes(*b"SYMPRING"),
+///     oldest_layout_version: 1,
 ///     layout_version: 1,
 ///     create_command: "sympathy ring create",
 ///     remake: "recreate the ring",
@@ -85,6 +86,8 @@ pub const CONSTANTS: &[(&str, i128)] = &crate::named_constants![
 ///     make_smaller: "with a smaller capacity",
 /// };
 /// assert_eq!(RING.magic_text(), "SYMPRING");
+/// assert!(RING.reads(1) && !RING.reads(2));
+/// assert_eq!(RING.versions_text(), "version 1");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileKind {
@@ -94,7 +97,9 @@ pub struct FileKind {
     pub not_this_kind: &'static str,
     /// The magic at [`MAGIC_OFFSET`].
     pub magic: u64,
-    /// The layout version this build reads and writes.
+    /// The oldest layout version this build reads (and writes as it is).
+    pub oldest_layout_version: u32,
+    /// The layout version this build creates, the newest it reads.
     pub layout_version: u32,
     /// The command that makes such a file: `sympathy ring create`.
     pub create_command: &'static str,
@@ -110,6 +115,23 @@ impl FileKind {
     /// The magic as its 8 ASCII bytes.
     pub fn magic_text(&self) -> String {
         String::from_utf8_lossy(&self.magic.to_le_bytes()).into_owned()
+    }
+
+    /// Whether this build reads files of layout `version`.
+    pub fn reads(&self, version: u32) -> bool {
+        (self.oldest_layout_version..=self.layout_version).contains(&version)
+    }
+
+    /// The versions this build reads, for messages: `version 1`, `versions 1 to 2`.
+    pub fn versions_text(&self) -> String {
+        if self.oldest_layout_version == self.layout_version {
+            format!("version {}", self.layout_version)
+        } else {
+            format!(
+                "versions {} to {}",
+                self.oldest_layout_version, self.layout_version
+            )
+        }
     }
 }
 
@@ -166,6 +188,7 @@ pub(crate) static TEST_KIND: FileKind = FileKind {
     noun: "ring",
     not_this_kind: "not-a-ring-file",
     magic: u64::from_le_bytes(*b"SYMPRING"),
+    oldest_layout_version: 1,
     layout_version: 1,
     create_command: "sympathy ring create",
     remake: "recreate the ring",

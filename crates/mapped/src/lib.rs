@@ -43,4 +43,4 @@ pub mod space;
 
 pub use error::FileError;
 pub use header::FileKind;
-pub use process::{ProcessStamp, now_ms, own_pid, pid_alive};
+pub use process::{ProcessStamp, current_boot, now_ms, own_pid, pid_alive};

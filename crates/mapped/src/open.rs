@@ -15,7 +15,7 @@
 //! use sympathy_mapped::open::{Access, open_header};
 //! # const KIND: FileKind = FileKind { noun: "ring", not_this_kind: "not-a-ring-file",
 //! #     magic: u64::from_le_bytes(*b"SYMPRING"),
-//! #     layout_version: 1, create_command: "sympathy ring create", remake: "recreate the ring",
+//! #     oldest_layout_version: 1, layout_version: 1, create_command: "sympathy ring create", remake: "recreate the ring",
 //! #     access_needed: "", make_smaller: "" };
 //! let dir = std::env::temp_dir().join(format!("mapped-open-doc-{}", std::process::id()));
 //! std::fs::write(&dir, vec![0x41u8; 8192]).unwrap();
@@ -229,7 +229,7 @@ fn check_magic_and_version(
         });
     }
     let found = header.word(LAYOUT_VERSION_OFFSET, 4) as u32;
-    if found != file.layout_version {
+    if !file.reads(found) {
         return Err(FileError::UnsupportedVersion {
             file,
             path: path.to_path_buf(),

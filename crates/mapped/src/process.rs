@@ -19,6 +19,40 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// The running system's boot, as a u64: the first 16 hex digits of
+/// `/proc/sys/kernel/random/boot_id` (a UUID the kernel draws at each boot), 0 when it cannot be
+/// read. A file records it beside what a crash of the operating system could have left
+/// part-written, so that a later boot knows to check it (the map's record checksums). The Java
+/// twin is `Processes.currentBoot`.
+///
+/// ```
+/// let boot = sympathy_mapped::current_boot();
+/// assert_ne!(boot, 0, "Linux gives every boot an id");
+/// assert_eq!(boot, sympathy_mapped::current_boot(), "the same all along the boot");
+/// ```
+pub fn current_boot() -> u64 {
+    static BOOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *BOOT.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+            .ok()
+            .and_then(|id| boot_from_id(&id))
+            .unwrap_or(0)
+    })
+}
+
+/// The boot of a `boot_id` text: its first 16 hex digits (dashes skipped) as a u64.
+fn boot_from_id(id: &str) -> Option<u64> {
+    let digits: String = id
+        .chars()
+        .filter(|c| *c != '-')
+        .take_while(|c| c.is_ascii_hexdigit())
+        .take(16)
+        .collect();
+    (digits.len() == 16)
+        .then(|| u64::from_str_radix(&digits, 16).ok())
+        .flatten()
+}
+
 /// This process's pid.
 pub fn own_pid() -> i32 {
     std::process::id() as i32
@@ -168,6 +202,13 @@ fn start_of(pid: i32) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_boot_is_the_first_16_hex_digits_of_its_id() {
+        let id = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\n";
+        assert_eq!(super::boot_from_id(id), Some(0x0f1e_2d3c_4b5a_6978));
+        assert_eq!(super::boot_from_id("0f1e-zz"), None);
+    }
     use super::*;
 
     #[test]

@@ -184,6 +184,7 @@ pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
     noun: "ring",
     not_this_kind: "not-a-ring-file",
     magic: crate::layout::MAGIC,
+    oldest_layout_version: crate::layout::LAYOUT_VERSION,
     layout_version: crate::layout::LAYOUT_VERSION,
     create_command: "sympathy ring create",
     remake: "recreate the ring",

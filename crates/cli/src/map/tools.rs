@@ -103,6 +103,12 @@ pub fn load_users(args: LoadUsersArgs) -> Result<()> {
     };
     expect_users(&map)?;
     let mut writer = map.writer()?;
+    if writer.torn_records_dropped() > 0 {
+        println!(
+            "removed {} torn records (written after the last flush before the system crashed)",
+            writer.torn_records_dropped()
+        );
+    }
     let start = Instant::now();
     let (mut kept, mut encoded) = (0u64, Vec::new());
     for id in 0..args.users {

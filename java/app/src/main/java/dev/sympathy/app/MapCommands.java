@@ -189,6 +189,10 @@ final class MapCommands {
         try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, Users.mapConfig(users))) {
             expectUsers(map);
             try (MapWriter writer = map.writer()) {
+                if (writer.tornRecordsDropped() > 0) {
+                    System.out.println("removed " + writer.tornRecordsDropped()
+                            + " torn records (written after the last flush before the system crashed)");
+                }
                 FlyweightCodec codec = FlyweightCodec.INSTANCE;
                 long kept = 0;
                 for (long id = 0; id < users; id++) {

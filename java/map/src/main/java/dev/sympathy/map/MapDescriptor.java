@@ -1,5 +1,7 @@
 package dev.sympathy.map;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;
@@ -17,19 +19,23 @@ import java.util.Map;
  *
  *  header page       0 magic "SYMPHMAP"  8 version  12 ready  16 slots  24 data_capacity
  *                   32 max_value_length  36 header_length  40 creation_time_ms  48 value_format
- *                   64 data_end  72 count  80 used_slots            (the writer's counters)
+ *                   64 data_end  72 count  80 used_slots  88 verified_end  96 boot
+ *                                                                   (the writer's counters)
  *                  128 writer  136 writer_heartbeat_ms  144 writer_detached_ms  152 recoveries
  *
  *  slot (u64)        0 empty | -1 tombstone | tag (24 bits) &lt;&lt; 40 | record offset / 8
  *
- *  record            +0 key (u64)  +8 value_length (u32)  +12 reserved (u32, 0)
+ *  record            +0 key (u64)  +8 value_length (u32)  +12 checksum (u32; 0 in version 1)
  *  (8-aligned)      +16 value bytes, zero padding to a multiple of 8
  * </pre>
  *
  * A key's slot is found by linear probing from {@code hash(key) & (slots - 1)}; the slot's tag
  * is {@code hash(key) >>> 40}. Records are appended at {@code data_end} and never written
  * again: a put publishes its record with one release store of the key's slot. All integers are
- * little-endian; the u64s are Java {@code long}s read unsigned where it matters.
+ * little-endian; the u64s are Java {@code long}s read unsigned where it matters. A record's
+ * checksum ({@link #recordChecksum}) covers its key, length and value: a reader in a later boot
+ * than the records past {@code verified_end} were written in checks theirs, so it never returns
+ * a record torn by an OS crash.
  */
 public final class MapDescriptor {
     private MapDescriptor() {}
@@ -38,11 +44,15 @@ public final class MapDescriptor {
     public static final int HEADER_LENGTH = dev.sympathy.mapped.MappedHeader.HEADER_LENGTH;
     /** The ASCII bytes {@code SYMPHMAP} read as a little-endian u64. */
     public static final long MAGIC = 0x5041_4D48_504D_5953L;
-    /** The layout version this code reads and writes. */
-    public static final int LAYOUT_VERSION = 1;
-    /** The map as a kind of mapped file: its magic, version and the words of its file errors. */
+    /** The layout version this code creates: 2, whose records carry a checksum. */
+    public static final int LAYOUT_VERSION = 2;
+    /** The oldest layout version this code reads and writes: 1, whose records' checksum word is 0 and not checked. */
+    public static final int OLDEST_LAYOUT_VERSION = 1;
+    /** The first layout version whose records carry a checksum. */
+    public static final int FIRST_CHECKSUMMED_VERSION = 2;
+    /** The map as a kind of mapped file: its magic, versions and the words of its file errors. */
     public static final dev.sympathy.mapped.FileKind KIND = new dev.sympathy.mapped.FileKind("map", MAGIC,
-            LAYOUT_VERSION, "sympathy map create", "rebuild the map",
+            OLDEST_LAYOUT_VERSION, LAYOUT_VERSION, "sympathy map create", "rebuild the map",
             "a reader needs read access, a writer read and write", "with fewer slots or a smaller data area");
 
     /** u64 {@link #MAGIC}. */
@@ -69,6 +79,10 @@ public final class MapDescriptor {
     public static final int COUNT_OFFSET = 72;
     /** u64 slots not empty (keys and tombstones). */
     public static final int USED_SLOTS_OFFSET = 80;
+    /** u64 (version 2 on) records below this data-area offset are whole on the disk (flushed, or checked after a restart). */
+    public static final int VERIFIED_END_OFFSET = 88;
+    /** u64 (version 2 on) the system boot the records at or past verified_end were written in ({@code Processes.currentBoot}). */
+    public static final int BOOT_OFFSET = 96;
     /** u64 the attached writer: {@code pid | start << 32} (a ProcessStamp), 0 when none. */
     public static final int WRITER_OFFSET = 128;
     /** i64 the writer's last heartbeat, ms since the Unix epoch. */
@@ -115,8 +129,10 @@ public final class MapDescriptor {
     public static final int RECORD_KEY_OFFSET = 0;
     /** u32 value length within a record. */
     public static final int RECORD_VALUE_LENGTH_OFFSET = 8;
-    /** u32 reserved within a record (written 0). */
-    public static final int RECORD_RESERVED_OFFSET = 12;
+    /** u32 the record's {@link #recordChecksum} within a record (layout version 2 on; 0 in version 1). */
+    public static final int RECORD_CHECKSUM_OFFSET = 12;
+    /** Where {@link #recordChecksum}'s running sum starts, so that a record of zeros does not check. */
+    public static final long CHECKSUM_SEED = 0x9e37_79b9_7f4a_7c15L;
     /** The first record's offset in the data area (offset 0 is never a record). */
     public static final long DATA_START = 8;
     /** The smallest data area. */
@@ -156,6 +172,44 @@ public final class MapDescriptor {
         k ^= k >>> 33;
         return k;
     }
+
+    /**
+     * A record's checksum (layout version 2 on; the Rust {@code layout::record_checksum}): over
+     * the 64-bit little-endian words of the key, the value's length and the value zero-padded to
+     * a multiple of 8, {@code sum} starting at {@link #CHECKSUM_SEED} and {@code weighted} at 0,
+     * for each word {@code sum += w; weighted += sum}; the checksum is the high 32 bits of
+     * {@code hash(sum ^ rotateLeft(weighted, 32))}. No allocation.
+     *
+     * @param key the record's key
+     * @param data the segment holding the value
+     * @param valueOffset where the value starts in {@code data}: 8-aligned, as a record's is
+     * @param length the value's length in bytes
+     */
+    public static int recordChecksum(long key, MemorySegment data, long valueOffset, int length) {
+        long sum = CHECKSUM_SEED + key;
+        long weighted = sum;
+        sum += Integer.toUnsignedLong(length);
+        weighted += sum;
+        long words = Integer.toUnsignedLong(length) >>> 3;
+        for (long i = 0; i < words; i++) {
+            sum += data.get(WORD, valueOffset + (i << 3));
+            weighted += sum;
+        }
+        int rest = length & 7;
+        if (rest != 0) {
+            long last = 0;
+            long at = valueOffset + (words << 3);
+            for (int b = 0; b < rest; b++) {
+                last |= (data.get(ValueLayout.JAVA_BYTE, at + b) & 0xFFL) << (8 * b);
+            }
+            sum += last;
+            weighted += sum;
+        }
+        return (int) (hash(sum ^ Long.rotateLeft(weighted, 32)) >>> 32);
+    }
+
+    /** A little-endian u64, 8-aligned (a record's words are). */
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /** The tag of a hash: its high {@link #TAG_BITS} bits. */
     public static long tagOf(long hash) {

@@ -10,6 +10,7 @@ import dev.sympathy.mapped.MappedOpen;
 import dev.sympathy.mapped.NoSpaceError;
 import dev.sympathy.mapped.OpenedFile;
 import dev.sympathy.mapped.ProcessStamp;
+import dev.sympathy.mapped.Processes;
 import dev.sympathy.mapped.Progress;
 import dev.sympathy.mapped.Sighting;
 import java.io.IOException;
@@ -61,6 +62,15 @@ public final class MapFile implements AutoCloseable {
     final long dataCapacity;
     final int maxValueLength;
     final boolean writable;
+    /** Whether records carry a checksum (layout version {@link MapDescriptor#FIRST_CHECKSUMMED_VERSION} on). */
+    final boolean checksummed;
+    /**
+     * Lookups check the checksum of records at or past this data-area offset: {@code verified_end}
+     * when the map was opened in another boot than its records past it were written in, else
+     * {@link Long#MAX_VALUE} (none). This process's own word, not the file's (the Rust
+     * {@code Region::verify_from}).
+     */
+    volatile long verifyFrom = Long.MAX_VALUE;
 
     private MapFile(Path path, Arena arena, MemorySegment file, long slotCount, long dataCapacity, boolean writable) {
         this.path = path;
@@ -73,6 +83,8 @@ public final class MapFile implements AutoCloseable {
         this.data = file.asSlice(dataAreaOffset(slotCount), dataCapacity);
         this.maxValueLength = (int) INT.get(file, (long) MAX_VALUE_LENGTH_OFFSET);
         this.writable = writable;
+        // A version the kind reads (checked by the open): 1, or 2 with checksums.
+        this.checksummed = (int) INT.get(file, (long) LAYOUT_VERSION_OFFSET) >= FIRST_CHECKSUMMED_VERSION;
     }
 
     /**
@@ -144,6 +156,8 @@ public final class MapFile implements AutoCloseable {
         LONG.set(file, (long) CREATION_TIME_OFFSET, System.currentTimeMillis());
         INT.set(file, (long) VALUE_FORMAT_OFFSET, config.valueFormat());
         LONG.set(file, (long) DATA_END_OFFSET, DATA_START);
+        LONG.set(file, (long) VERIFIED_END_OFFSET, DATA_START);
+        LONG.set(file, (long) BOOT_OFFSET, Processes.currentBoot());
         // SYNC POINT ready: every header field before `ready`.
         INT.setRelease(file, (long) READY_OFFSET, READY);
     }
@@ -203,6 +217,7 @@ public final class MapFile implements AutoCloseable {
                 MemorySegment file = opened.channel().map(mode, 0, size, arena);
                 MapFile map = new MapFile(path, arena, file, geometry[0], geometry[1], !readOnly);
                 map.checkCounters();
+                map.setVerifyFrom();
                 return map;
             } catch (IOException | RuntimeException e) {
                 arena.close();
@@ -247,6 +262,21 @@ public final class MapFile implements AutoCloseable {
         return new long[] {slots, dataCapacity};
     }
 
+    /**
+     * Which records this process's lookups check against their checksum: in a version 2 map
+     * opened in another boot than its records past {@code verified_end} were written in (or where
+     * the boot is unknown), those; else none. Within one boot the page cache is the file.
+     */
+    private void setVerifyFrom() {
+        if (!checksummed) {
+            return;
+        }
+        long boot = Processes.currentBoot();
+        if (boot == 0 || (long) LONG.get(file, (long) BOOT_OFFSET) != boot) {
+            verifyFrom = (long) LONG.get(file, (long) VERIFIED_END_OFFSET);
+        }
+    }
+
     /** Checks the writer's counters: data_end a multiple of 8 in 8..capacity, count <= used <= slots. */
     private void checkCounters() {
         long dataEnd = dataEnd();
@@ -254,6 +284,14 @@ public final class MapFile implements AutoCloseable {
                 || dataEnd % RECORD_ALIGNMENT != 0) {
             throw new CorruptHeaderException(String.valueOf(path), "data_end is " + Long.toUnsignedString(dataEnd)
                     + ", expected a multiple of 8 between 8 and the data capacity " + dataCapacity);
+        }
+        if (checksummed) {
+            long verifiedEnd = (long) LONG.get(file, (long) VERIFIED_END_OFFSET);
+            if (Long.compareUnsigned(verifiedEnd, dataEnd) > 0) {
+                throw new CorruptHeaderException(String.valueOf(path), "verified_end is "
+                        + Long.toUnsignedString(verifiedEnd) + ", past data_end " + Long.toUnsignedString(dataEnd)
+                        + " (a flush stores it as data_end, never past)");
+            }
         }
         long count = (long) LONG.get(file, (long) COUNT_OFFSET);
         long used = (long) LONG.get(file, (long) USED_SLOTS_OFFSET);
@@ -283,9 +321,11 @@ public final class MapFile implements AutoCloseable {
      * The data-area offset of {@code key}'s record, or -1: the value is {@link #data()} from
      * {@code record + 16} ({@link #valueOffset}), {@link #valueLength} bytes. No allocation; one
      * acquire load per slot probed; the record a slot points at was written before the slot's
-     * release store and never changes after, so the value is always whole.
+     * release store and never changes after, so the value is always whole, and it matches its
+     * checksum (a record torn by an OS crash is never returned).
      *
      * @throws CorruptMapException when a slot or record is impossible
+     * @throws TornRecordException when the key's record does not match its checksum
      */
     public long find(long key) {
         long hash = hash(key);
@@ -299,7 +339,7 @@ public final class MapFile implements AutoCloseable {
             }
             if (word != TOMBSTONE && (word >>> OFFSET_BITS) == tag && recordKey(word) == key) {
                 long record = recordOffset(word);
-                checkValue(record);
+                checkRecord(record, key);
                 return record;
             }
             index = (index + 1) & mask;
@@ -327,6 +367,28 @@ public final class MapFile implements AutoCloseable {
                     + Integer.toUnsignedString(maxValueLength) + " or past the data area's " + dataCapacity + " bytes");
         }
     }
+
+    /**
+     * Checks the record of {@code key} at {@code record}: its value within the maximum and the
+     * data area, and, when a crash of the system may have torn it (at or past
+     * {@link #verifyFrom}), its bytes against its checksum.
+     */
+    private void checkRecord(long record, long key) {
+        checkValue(record);
+        if (record >= verifyFrom) {
+            checkWhole(record, key);
+        }
+    }
+
+    /** Checks the record of {@code key} at {@code record} against its checksum. */
+    void checkWhole(long record, long key) {
+        int stored = (int) INT.get(data, record + RECORD_CHECKSUM_OFFSET);
+        int computed = recordChecksum(key, data, valueOffset(record), valueLength(record));
+        if (computed != stored) {
+            throw new TornRecordException(pathText(), record, key, stored, computed);
+        }
+    }
+
 
     CorruptMapException noEmptySlot() {
         return new CorruptMapException(pathText(), "no empty slot among " + slotCount
@@ -443,7 +505,7 @@ public final class MapFile implements AutoCloseable {
             }
             long key = recordKey(word);
             long record = recordOffset(word);
-            checkValue(record);
+            checkRecord(record, key);
             visitor.visit(key, data, valueOffset(record), valueLength(record));
         }
     }

@@ -40,6 +40,8 @@ public final class MapWriter implements AutoCloseable {
     private long usedSlots;
     private int countdown = HEARTBEAT_EVERY;
     private boolean closed;
+    /** Records the attach found torn and removed ({@link #tornRecordsDropped}). */
+    private long tornRecordsDropped;
 
     /** Where the last probe found the key, or where it would go. */
     private long probeIndex;
@@ -104,8 +106,12 @@ public final class MapWriter implements AutoCloseable {
      * detach the header's counters must be the counts (the Rust recount).
      */
     private void recount(boolean tookOver) {
+        // Records a crash of the system may have torn: those at or past verified_end when they
+        // were written in another boot (MapFile.verifyFrom, set at open).
+        long suspectFrom = map.verifyFrom;
         long keys = 0;
         long used = 0;
+        java.util.List<Long> torn = new java.util.ArrayList<>();
         for (long index = 0; index < map.slotCount; index++) {
             // SYNC POINT slot
             long word = (long) LONG.getAcquire(slots, index << 3);
@@ -117,7 +123,7 @@ public final class MapWriter implements AutoCloseable {
                 continue;
             }
             keys++;
-            map.recordKey(word);
+            long key = map.recordKey(word);
             long record = recordOffset(word);
             map.checkValue(record);
             long end = record + recordLength(Integer.toUnsignedLong(map.valueLength(record)));
@@ -126,22 +132,52 @@ public final class MapWriter implements AutoCloseable {
                         + " points at a record ending at " + end + ", past data_end " + dataEnd
                         + " (a writer stores data_end before the slot)");
             }
-        }
-        if (!tookOver) {
-            if (keys != count || used != usedSlots) {
-                throw new CorruptMapException(map.pathText(), "the header says count "
-                        + Long.toUnsignedString(count) + " and used_slots " + Long.toUnsignedString(usedSlots)
-                        + ", the slots hold " + keys + " keys in " + used
-                        + " used slots (a writer that detached left them equal)");
+            if (record >= suspectFrom) {
+                try {
+                    map.checkWhole(record, key);
+                } catch (TornRecordException e) {
+                    torn.add(index);
+                }
             }
-            return;
         }
-        count = keys;
-        usedSlots = used;
-        // SYNC POINT count
-        LONG.setRelease(file, (long) COUNT_OFFSET, keys);
-        LONG.set(file, (long) USED_SLOTS_OFFSET, used);
-        LONG.set(file, (long) RECOVERIES_OFFSET, (long) LONG.get(file, (long) RECOVERIES_OFFSET) + 1);
+        if (!tookOver && (keys != count || used != usedSlots)) {
+            throw new CorruptMapException(map.pathText(), "the header says count "
+                    + Long.toUnsignedString(count) + " and used_slots " + Long.toUnsignedString(usedSlots)
+                    + ", the slots hold " + keys + " keys in " + used
+                    + " used slots (a writer that detached left them equal)");
+        }
+        // A torn record's key is removed: its value is lost (written after the last flush of a
+        // boot that crashed), and a lookup must not keep refusing it.
+        for (long index : torn) {
+            // SYNC POINT slot
+            LONG.setRelease(slots, index << 3, TOMBSTONE);
+            keys--;
+        }
+        tornRecordsDropped = torn.size();
+        if (tookOver || !torn.isEmpty()) {
+            count = keys;
+            usedSlots = used;
+            // SYNC POINT count
+            LONG.setRelease(file, (long) COUNT_OFFSET, keys);
+            LONG.set(file, (long) USED_SLOTS_OFFSET, used);
+        }
+        if (tookOver) {
+            LONG.set(file, (long) RECOVERIES_OFFSET, (long) LONG.get(file, (long) RECOVERIES_OFFSET) + 1);
+        }
+        if (suspectFrom != Long.MAX_VALUE) {
+            // Every record is now whole or removed, and what comes next is this boot's.
+            LONG.set(file, (long) VERIFIED_END_OFFSET, dataEnd);
+            LONG.set(file, (long) BOOT_OFFSET, dev.sympathy.mapped.Processes.currentBoot());
+            map.verifyFrom = Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * How many records this writer's attach found torn by a crash of the system (written after
+     * the last flush of a boot that did not end cleanly) and removed, their keys with them.
+     */
+    public long tornRecordsDropped() {
+        return tornRecordsDropped;
     }
 
     /**
@@ -182,9 +218,12 @@ public final class MapWriter implements AutoCloseable {
         // The padding lies in the record's last 8 bytes: zero them first, the value overwrites
         // the rest (a writer that took over may find a dead writer's bytes here).
         LONG.set(data, record + needed - 8, 0L);
-        LONG.set(data, record + RECORD_KEY_OFFSET, key);
-        LONG.set(data, record + RECORD_VALUE_LENGTH_OFFSET, Integer.toUnsignedLong(length)); // reserved word 0
         filler.fill(data, record + RECORD_HEADER_LENGTH, length);
+        // The header after the value: its checksum covers the value (0 in a version 1 map).
+        int checksum = map.checksummed ? recordChecksum(key, data, record + RECORD_HEADER_LENGTH, length) : 0;
+        LONG.set(data, record + RECORD_KEY_OFFSET, key);
+        LONG.set(data, record + RECORD_VALUE_LENGTH_OFFSET,
+                Integer.toUnsignedLong(length) | (Integer.toUnsignedLong(checksum) << 32));
         dataEnd += needed;
         // SYNC POINT data-end: the record lies below data_end before any slot points at it.
         LONG.setRelease(file, (long) DATA_END_OFFSET, dataEnd);
@@ -292,6 +331,8 @@ public final class MapWriter implements AutoCloseable {
             return;
         }
         data.asSlice(0, dataEnd).force();
+        // Written back whole: a later boot need not check these records.
+        LONG.set(file, (long) VERIFIED_END_OFFSET, dataEnd);
         file.asSlice(0, dataAreaOffset(map.slotCount)).force();
     }
 

@@ -41,6 +41,7 @@ class MapConformanceTest {
             Map.entry("value_format", new int[] {VALUE_FORMAT_OFFSET, 4}),
             Map.entry("data_end", new int[] {DATA_END_OFFSET, 8}), Map.entry("count", new int[] {COUNT_OFFSET, 8}),
             Map.entry("used_slots", new int[] {USED_SLOTS_OFFSET, 8}), Map.entry("writer", new int[] {WRITER_OFFSET, 8}),
+            Map.entry("verified_end", new int[] {VERIFIED_END_OFFSET, 8}), Map.entry("boot", new int[] {BOOT_OFFSET, 8}),
             Map.entry("writer_heartbeat_ms", new int[] {WRITER_HEARTBEAT_OFFSET, 8}),
             Map.entry("writer_detached_ms", new int[] {WRITER_DETACHED_OFFSET, 8}),
             Map.entry("recoveries", new int[] {RECOVERIES_OFFSET, 8}));
@@ -115,8 +116,11 @@ class MapConformanceTest {
             if (r.has("value_length")) {
                 putWord(bytes, start + RECORD_VALUE_LENGTH_OFFSET, 4, r.get("value_length").asLong());
             }
-            if (r.has("reserved")) {
-                putWord(bytes, start + RECORD_RESERVED_OFFSET, 4, r.get("reserved").asLong());
+            if (r.has("checksum")) {
+                putWord(bytes, start + RECORD_CHECKSUM_OFFSET, 4, r.get("checksum").asLong());
+            }
+            if (r.has("value_xor")) {
+                bytes[start + RECORD_HEADER_LENGTH] ^= (byte) r.get("value_xor").asInt();
             }
         }
         if (c.has("slots_all")) {
@@ -130,13 +134,13 @@ class MapConformanceTest {
         Files.write(path, Arrays.copyOf(bytes, length));
     }
 
-    /** The first failing step and kind, or null. */
-    private static String run(JsonNode m, Path path) {
+    /** The first failing step and kind, or null (lookups of the case's own get_keys, else the manifest's). */
+    private static String run(JsonNode m, JsonNode c, Path path) {
         String step = "open";
         try {
             try (MapFile map = MapFile.open(path, Duration.ofMillis(m.get("open_timeout_ms").asLong()))) {
                 step = "get";
-                for (JsonNode key : m.get("get_keys")) {
+                for (JsonNode key : c.has("get_keys") ? c.get("get_keys") : m.get("get_keys")) {
                     map.find(key.asLong());
                 }
                 step = "attach-writer";
@@ -172,7 +176,7 @@ class MapConformanceTest {
             String name = c.get("name").asText();
             Path path = dir.resolve(name);
             make(c, base, slots, path);
-            String got = run(m, path);
+            String got = run(m, c, path);
             JsonNode expect = c.get("expect");
             String want = expect.get("kind").asText().equals("ok") ? null
                     : expect.get("step").asText() + " " + expect.get("kind").asText();

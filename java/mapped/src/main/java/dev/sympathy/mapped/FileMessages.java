@@ -25,7 +25,7 @@ public final class FileMessages {
     /** Kind {@code unsupported-version}. */
     public static String unsupportedVersion(FileKind file, String path, int found) {
         return path + ": " + file.noun() + " layout version " + Integer.toUnsignedString(found)
-                + " is not supported (this build reads version " + file.layoutVersion()
+                + " is not supported (this build reads " + file.versionsText()
                 + "); use a matching sympathy build or " + file.remake();
     }
 

@@ -213,7 +213,7 @@ public final class MappedOpen {
             throw errors.notThisKind().of(where, magic);
         }
         int version = (int) INT.get(header, (long) MappedHeader.LAYOUT_VERSION_OFFSET);
-        if (version != kind.layoutVersion()) {
+        if (!kind.reads(version)) {
             throw errors.unsupportedVersion().of(where, version);
         }
     }

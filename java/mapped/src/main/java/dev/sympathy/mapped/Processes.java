@@ -16,6 +16,44 @@ import java.nio.file.Path;
 public final class Processes {
     private Processes() {}
 
+    /** {@link #currentBoot()}, read once. */
+    private static final long BOOT = readBoot();
+
+    /**
+     * The running system's boot, as a u64: the first 16 hex digits of
+     * {@code /proc/sys/kernel/random/boot_id} (a UUID the kernel draws at each boot), 0 when it
+     * cannot be read; the Rust {@code sympathy_mapped::current_boot}. A file records it beside
+     * what a crash of the operating system could have left part-written, so that a later boot
+     * knows to check it (the map's record checksums).
+     */
+    public static long currentBoot() {
+        return BOOT;
+    }
+
+    private static long readBoot() {
+        try {
+            return bootFromId(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")));
+        } catch (IOException | SecurityException e) {
+            return 0;
+        }
+    }
+
+    /** The boot of a {@code boot_id} text: its first 16 hex digits (dashes skipped), 0 if it has fewer. */
+    static long bootFromId(String id) {
+        StringBuilder digits = new StringBuilder(16);
+        for (int i = 0; i < id.length() && digits.length() < 16; i++) {
+            char c = id.charAt(i);
+            if (c == '-') {
+                continue;
+            }
+            if (Character.digit(c, 16) < 0) {
+                break;
+            }
+            digits.append(c);
+        }
+        return digits.length() == 16 ? Long.parseUnsignedLong(digits.toString(), 16) : 0;
+    }
+
     /**
      * True when a process with this pid exists and has not exited: {@link ProcessHandle} finds
      * it and {@code /proc/<pid>/stat} does not show it as a zombie ({@code Z}) or dead

@@ -32,6 +32,13 @@ class ProcessesTest {
     }
 
     @Test
+    void shouldTakeABootFromTheFirst16HexDigitsOfItsId() {
+        assertEquals(0x0f1e_2d3c_4b5a_6978L, Processes.bootFromId("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\n"));
+        assertEquals(0, Processes.bootFromId("0f1e-zz"));
+        assertNotEquals(0, Processes.currentBoot(), "Linux gives every boot an id");
+    }
+
+    @Test
     void shouldReadTheStartTimeFromField22() {
         assertEquals(99, Processes.startTicks(ascii("1 (a) b) R 0 1 1 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 99 12 3")));
         assertEquals(4321, Processes.startTicks(ascii("7 (x y) S 1 7 7 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 4321 0")));

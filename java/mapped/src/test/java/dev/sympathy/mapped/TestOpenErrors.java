@@ -3,7 +3,7 @@ package dev.sympathy.mapped;
 /** The {@link OpenErrors} of a made-up kind for the core's tests: one exception class, the kind's name in it. */
 final class TestOpenErrors {
     /** A kind like the ring, with its own magic ("TESTFILE"). */
-    static final FileKind KIND = new FileKind("test", 0x454C_4946_5453_4554L, 1, "make-test-file",
+    static final FileKind KIND = new FileKind("test", 0x454C_4946_5453_4554L, 1, 1, "make-test-file",
             "make it again", "the test needs read and write access", "smaller");
 
     /** The one exception class of the test kind. */

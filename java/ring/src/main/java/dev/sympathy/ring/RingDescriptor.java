@@ -52,7 +52,7 @@ public final class RingDescriptor {
     public static final int LAYOUT_VERSION = 1;
     /** The ring as a kind of mapped file: its magic, version and the words of its file errors. */
     public static final dev.sympathy.mapped.FileKind KIND = new dev.sympathy.mapped.FileKind("ring", MAGIC,
-            LAYOUT_VERSION, "sympathy ring create", "recreate the ring",
+            LAYOUT_VERSION, LAYOUT_VERSION, "sympathy ring create", "recreate the ring",
             "the ring needs read and write access for both peers",
             "with a smaller capacity (the file is 4096 + capacity + 768 bytes)");
 
