@@ -243,7 +243,6 @@ fn rust_plans_only_the_catalogs_work() {
 fn rust_and_java_plan_the_same_work() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let sidecar = root.join("java/sidecar");
-    let mut errors = Vec::new();
     let java_plan = |experiment: &str, preset: Preset| {
         let mut args = vec!["run".to_string(), experiment.to_string(), "--plan".into()];
         args.extend(flag_args(preset));
@@ -255,7 +254,7 @@ fn rust_and_java_plan_the_same_work() {
         assert!(out.status.success(), "{source}: {}", common::text(&out));
         parse_plan(&source, &out.stdout)
     };
-    for preset in Preset::ALL {
+    let preset_errors = |preset: Preset| {
         let mut planned = rust_plan(preset);
         // One JVM plans every experiment `run all` covers (those under JMH); each other one
         // with Java variants is asked on its own (a JVM start each: seconds).
@@ -267,9 +266,22 @@ fn rust_and_java_plan_the_same_work() {
             }
         }
         planned.extend(all);
-        errors.extend(check_against_catalog(preset, &planned));
+        let mut errors = check_against_catalog(preset, &planned);
         errors.extend(check_pairs(preset, &planned));
-    }
+        errors
+    };
+    // The presets side by side: most of the time is JVM starts, which wait on loading as much
+    // as they compute.
+    let errors: Vec<String> = std::thread::scope(|scope| {
+        let running: Vec<_> = Preset::ALL
+            .into_iter()
+            .map(|preset| scope.spawn(move || preset_errors(preset)))
+            .collect();
+        running
+            .into_iter()
+            .flat_map(|thread| thread.join().expect("a preset's plans panicked"))
+            .collect()
+    });
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
