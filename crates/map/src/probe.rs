@@ -71,9 +71,8 @@ pub(crate) fn check_whole(
 }
 
 /// The record a live slot word points at, checked to lie in the data area whole, its checksum
-/// not checked: what the writer's recount looks at (reading every value at each attach would
-/// cost a pass over the data area, and a torn record must not stop the writer that puts its
-/// key again).
+/// not checked: what the writer's recount looks at (it checks only the records a system crash
+/// may have torn, with [`check_whole`], and removes those that fail instead of stopping).
 #[inline(always)]
 pub(crate) fn record_in_bounds(
     region: &Region,

@@ -115,7 +115,9 @@ impl Writer {
     /// any slot pointed past it): a `data_end` below a live record would let the next put write
     /// over it. After a writer died attached (`took_over`) its last put or remove may have
     /// published its slot and not yet stored the counters: the counts are stored. After a clean
-    /// detach the header's counters must be the counts.
+    /// detach the header's counters must be the counts. In a map opened in another boot, the
+    /// records a crash of the system may have torn (past `verified_end`) are checked against
+    /// their checksums and the torn ones removed.
     fn recount(&mut self, took_over: bool) -> Result<(), MapError> {
         let region = &*self.region;
         // Records a crash of the system may have torn: those at or past `verified_end` when

@@ -13,6 +13,8 @@ use sympathy_map::layout::{
 use sympathy_map::{MapConfig, MapError, MapFile};
 
 const SEVEN: &[u8] = b"seven, a value of some length";
+/// Key 7's value with the byte [`tear_seven`] changes.
+const SEVEN_TORN: &[u8] = b"sevEn, a value of some length";
 
 /// A map file with keys 7 and 8 in a fresh folder (kept alive by the returned guard); flushed
 /// after the puts when `flush`.
@@ -46,15 +48,20 @@ fn as_after_a_restart(path: &Path) {
     set_header_word(path, BOOT_OFFSET, 1);
 }
 
-/// Changes one byte of the file where `needle` first occurs (a value's bytes).
-fn change_byte_of(path: &Path, needle: &[u8]) {
+/// Changes one byte of key 7's value in the file, as a system crash may tear it: `SEVEN_TORN`.
+fn tear_seven(path: &Path) {
     let mut bytes = std::fs::read(path).unwrap();
     let at = bytes
-        .windows(needle.len())
-        .position(|w| w == needle)
+        .windows(SEVEN.len())
+        .position(|w| w == SEVEN)
         .expect("the value is in the file");
     bytes[at + 3] ^= 0x20;
     std::fs::write(path, bytes).unwrap();
+}
+
+/// Key 7 is served with the torn byte: its record was not checked.
+fn assert_served_unchecked(map: &MapFile) {
+    assert_eq!(map.get(7).unwrap(), Some(SEVEN_TORN));
 }
 
 fn assert_torn(result: Result<Option<&[u8]>, MapError>, key: u64) {
@@ -75,7 +82,7 @@ fn assert_torn(result: Result<Option<&[u8]>, MapError>, key: u64) {
 #[test]
 fn after_a_restart_a_torn_record_is_refused_until_a_writer_removes_it() {
     let (_dir, path) = map_with_two_keys(false);
-    change_byte_of(&path, b"seven, a value");
+    tear_seven(&path);
     as_after_a_restart(&path);
 
     let map = MapFile::open(&path).unwrap();
@@ -105,14 +112,11 @@ fn after_a_restart_a_torn_record_is_refused_until_a_writer_removes_it() {
 #[test]
 fn within_one_boot_records_are_not_checked() {
     let (_dir, path) = map_with_two_keys(false);
-    change_byte_of(&path, b"seven, a value");
+    tear_seven(&path);
     let map = MapFile::open(&path).unwrap();
     // The page cache is the file: nothing is torn without a crash of the system, and the
     // lookups pay for no check.
-    assert_eq!(
-        map.get(7).unwrap(),
-        Some(&b"sevEn, a value of some length"[..])
-    );
+    assert_served_unchecked(&map);
 }
 
 #[test]
@@ -123,13 +127,10 @@ fn a_flush_marks_its_records_whole_and_a_later_boot_does_not_check_them() {
         header_word(&path, DATA_END_OFFSET),
         "a flush stores verified_end at data_end"
     );
-    change_byte_of(&path, b"seven, a value");
+    tear_seven(&path);
     as_after_a_restart(&path);
     let map = MapFile::open(&path).unwrap();
-    assert_eq!(
-        map.get(7).unwrap(),
-        Some(&b"sevEn, a value of some length"[..])
-    );
+    assert_served_unchecked(&map);
 }
 
 #[test]
@@ -159,15 +160,12 @@ fn a_version_1_map_is_read_and_written_without_checksums() {
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[LAYOUT_VERSION_OFFSET..LAYOUT_VERSION_OFFSET + 4].copy_from_slice(&1u32.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    change_byte_of(&path, b"seven, a value");
+    tear_seven(&path);
     as_after_a_restart(&path);
 
     let map = MapFile::open(&path).unwrap();
     // Not checked in a version 1 map: the changed byte is served as it is.
-    assert_eq!(
-        map.get(7).unwrap(),
-        Some(&b"sevEn, a value of some length"[..])
-    );
+    assert_served_unchecked(&map);
     let mut writer = map.writer().unwrap();
     writer.put(9, b"nine").unwrap();
     drop(writer);

@@ -5,8 +5,11 @@ import static dev.sympathy.map.MapMemory.INT;
 import static dev.sympathy.map.MapMemory.LONG;
 
 import dev.sympathy.mapped.ProcessStamp;
+import dev.sympathy.mapped.Processes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The one writer of a map ({@link MapFile#writer()}; the Rust {@code Writer}), attached by a
@@ -111,7 +114,7 @@ public final class MapWriter implements AutoCloseable {
         long suspectFrom = map.verifyFrom;
         long keys = 0;
         long used = 0;
-        java.util.List<Long> torn = new java.util.ArrayList<>();
+        List<Long> torn = new ArrayList<>();
         for (long index = 0; index < map.slotCount; index++) {
             // SYNC POINT slot
             long word = (long) LONG.getAcquire(slots, index << 3);
@@ -167,7 +170,7 @@ public final class MapWriter implements AutoCloseable {
         if (suspectFrom != Long.MAX_VALUE) {
             // Every record is now whole or removed, and what comes next is this boot's.
             LONG.set(file, (long) VERIFIED_END_OFFSET, dataEnd);
-            LONG.set(file, (long) BOOT_OFFSET, dev.sympathy.mapped.Processes.currentBoot());
+            LONG.set(file, (long) BOOT_OFFSET, Processes.currentBoot());
             map.verifyFrom = Long.MAX_VALUE;
         }
     }
