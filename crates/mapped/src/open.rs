@@ -47,7 +47,8 @@ pub enum Access {
 pub struct OpenedFile {
     /// The open file.
     pub file: File,
-    /// Its length when the header page was found (at least [`HEADER_LENGTH`]).
+    /// Its length once `ready` was set (at least [`HEADER_LENGTH`]): a creator reserves the
+    /// file's blocks, which extends it step by step, before it stores `ready`.
     pub length: u64,
     /// Its header page, mapped read-only.
     pub header: HeaderPage,
@@ -68,11 +69,16 @@ pub fn open_header(
 ) -> Result<OpenedFile, FileError> {
     let start = Instant::now();
     let opened = open_regular_file(path, file, access)?;
-    let length = wait_for_header_page(&opened, path, file, start, timeout)?;
+    wait_for_header_page(&opened, path, file, start, timeout)?;
     let header = HeaderPage::map(&opened)
         .map_err(|e| FileError::io(file, path, "map the header page", e))?;
     wait_for_ready(&header, path, file, start, timeout)?;
     check_magic_and_version(&header, path, file)?;
+    // Read again: the length the header page had may be a creator's part-way through sizing.
+    let length = opened
+        .metadata()
+        .map_err(|e| FileError::io(file, path, "read the file's length", e))?
+        .len();
     Ok(OpenedFile {
         file: opened,
         length,
@@ -304,6 +310,29 @@ mod tests {
         }
         assert_eq!(open_kind(Path::new("/dev/zero")), "not-a-regular-file");
         assert_eq!(open_kind(Path::new("/no/such/file")), "io");
+    }
+
+    /// An opener that finds the header page while the creator still sizes the file (a create
+    /// reserves it step by step before `ready`) gets the length the file has once ready.
+    #[test]
+    fn the_length_is_the_one_the_file_has_once_ready() {
+        let mut bytes = header(KIND.magic, 1, 0);
+        let path = scratch("sizing", &bytes);
+        let opener = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                open_header(&path, &KIND, Duration::from_secs(5), Access::ReadOnly)
+                    .map(|o| o.length)
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        bytes.resize(3 * HEADER_LENGTH, 0);
+        std::fs::write(&path, &bytes).unwrap();
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        use std::os::unix::fs::FileExt;
+        file.write_all_at(&READY.to_le_bytes(), 12).unwrap();
+        assert_eq!(opener.join().unwrap().unwrap(), 3 * HEADER_LENGTH as u64);
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
