@@ -122,7 +122,14 @@ fn describe_file(error: &FileError, d: &mut Described) {
         FileError::UnsupportedVersion { path, found, .. } => {
             (d.kind, d.path, d.a) = (2, path_of(path), i64::from(*found))
         }
+        // A ring never grows, so never FileShort; described alike should one come.
         FileError::FileLength {
+            path,
+            actual,
+            expected,
+            ..
+        }
+        | FileError::FileShort {
             path,
             actual,
             expected,

@@ -1,5 +1,6 @@
 //! `sympathy map` end to end: sizes no map can hold are refused at once, before anything is
-//! sized, created or walked.
+//! sized, created or walked; a killed or torn load is finished by `--resume`; a map that grows
+//! under a load is watched, every key checked, from another process of either language.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -267,4 +268,96 @@ fn a_killed_rust_load_is_finished_by_resume() {
 fn a_killed_java_load_is_finished_by_resume() {
     let sidecar = concat!(env!("CARGO_MANIFEST_DIR"), "/../../java/sidecar");
     a_killed_load_is_finished_by_resume(&["bash", sidecar]);
+}
+
+/// `loader map load-users` of 200,000 users into a map created (by `loader`, empty) for 1,000,
+/// so that the writer grows the table and the data area again and again, while `watcher map
+/// watch-users`, in another process and started before the load, checks every counted user pass
+/// after pass: both succeed, the watcher saw every key present and equal and mapped the grown
+/// file again.
+fn a_map_grows_under_a_watcher(loader: &[&str], watcher: &[&str]) {
+    use std::io::BufRead;
+    let map = temp(&format!("grow-{}-{}.map", loader.len(), watcher.len()));
+    let _ = std::fs::remove_file(&map);
+    let path = map.to_str().unwrap().to_string();
+    let command = |tool: &[&str], args: &[&str]| {
+        let mut cmd = Command::new(tool[0]);
+        cmd.args(&tool[1..])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    };
+    let users = "200000";
+    let run = |tool: &[&str], args: &[&str]| {
+        let out = command(tool, args).output().expect("the tool runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {text}");
+        text
+    };
+    run(
+        loader,
+        &[
+            "map",
+            "load-users",
+            &path,
+            "--users",
+            "0",
+            "--initial-users",
+            "1000",
+        ],
+    );
+    let mut watch = command(
+        watcher,
+        &[
+            "map",
+            "watch-users",
+            &path,
+            "--users",
+            users,
+            "--timeout-seconds",
+            "120",
+        ],
+    )
+    .spawn()
+    .expect("watch-users runs");
+    // The watcher says when it has the map open: only then does the load begin.
+    let mut lines = std::io::BufReader::new(watch.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("watch-users says it watches").unwrap();
+    assert!(first.starts_with("watching "), "{first}");
+    let loaded = run(loader, &["map", "load-users", &path, "--users", users]);
+    assert!(loaded.contains("the table grew"), "{loaded}");
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let watched = watch.wait_with_output().expect("watch-users ends");
+    let said = rest.join("\n") + &String::from_utf8_lossy(&watched.stderr);
+    assert!(watched.status.success(), "{said}");
+    assert!(
+        said.contains("every key present and equal") && !said.contains("mapped the file 1 times"),
+        "{said}"
+    );
+    let (code, stderr) =
+        sympathy_within_deadline(&["map", "verify-users", &path, "--users", users]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let _ = std::fs::remove_file(&map);
+}
+
+#[test]
+fn a_map_rust_grows_is_watched_by_rust() {
+    let rust = [env!("CARGO_BIN_EXE_sympathy")];
+    a_map_grows_under_a_watcher(&rust, &rust);
+}
+
+#[test]
+#[ignore = "needs the Java build: ci/java-test runs it"]
+fn a_map_rust_grows_is_watched_by_java() {
+    let sidecar = concat!(env!("CARGO_MANIFEST_DIR"), "/../../java/sidecar");
+    a_map_grows_under_a_watcher(&[env!("CARGO_BIN_EXE_sympathy")], &["bash", sidecar]);
+}
+
+#[test]
+#[ignore = "needs the Java build: ci/java-test runs it"]
+fn a_map_java_grows_is_watched_by_rust() {
+    let sidecar = concat!(env!("CARGO_MANIFEST_DIR"), "/../../java/sidecar");
+    a_map_grows_under_a_watcher(&["bash", sidecar], &[env!("CARGO_BIN_EXE_sympathy")]);
 }

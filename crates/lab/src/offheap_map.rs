@@ -361,10 +361,10 @@ fn run_offheap<C: UserCodec + Copy>(
     let (map, writer) = built?;
     let store = Offheap { map: &map, codec };
     let mut r = measure(variant, &store, sizes, put_time)?;
-    let stats = map.stats();
+    let stats = map.stats()?;
     r.heap_bytes = allocated.map(|a| a.bytes.max(0) as u64);
     r.native_bytes = stats.file_length;
-    r.used_bytes = Some(sympathy_map::layout::data_area_offset(stats.slots) + stats.data_end);
+    r.used_bytes = Some(sympathy_map::layout::data_area_offset(stats.first_slots) + stats.data_end);
     // Reopen: the writer detaches, the mapping goes; then open (nothing rebuilt) and read one
     // user. The file's pages are still in the page cache: this is the cost of the open itself.
     drop(writer);

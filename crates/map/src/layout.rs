@@ -4,7 +4,8 @@
 //! ```text
 //!  0             4096                        4096 + 8 x slots                  + data_capacity
 //!  +-------------+---------------------------+--------------------------------------------+
-//!  | header page | slot table: slots x u64   | data area: records, appended, never moved  |
+//!  | header page | first slot table:         | data area: records, appended, never moved, |
+//!  |             | slots x u64               | and the slot tables of later grows         |
 //!  +-------------+---------------------------+--------------------------------------------+
 //!
 //!  header page       0 magic "SYMPHMAP"  8 version  12 ready  16 slots  24 data_capacity
@@ -12,6 +13,7 @@
 //!                   64 data_end  72 count  80 used_slots  88 verified_end  96 boot
 //!                                                                   (the writer's counters)
 //!                  128 writer  136 writer_heartbeat_ms  144 writer_detached_ms  152 recoveries
+//!                  192 table                              (read by every lookup, stored by grows)
 //!
 //!  slot (u64)        0 empty | u64::MAX tombstone | tag (24 bits) << 40 | record offset / 8
 //!
@@ -25,7 +27,9 @@
 //! record and points the slot at it (one release store, the publication), a remove stores the
 //! tombstone. All integers are little-endian. A record's checksum ([`record_checksum`]) covers
 //! its key, length and value: a reader in a later boot than the records past `verified_end`
-//! were written in checks theirs, so it never returns a record torn by an OS crash.
+//! were written in checks theirs, so it never returns a record torn by an OS crash. From
+//! version 3 the writer grows the data area (the file) and the slot table (a new, larger one in
+//! the data area, named by the `table` word) as they fill, while readers read.
 
 // ---- Whole file --------------------------------------------------------------------------------
 
@@ -39,20 +43,24 @@ pub use sympathy_mapped::header::{
 };
 /// The ASCII bytes `SYMPHMAP` read as a little-endian u64.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"SYMPHMAP");
-/// The layout version this crate creates: 2, whose records carry a checksum.
-pub const LAYOUT_VERSION: u32 = 2;
+/// The layout version this crate creates: 3, whose maps grow.
+pub const LAYOUT_VERSION: u32 = 3;
 /// The oldest layout version this crate reads and writes: 1, whose records' checksum word is 0
 /// and not checked (its maps are used as they are; `sympathy map copy` makes a version 2 one).
 pub const OLDEST_LAYOUT_VERSION: u32 = 1;
 /// The first layout version whose records carry a checksum.
 pub const FIRST_CHECKSUMMED_VERSION: u32 = 2;
+/// The first layout version whose maps grow (the `table` word; a longer file is allowed).
+pub const FIRST_GROWABLE_VERSION: u32 = 3;
 
 // ---- Header page: fixed at creation -------------------------------------------------------------
 
-/// u64 slots in the slot table (a power of two in [`MIN_SLOTS`]..=[`MAX_SLOTS`]).
+/// u64 slots in the first slot table, at [`HEADER_LENGTH`] (a power of two in
+/// [`MIN_SLOTS`]..=[`MAX_SLOTS`]).
 pub const SLOTS_OFFSET: usize = 16;
 /// u64 bytes in the data area (a multiple of [`RECORD_ALIGNMENT`] in
-/// [`MIN_DATA_CAPACITY`]..=[`MAX_DATA_CAPACITY`]).
+/// [`MIN_DATA_CAPACITY`]..=[`MAX_DATA_CAPACITY`]). From version 3 the writer grows it, storing
+/// it with release once the file is that long.
 pub const DATA_CAPACITY_OFFSET: usize = 24;
 /// u32 the largest value a put accepts, in bytes (1..=[`MAX_VALUE_LENGTH_LIMIT`], and a record
 /// of it fits the data area).
@@ -97,6 +105,14 @@ pub const WRITER_DETACHED_OFFSET: usize = 144;
 /// u64 how many writers took over from a writer that died attached, and recounted.
 pub const RECOVERIES_OFFSET: usize = 152;
 
+// ---- Header page: the table in use (a cache line of its own) ------------------------------------
+
+/// u64 (layout version 3 on) the slot table in use: 0 for the first one (at [`HEADER_LENGTH`],
+/// `slots` slots), else [`table_word`]: a table a grow made in the data area. Stored with release
+/// once the table is filled and `data_end` lies past it. Every lookup loads it, so it has a cache
+/// line of its own, away from the counters a put stores.
+pub const TABLE_OFFSET: usize = 192;
+
 // ---- Value formats ------------------------------------------------------------------------------
 
 /// Values are opaque bytes.
@@ -131,6 +147,15 @@ pub const MAX_SLOTS: u64 = 1 << 32;
 /// A put into an empty slot is refused once this many percent of the slots are used (keys and
 /// tombstones): probes stay short, and a probe always meets an empty slot.
 pub const MAX_LOAD_PERCENT: u64 = 75;
+
+/// The low bits of a [`TABLE_OFFSET`] word: the log2 of its table's slots.
+pub const TABLE_BITS_MASK: u64 = 63;
+/// A grown table's data-area offset is a multiple of this (the low bits of its word hold
+/// [`TABLE_BITS_MASK`]).
+pub const TABLE_ALIGNMENT: u64 = 64;
+/// A grown data capacity is a multiple of this, and a grown table starts at a multiple of it in
+/// the file.
+pub const GROWTH_ALIGNMENT: u64 = 4096;
 
 // ---- Records ------------------------------------------------------------------------------------
 
@@ -248,6 +273,18 @@ pub fn record_checksum(key: u64, value: &[u8]) -> u32 {
     (hash(sum ^ weighted.rotate_left(32)) >> 32) as u32
 }
 
+/// The [`TABLE_OFFSET`] word of a table of `slots` slots (a power of two) at data-area
+/// `offset` (a multiple of [`TABLE_ALIGNMENT`]).
+///
+/// ```
+/// use sympathy_map::layout::{table_word, TABLE_BITS_MASK};
+/// assert_eq!(table_word(8192, 1 << 20), 8192 | 20);
+/// assert_eq!(table_word(8192, 1 << 20) & TABLE_BITS_MASK, 20);
+/// ```
+pub const fn table_word(offset: u64, slots: u64) -> u64 {
+    offset | slots.trailing_zeros() as u64
+}
+
 /// The tag of a hash: its high [`TAG_BITS`] bits.
 #[inline(always)]
 pub const fn tag_of(hash: u64) -> u64 {
@@ -282,6 +319,7 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     LAYOUT_VERSION,
     OLDEST_LAYOUT_VERSION,
     FIRST_CHECKSUMMED_VERSION,
+    FIRST_GROWABLE_VERSION,
     SLOTS_OFFSET,
     DATA_CAPACITY_OFFSET,
     MAX_VALUE_LENGTH_OFFSET,
@@ -297,6 +335,7 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     WRITER_HEARTBEAT_OFFSET,
     WRITER_DETACHED_OFFSET,
     RECOVERIES_OFFSET,
+    TABLE_OFFSET,
     VALUE_FORMAT_BYTES,
     VALUE_FORMAT_USER_FLYWEIGHT,
     VALUE_FORMAT_USER_SBE,
@@ -310,6 +349,9 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     MIN_SLOTS,
     MAX_SLOTS,
     MAX_LOAD_PERCENT,
+    TABLE_BITS_MASK,
+    TABLE_ALIGNMENT,
+    GROWTH_ALIGNMENT,
     RECORD_ALIGNMENT,
     RECORD_HEADER_LENGTH,
     RECORD_KEY_OFFSET,
@@ -332,7 +374,7 @@ mod tests {
     }
 
     #[test]
-    fn the_writers_counters_and_attachment_have_cache_lines_of_their_own() {
+    fn the_writers_counters_its_attachment_and_the_table_have_cache_lines_of_their_own() {
         for offset in [
             DATA_END_OFFSET,
             COUNT_OFFSET,
@@ -342,6 +384,7 @@ mod tests {
         ] {
             assert_eq!(offset / 64, 1);
         }
+        assert_eq!(TABLE_OFFSET / 64, 3);
         for offset in [
             WRITER_OFFSET,
             WRITER_HEARTBEAT_OFFSET,

@@ -53,5 +53,5 @@ pub use config::MapConfig;
 pub use error::{FullOf, MapError, format_name};
 pub use map::{DEFAULT_OPEN_TIMEOUT, MapFile, MapStats};
 pub use sympathy_mapped::FileError;
-pub use writer::{Put, Writer};
+pub use writer::{Grows, Put, Writer};
 pub use writer_state::{HEARTBEAT_STALE_MS, WriterState};

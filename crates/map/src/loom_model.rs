@@ -53,17 +53,22 @@ fn colliding_keys() -> (u64, u64) {
 /// stale header would skip the slot as another key's and report the key absent.)
 fn slot_record_is_whole(map: &MapFile, key: u64, lengths: &[usize]) {
     let region = &map.region;
-    let word = region.lv_slot(hash(key) & region.mask()); // SYNC POINT: slot
+    let table = region.first_table();
+    let word = region.lv_slot(&table, hash(key) & table.mask()); // SYNC POINT: slot
     if word != crate::layout::EMPTY && word != crate::layout::TOMBSTONE {
         let offset = crate::layout::record_offset(word);
-        assert_eq!(region.lp_record_key(offset), key, "a stale record key");
-        let (length, checksum) = region.lp_record_length_and_checksum(offset);
+        assert_eq!(
+            region.lp_record_key(region.view(), offset),
+            key,
+            "a stale record key"
+        );
+        let (length, checksum) = region.lp_record_length_and_checksum(region.view(), offset);
         assert!(
             lengths.contains(&(length as usize)),
             "a stale value length {length}"
         );
         // SAFETY: the slot's acquire saw the record published: in bounds, never written again.
-        let value = unsafe { region.value(offset, length as usize) };
+        let value = unsafe { region.value(region.view(), offset, length as usize) };
         assert_eq!(
             checksum,
             crate::layout::record_checksum(key, value),

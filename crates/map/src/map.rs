@@ -45,7 +45,7 @@ impl std::fmt::Debug for MapFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MapFile")
             .field("path", &self.region.path())
-            .field("slots", &self.region.slots())
+            .field("first_slots", &self.region.first_slots())
             .field("data_capacity", &self.region.data_capacity())
             .finish()
     }
@@ -54,8 +54,10 @@ impl std::fmt::Debug for MapFile {
 /// A snapshot of a map's header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MapStats {
-    /// Slots in the table.
+    /// Slots in the table in use (the first table's, until the map grows).
     pub slots: u64,
+    /// Slots in the first table (the header's `slots`, fixed at creation).
+    pub first_slots: u64,
     /// Bytes of the data area.
     pub data_capacity: u64,
     /// The largest value a put accepts.
@@ -72,8 +74,10 @@ pub struct MapStats {
     pub recoveries: u64,
     /// Creation time, ms since the Unix epoch.
     pub creation_time_ms: i64,
-    /// The file's length.
+    /// The file's length the header implies (the map's bytes).
     pub file_length: u64,
+    /// Mappings this handle made of the file (1, and one more each time it saw the map grow).
+    pub mappings: usize,
 }
 
 impl MapFile {
@@ -200,11 +204,17 @@ impl MapFile {
     }
 
     /// A snapshot of the header.
-    pub fn stats(&self) -> MapStats {
+    ///
+    /// # Errors
+    /// [`MapError::Corrupt`] when the header names an impossible table.
+    pub fn stats(&self) -> Result<MapStats, MapError> {
         let r = &self.region;
-        MapStats {
-            slots: r.slots(),
-            data_capacity: r.data_capacity(),
+        let table = r.table()?;
+        let data_capacity = r.lv_u64(DATA_CAPACITY_OFFSET); // SYNC POINT: capacity
+        Ok(MapStats {
+            slots: table.slots(),
+            first_slots: r.first_slots(),
+            data_capacity,
             max_value_length: self.max_value_length,
             value_format: self.value_format(),
             data_end: r.lv_u64(DATA_END_OFFSET), // SYNC POINT: data-end
@@ -212,8 +222,9 @@ impl MapFile {
             used_slots: r.lp_u64(USED_SLOTS_OFFSET),
             recoveries: r.lp_u64(RECOVERIES_OFFSET),
             creation_time_ms: r.lp_u64(CREATION_TIME_OFFSET) as i64,
-            file_length: file_length(r.slots(), r.data_capacity()),
-        }
+            file_length: file_length(r.first_slots(), data_capacity),
+            mappings: r.mappings(),
+        })
     }
 
     /// The writer as a reader sees it now (stale after [`HEARTBEAT_STALE_MS`](crate::HEARTBEAT_STALE_MS)).
@@ -235,14 +246,25 @@ impl MapFile {
     /// assert_eq!(all, [(1, &b"a"[..]), (2, &b"b"[..])]);
     /// # Ok::<(), sympathy_map::MapError>(())
     /// ```
+    ///
+    /// The table is the one in use when the iteration starts: a grow during it does not
+    /// change what it visits (the old table keeps every key it held).
     pub fn entries(&self) -> impl Iterator<Item = Result<(u64, &[u8]), MapError>> + '_ {
         let region = &*self.region;
-        (0..region.slots()).filter_map(move |i| {
-            let word = region.lv_slot(i); // SYNC POINT: slot
+        let table = region.table();
+        let (table, error) = match table {
+            Ok(table) => (Some(table), None),
+            Err(e) => (None, Some(Err(e))),
+        };
+        let slots = table.map_or(0, |t| t.slots());
+        error.into_iter().chain((0..slots).filter_map(move |i| {
+            let table = table.as_ref()?;
+            let word = region.lv_slot(table, i); // SYNC POINT: slot
             if word == EMPTY || word == TOMBSTONE {
                 return None;
             }
-            Some(record(region, self.max_value_length, word).map(|r| (r.key, r.value)))
-        })
+            let mut view = region.view();
+            Some(record(region, &mut view, self.max_value_length, word).map(|r| (r.key, r.value)))
+        }))
     }
 }

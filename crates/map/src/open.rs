@@ -84,17 +84,20 @@ fn publish(map: MmapRaw, config: &MapConfig, path: Option<&Path>) -> Region {
 /// the blocks of a sparse file.
 pub(crate) fn open(path: &Path, timeout: Duration, access: Access) -> Result<Region, MapError> {
     let opened = open::open_header(path, &FILE_KIND, timeout, access)?;
-    let len = opened.length;
-    let (slots, data_capacity) = check_header(&opened.header, path, len)?;
-    // A version the kind reads (checked by open_header): 1, or 2 with checksums.
+    // A version the kind reads (checked by open_header): 1, 2 with checksums, 3 growing.
     let version = opened.header.word(LAYOUT_VERSION_OFFSET, 4) as u32;
+    let (slots, data_capacity) = check_header(&opened.header, path, &opened.file, version)?;
     drop(opened.header);
+    // The map's bytes: a map that grows may lie in a longer file (a writer that died growing
+    // it extended the file and had not yet stored the capacity); the rest is not read.
+    let len = file_length(slots, data_capacity);
     if access == Access::ReadWrite {
         // A sparse map gets its blocks now: on tmpfs even a read of a hole allocates a page, so
         // a full filesystem would answer a later access with SIGBUS.
         open::reserve_holes(path, &FILE_KIND, len)?;
     }
-    let whole = map(&opened.file, access).map_err(|e| MapError::io(path, "map the map file", e))?;
+    let whole =
+        map(&opened.file, access, len).map_err(|e| MapError::io(path, "map the map file", e))?;
     if whole.len() as u64 != len {
         return Err(wrong_length(
             path,
@@ -149,9 +152,14 @@ fn wrong_length(
     })
 }
 
-/// Checks a ready header against the layout and the file's length `len`; returns the slots and
-/// the data capacity.
-fn check_header(header: &HeaderPage, path: &Path, len: u64) -> Result<(u64, u64), MapError> {
+/// Checks a ready header of layout `version` against the layout and the length of `file`;
+/// returns the slots and the data capacity.
+fn check_header(
+    header: &HeaderPage,
+    path: &Path,
+    file: &File,
+    version: u32,
+) -> Result<(u64, u64), MapError> {
     let corrupt = |what: String| MapError::corrupt_header(path, what);
     let slots = header.word(SLOTS_OFFSET, 8);
     if let Some(problem) = MapConfig::slots_problem(slots) {
@@ -161,8 +169,24 @@ fn check_header(header: &HeaderPage, path: &Path, len: u64) -> Result<(u64, u64)
     if let Some(problem) = MapConfig::data_capacity_problem(data_capacity) {
         return Err(corrupt(format!("data_capacity {problem}")));
     }
+    // The length after the capacity: a writer growing the map extends the file before it
+    // stores the larger capacity (SYNC POINT: capacity), so the file is at least that long.
+    std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+    let len = file
+        .metadata()
+        .map_err(|e| MapError::io(path, "read the map file's length", e))?
+        .len();
     let expected = file_length(slots, data_capacity);
-    if len != expected {
+    if version >= FIRST_GROWABLE_VERSION && len < expected {
+        return Err(MapError::File(FileError::FileShort {
+            file: &FILE_KIND,
+            path: path.to_path_buf(),
+            actual: len,
+            expected,
+            sizes: format!("{slots} slots and a data capacity of {data_capacity}"),
+        }));
+    }
+    if version < FIRST_GROWABLE_VERSION && len != expected {
         return Err(wrong_length(path, len, expected, slots, data_capacity));
     }
     let header_length = header.word(HEADER_LENGTH_OFFSET, 4);
@@ -179,14 +203,25 @@ fn check_header(header: &HeaderPage, path: &Path, len: u64) -> Result<(u64, u64)
 }
 
 /// Checks the writer's counters: `data_end` a multiple of 8 in `DATA_START..=data_capacity`,
-/// `count <= used_slots <= slots`.
+/// `verified_end <= data_end`, the table word (version 3) naming a table below `data_end`,
+/// `count <= used_slots <=` the table's slots.
 fn check_counters(region: &Region, path: &Path) -> Result<(), MapError> {
     let corrupt = |what: String| MapError::corrupt_header(path, what);
+    // In the order a writer's stores make each later one at least as new: the table word before
+    // `data_end` (a grow stores `data_end` past the new table first), `count` before
+    // `used_slots` (a put stores `used_slots` first), so a writer at work never makes them look
+    // impossible.
+    let table = if region.growable() {
+        region.lv_u64(TABLE_OFFSET) // SYNC POINT: table
+    } else {
+        0
+    };
+    let count = region.lv_u64(COUNT_OFFSET); // SYNC POINT: count
+    let used = region.lp_u64(USED_SLOTS_OFFSET);
     let data_end = region.lv_u64(DATA_END_OFFSET); // SYNC POINT: data-end
-    if data_end < DATA_START
-        || data_end > region.data_capacity()
-        || !data_end.is_multiple_of(RECORD_ALIGNMENT as u64)
-    {
+    // A writer may have grown the data area since the capacity was read: map what it says now.
+    let mapped = data_end <= region.data_capacity() || region.cover(data_end)?;
+    if data_end < DATA_START || !mapped || !data_end.is_multiple_of(RECORD_ALIGNMENT as u64) {
         return Err(corrupt(format!(
             "data_end is {data_end}, expected a multiple of 8 between {DATA_START} and the data \
              capacity {}",
@@ -202,21 +237,44 @@ fn check_counters(region: &Region, path: &Path) -> Result<(), MapError> {
             )));
         }
     }
-    let count = region.lp_u64(COUNT_OFFSET);
-    let used = region.lp_u64(USED_SLOTS_OFFSET);
-    if used > region.slots() || count > used {
+    let slots = if table == 0 {
+        region.first_slots()
+    } else {
+        table_slots(table, data_end).ok_or_else(|| {
+            corrupt(format!(
+                "table is {table:#x}: not 0, nor a table of {MIN_SLOTS} to {MAX_SLOTS} slots at a \
+                 multiple of {TABLE_ALIGNMENT} from {TABLE_ALIGNMENT} ending by data_end {data_end}"
+            ))
+        })?
+    };
+    if used > slots || count > used {
         return Err(corrupt(format!(
-            "count {count} and used_slots {used} are impossible with {} slots (count <= \
-             used_slots <= slots)",
-            region.slots()
+            "count {count} and used_slots {used} are impossible with {slots} slots (count <= \
+             used_slots <= slots)"
         )));
     }
     Ok(())
 }
 
-/// Maps the whole file, shared: writable for a read-write open, read-only otherwise.
-fn map(file: &File, access: Access) -> std::io::Result<MmapRaw> {
-    let options = MmapOptions::new();
+/// The slots of the table a non-zero `table` word names, when it is a table of
+/// [`MIN_SLOTS`]..=[`MAX_SLOTS`] slots at a multiple of [`TABLE_ALIGNMENT`] from it, ending at
+/// or before `data_end`.
+fn table_slots(word: u64, data_end: u64) -> Option<u64> {
+    let bits = word & TABLE_BITS_MASK;
+    let offset = word & !TABLE_BITS_MASK;
+    let valid_bits = MIN_SLOTS.trailing_zeros() as u64..=MAX_SLOTS.trailing_zeros() as u64;
+    if !valid_bits.contains(&bits) || offset < TABLE_ALIGNMENT {
+        return None;
+    }
+    let slots = 1u64 << bits;
+    (offset.checked_add(slots * SLOT_LENGTH as u64)? <= data_end).then_some(slots)
+}
+
+/// Maps the file's first `len` bytes, shared: writable for a read-write open, read-only
+/// otherwise.
+fn map(file: &File, access: Access, len: u64) -> std::io::Result<MmapRaw> {
+    let mut options = MmapOptions::new();
+    options.len(len as usize);
     match access {
         Access::ReadWrite => options.map_raw(file),
         Access::ReadOnly => options.map_raw_read_only(file),

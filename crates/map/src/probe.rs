@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::error::MapError;
 use crate::layout::*;
-use crate::region::Region;
+use crate::region::{Region, Table, View};
 
 /// A record a slot points at, checked.
 pub(crate) struct Record<'a> {
@@ -16,20 +16,46 @@ pub(crate) struct Record<'a> {
     checksum: u32,
 }
 
-/// The key of the record a live slot word points at, checked to lie in the data area.
+/// The key of the record a live slot word points at, checked to lie in the data area of
+/// `view` (in a map that grows, the file is mapped again, and `view` becomes the new mapping,
+/// when the record lies past it).
 #[inline(always)]
-pub(crate) fn record_key(region: &Region, word: u64) -> Result<u64, MapError> {
+pub(crate) fn record_key<'r>(
+    region: &'r Region,
+    view: &mut &'r View,
+    word: u64,
+) -> Result<u64, MapError> {
     let offset = record_offset(word);
-    if offset < DATA_START || offset + RECORD_HEADER_LENGTH as u64 > region.data_capacity() {
-        return Err(MapError::corrupt(
-            region.path(),
-            format!(
-                "slot word {word:#018x} points at offset {offset}, outside the data area of {} bytes",
-                region.data_capacity()
-            ),
-        ));
+    let end = offset + RECORD_HEADER_LENGTH as u64;
+    if offset < DATA_START || end > view.capacity() {
+        *view = covering(region, offset, end, || format!("slot word {word:#018x}"))?;
     }
-    Ok(region.lp_record_key(offset))
+    Ok(region.lp_record_key(view, offset))
+}
+
+/// The newest mapping, once it covers `end`, for a record at `offset` that lies past `view`;
+/// an offset below the first record, or past even the file's capacity, is corrupt.
+#[cold]
+#[inline(never)]
+fn covering(
+    region: &Region,
+    offset: u64,
+    end: u64,
+    what: impl FnOnce() -> String,
+) -> Result<&View, MapError> {
+    if offset >= DATA_START
+        && let Some(view) = region.view_covering(end)?
+    {
+        return Ok(view);
+    }
+    Err(MapError::corrupt(
+        region.path(),
+        format!(
+            "{} points at offset {offset}, outside the data area of {} bytes",
+            what(),
+            region.data_capacity()
+        ),
+    ))
 }
 
 /// The record a live slot word points at (published: its slot was loaded with acquire, or
@@ -37,12 +63,13 @@ pub(crate) fn record_key(region: &Region, word: u64) -> Result<u64, MapError> {
 /// system may have torn it (at or past [`Region::verify_from`]), to match its checksum: what a
 /// lookup returns.
 #[inline(always)]
-pub(crate) fn record(
-    region: &Region,
+pub(crate) fn record<'r>(
+    region: &'r Region,
+    view: &mut &'r View,
     max_value_length: u32,
     word: u64,
-) -> Result<Record<'_>, MapError> {
-    let record = record_in_bounds(region, max_value_length, word)?;
+) -> Result<Record<'r>, MapError> {
+    let record = record_in_bounds(region, view, max_value_length, word)?;
     let offset = record_offset(word);
     if offset >= region.verify_from() {
         check_whole(region, offset, &record)?;
@@ -74,32 +101,53 @@ pub(crate) fn check_whole(
 /// not checked: what the writer's recount looks at (it checks only the records a system crash
 /// may have torn, with [`check_whole`], and removes those that fail instead of stopping).
 #[inline(always)]
-pub(crate) fn record_in_bounds(
-    region: &Region,
+pub(crate) fn record_in_bounds<'r>(
+    region: &'r Region,
+    view: &mut &'r View,
     max_value_length: u32,
     word: u64,
-) -> Result<Record<'_>, MapError> {
-    let key = record_key(region, word)?;
+) -> Result<Record<'r>, MapError> {
+    let key = record_key(region, view, word)?;
     let offset = record_offset(word);
-    let (length, checksum) = region.lp_record_length_and_checksum(offset);
+    let (length, checksum) = region.lp_record_length_and_checksum(view, offset);
     let end = offset + RECORD_HEADER_LENGTH as u64 + u64::from(length);
-    if length > max_value_length || end > region.data_capacity() {
-        return Err(MapError::corrupt(
-            region.path(),
-            format!(
-                "the record at offset {offset} (key {key}) holds a value of {length} bytes: over \
-                 the maximum of {max_value_length} or past the data area's {} bytes",
-                region.data_capacity()
-            ),
-        ));
+    if length > max_value_length || end > view.capacity() {
+        *view = value_covering(region, offset, key, length, max_value_length, end)?;
     }
-    // SAFETY: in bounds (checked above); published, so never written again.
-    let value = unsafe { region.value(offset, length as usize) };
+    // SAFETY: in bounds of `view` (checked above); published, so never written again.
+    let value = unsafe { region.value(view, offset, length as usize) };
     Ok(Record {
         key,
         value,
         checksum,
     })
+}
+
+/// The newest mapping, once it covers `end`, for a record whose value lies past `view`; a value
+/// over the maximum, or past even the file's capacity, is corrupt.
+#[cold]
+#[inline(never)]
+fn value_covering(
+    region: &Region,
+    offset: u64,
+    key: u64,
+    length: u32,
+    max_value_length: u32,
+    end: u64,
+) -> Result<&View, MapError> {
+    if length <= max_value_length
+        && let Some(view) = region.view_covering(end)?
+    {
+        return Ok(view);
+    }
+    Err(MapError::corrupt(
+        region.path(),
+        format!(
+            "the record at offset {offset} (key {key}) holds a value of {length} bytes: over the \
+             maximum of {max_value_length} or past the data area's {} bytes",
+            region.data_capacity()
+        ),
+    ))
 }
 
 /// A record whose bytes do not match its checksum.
@@ -121,30 +169,37 @@ pub(crate) fn get(
     max_value_length: u32,
     key: u64,
 ) -> Result<Option<&[u8]>, MapError> {
+    let table = region.table()?;
+    let mut view = region.view();
     let hash = hash(key);
     let tag = tag_of(hash);
-    let mask = region.mask();
+    let mask = table.mask();
     let mut index = hash & mask;
-    for _ in 0..region.slots() {
-        let word = region.lv_slot(index); // SYNC POINT: slot
+    for _ in 0..table.slots() {
+        let word = region.lv_slot(&table, index); // SYNC POINT: slot
         if word == EMPTY {
             return Ok(None);
         }
-        if word != TOMBSTONE && word >> OFFSET_BITS == tag && record_key(region, word)? == key {
-            return Ok(Some(record(region, max_value_length, word)?.value));
+        if word != TOMBSTONE
+            && word >> OFFSET_BITS == tag
+            && record_key(region, &mut view, word)? == key
+        {
+            return Ok(Some(
+                record(region, &mut view, max_value_length, word)?.value,
+            ));
         }
         index = (index + 1) & mask;
     }
-    Err(no_empty_slot(region))
+    Err(no_empty_slot(region, &table))
 }
 
 /// A probe went round the whole table: a valid map always has an empty slot.
-pub(crate) fn no_empty_slot(region: &Region) -> MapError {
+pub(crate) fn no_empty_slot(region: &Region, table: &Table) -> MapError {
     MapError::corrupt(
         region.path(),
         format!(
             "no empty slot among {} (at most three quarters are ever used)",
-            region.slots()
+            table.slots()
         ),
     )
 }

@@ -9,11 +9,32 @@ use sympathy_mapped::ProcessStamp;
 use crate::error::{FullOf, MapError};
 use crate::layout::*;
 use crate::probe::{self, no_empty_slot, record_in_bounds, record_key};
-use crate::region::Region;
+use crate::region::{Region, Table};
 use crate::writer_state::{WriterState, writer_state};
 
 /// How many operations pass between two heartbeats: the hot path pays a decrement and a branch.
 const HEARTBEAT_EVERY: u32 = 4096;
+
+/// What a writer's grows took ([`Writer::grows`]): the pauses of the puts that grew the map.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Grows {
+    /// Grows of the slot table.
+    pub tables: u64,
+    /// Grows of the data area (a table's grow may make one too).
+    pub data_areas: u64,
+    /// The longest one: the longest a put waited for a grow.
+    pub longest: std::time::Duration,
+    /// All of them together.
+    pub total: std::time::Duration,
+}
+
+impl Grows {
+    /// Counts a put's wait for a grow.
+    fn took(&mut self, time: std::time::Duration) {
+        self.longest = self.longest.max(time);
+        self.total += time;
+    }
+}
 
 /// What a put did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +53,8 @@ pub enum Put {
 /// next writer recounts). [`Writer::flush`] makes them durable across an operating-system crash.
 pub struct Writer {
     region: Arc<Region>,
+    /// The slot table in use (the writer is the only one to change it: a grow).
+    table: Table,
     /// This process's stamp, as stored in the writer word.
     stamp: u64,
     max_value_length: u32,
@@ -43,6 +66,8 @@ pub struct Writer {
     countdown: u32,
     /// Records the attach found torn and removed ([`Writer::torn_records_dropped`]).
     torn_records_dropped: u64,
+    /// The grows this writer made.
+    grows: Grows,
 }
 
 impl std::fmt::Debug for Writer {
@@ -95,15 +120,26 @@ impl Writer {
             }
         };
         region.so_u64(WRITER_HEARTBEAT_OFFSET, sympathy_mapped::now_ms() as u64); // SYNC POINT: heartbeat
+        // A writer that grew the map since this process mapped it: map what the header says.
+        let capacity = region.lv_u64(DATA_CAPACITY_OFFSET); // SYNC POINT: capacity
+        if region.growable() && capacity > region.data_capacity() && !region.cover(capacity)? {
+            return Err(MapError::corrupt(
+                region.path(),
+                format!("data_capacity {capacity} cannot be mapped"),
+            ));
+        }
+        let table = region.table()?;
         let mut writer = Writer {
+            table,
             max_value_length: region.lp_u32(MAX_VALUE_LENGTH_OFFSET),
             data_end: region.lv_u64(DATA_END_OFFSET), // SYNC POINT: data-end
             count: region.lp_u64(COUNT_OFFSET),
             used_slots: region.lp_u64(USED_SLOTS_OFFSET),
-            max_used_slots: max_used_slots(region.slots()),
+            max_used_slots: max_used_slots(table.slots()),
             stamp: me.pack(),
             countdown: HEARTBEAT_EVERY,
             torn_records_dropped: 0,
+            grows: Grows::default(),
             region,
         };
         writer.recount(took_over)?;
@@ -120,12 +156,14 @@ impl Writer {
     /// their checksums and the torn ones removed.
     fn recount(&mut self, took_over: bool) -> Result<(), MapError> {
         let region = &*self.region;
+        let table = &self.table;
         // Records a crash of the system may have torn: those at or past `verified_end` when
         // they were written in another boot (Region::verify_from, set at open).
         let suspect_from = region.verify_from();
         let (mut count, mut used, mut torn) = (0, 0, Vec::new());
-        for index in 0..region.slots() {
-            let word = region.lv_slot(index); // SYNC POINT: slot
+        let mut view = region.view();
+        for index in 0..table.slots() {
+            let word = region.lv_slot(table, index); // SYNC POINT: slot
             if word == EMPTY {
                 continue;
             }
@@ -134,7 +172,7 @@ impl Writer {
                 continue;
             }
             count += 1;
-            let record = record_in_bounds(region, self.max_value_length, word)?;
+            let record = record_in_bounds(region, &mut view, self.max_value_length, word)?;
             let offset = record_offset(word);
             let end = offset + record_length(record.value.len() as u64);
             if end > self.data_end {
@@ -164,15 +202,15 @@ impl Writer {
         // A torn record's key is removed: its value is lost (written after the last flush of
         // a boot that crashed), and a lookup must not keep refusing it.
         for &index in &torn {
-            region.so_slot(index, TOMBSTONE); // SYNC POINT: slot
+            region.so_slot(table, index, TOMBSTONE); // SYNC POINT: slot
             count -= 1;
         }
         self.torn_records_dropped = torn.len() as u64;
         if took_over || !torn.is_empty() {
             self.count = count;
             self.used_slots = used;
-            region.so_u64(COUNT_OFFSET, count); // SYNC POINT: count
             region.sp_u64(USED_SLOTS_OFFSET, used);
+            region.so_u64(COUNT_OFFSET, count); // SYNC POINT: count
         }
         if took_over {
             region.sp_u64(RECOVERIES_OFFSET, region.lp_u64(RECOVERIES_OFFSET) + 1);
@@ -190,6 +228,11 @@ impl Writer {
     /// the last flush of a boot that did not end cleanly) and removed, their keys with them.
     pub fn torn_records_dropped(&self) -> u64 {
         self.torn_records_dropped
+    }
+
+    /// The grows this writer made (docs/map-layout.md, "Growing"), and the longest.
+    pub fn grows(&self) -> Grows {
+        self.grows
     }
 
     /// Puts `value` under `key`: appends its record and publishes it.
@@ -230,28 +273,49 @@ impl Writer {
             });
         }
         let hash = hash(key);
-        let probe = self.probe(key, hash)?;
+        let mut probe = self.probe(key, hash)?;
         let needed = record_length(length as u64);
-        let capacity = self.region.data_capacity();
-        if self.data_end + needed > capacity {
-            return Err(MapError::Full {
-                of: FullOf::Data,
-                used: self.data_end,
-                limit: capacity,
-            });
-        }
-        if let Probe::Absent {
-            into_empty: true, ..
-        } = probe
-            && self.used_slots >= self.max_used_slots
-        {
-            return Err(MapError::Full {
-                of: FullOf::Slots,
-                used: self.used_slots,
-                limit: self.max_used_slots,
-            });
+        let needs_slot = |probe: &Probe| {
+            matches!(
+                probe,
+                Probe::Absent {
+                    into_empty: true,
+                    ..
+                }
+            )
+        };
+        if self.region.growable() {
+            if needs_slot(&probe) && self.used_slots >= self.max_used_slots {
+                let started = std::time::Instant::now();
+                self.grow_table()?;
+                self.grows.tables += 1;
+                self.grows.took(started.elapsed());
+                probe = self.probe(key, hash)?;
+            }
+            if self.data_end + needed > self.region.data_capacity() {
+                let started = std::time::Instant::now();
+                self.reserve_data(self.data_end + needed)?;
+                self.grows.took(started.elapsed());
+            }
+        } else {
+            let capacity = self.region.data_capacity();
+            if self.data_end + needed > capacity {
+                return Err(MapError::Full {
+                    of: FullOf::Data,
+                    used: self.data_end,
+                    limit: capacity,
+                });
+            }
+            if needs_slot(&probe) && self.used_slots >= self.max_used_slots {
+                return Err(MapError::Full {
+                    of: FullOf::Slots,
+                    used: self.used_slots,
+                    limit: self.max_used_slots,
+                });
+            }
         }
         let region = &*self.region;
+        let table = &self.table;
         let offset = self.data_end;
         // SAFETY: the mapping is writable (checked at attach); offset + needed <= capacity
         // (checked above); the range is at data_end, where no slot points, and this is the
@@ -263,17 +327,19 @@ impl Writer {
         region.so_u64(DATA_END_OFFSET, self.data_end); // SYNC POINT: data-end
         let outcome = match probe {
             Probe::Found { index } => {
-                region.so_slot(index, slot_word(hash, offset)); // SYNC POINT: slot
+                region.so_slot(table, index, slot_word(hash, offset)); // SYNC POINT: slot
                 Put::Replaced
             }
             Probe::Absent { index, into_empty } => {
-                region.so_slot(index, slot_word(hash, offset)); // SYNC POINT: slot
-                self.count += 1;
-                region.so_u64(COUNT_OFFSET, self.count); // SYNC POINT: count
+                region.so_slot(table, index, slot_word(hash, offset)); // SYNC POINT: slot
+                // `used_slots` before `count`: a reader that loads `count` first never sees
+                // more keys than used slots.
                 if into_empty {
                     self.used_slots += 1;
                     region.sp_u64(USED_SLOTS_OFFSET, self.used_slots);
                 }
+                self.count += 1;
+                region.so_u64(COUNT_OFFSET, self.count); // SYNC POINT: count
                 Put::Inserted
             }
         };
@@ -289,7 +355,7 @@ impl Writer {
     pub fn remove(&mut self, key: u64) -> Result<bool, MapError> {
         let removed = match self.probe(key, hash(key))? {
             Probe::Found { index } => {
-                self.region.so_slot(index, TOMBSTONE); // SYNC POINT: slot
+                self.region.so_slot(&self.table, index, TOMBSTONE); // SYNC POINT: slot
                 self.count -= 1;
                 self.region.so_u64(COUNT_OFFSET, self.count); // SYNC POINT: count
                 true
@@ -335,15 +401,121 @@ impl Writer {
         let Some(path) = self.region.path() else {
             return Ok(());
         };
-        let data = data_area_offset(self.region.slots()) as usize;
-        let map = self.region.mapping();
-        map.flush_range(data, self.data_end as usize)
+        // The data area's used part holds the grown tables too.
+        self.region
+            .flush_data(0, self.data_end)
             .and_then(|()| {
                 // Written back whole: a later boot need not check these records.
                 self.region.sp_u64(VERIFIED_END_OFFSET, self.data_end);
-                map.flush_range(0, data)
+                self.region.flush_header()
             })
             .map_err(|e| MapError::io(path, "flush the map file (msync)", e))
+    }
+
+    /// Makes the data area at least `end` bytes (a map that grows): twice the capacity, or
+    /// `end` if more, rounded up to [`GROWTH_ALIGNMENT`], at most [`MAX_DATA_CAPACITY`]
+    /// (docs/map-layout.md, "Growing").
+    ///
+    /// # Errors
+    /// [`MapError::Full`] past the largest data area; [`MapError::NoSpace`] (nothing changed);
+    /// [`MapError::Io`].
+    fn reserve_data(&mut self, end: u64) -> Result<(), MapError> {
+        let capacity = self.region.data_capacity();
+        if end <= capacity {
+            return Ok(());
+        }
+        let grown = capacity
+            .saturating_mul(2)
+            .max(end)
+            .next_multiple_of(GROWTH_ALIGNMENT)
+            .min(MAX_DATA_CAPACITY);
+        if grown < end {
+            return Err(MapError::Full {
+                of: FullOf::Data,
+                used: self.data_end,
+                limit: capacity,
+            });
+        }
+        self.region.grow_data(grown)?;
+        self.grows.data_areas += 1;
+        Ok(())
+    }
+
+    /// Grows the slot table (docs/map-layout.md, "Growing"): a new table at most half full
+    /// (twice the slots of a table that filled), in the data area at the next multiple of [`GROWTH_ALIGNMENT`] in the file,
+    /// every key of the old one inserted (tombstones left behind), written to the disk, then
+    /// published by one release store of the `table` word. Readers probing the old table go on
+    /// reading it: it is never written again.
+    ///
+    /// # Errors
+    /// [`MapError::Full`] past [`MAX_SLOTS`]; as [`Writer::reserve_data`]; [`MapError::Corrupt`]
+    /// for a slot the old table should not hold.
+    fn grow_table(&mut self) -> Result<(), MapError> {
+        let old = self.table;
+        // At most half full after the grow: twice the slots of a table that filled.
+        let wanted = 2 * (self.count + 1);
+        let mut slots = old.slots();
+        while slots < wanted && slots < MAX_SLOTS {
+            slots *= 2;
+        }
+        if slots < wanted {
+            return Err(MapError::Full {
+                of: FullOf::Slots,
+                used: self.used_slots,
+                limit: self.max_used_slots,
+            });
+        }
+        let data_offset = self.region.data_offset();
+        let start = (data_offset + self.data_end).next_multiple_of(GROWTH_ALIGNMENT) - data_offset;
+        let end = start + slots * SLOT_LENGTH as u64;
+        self.reserve_data(end)?;
+        let region = &*self.region;
+        // SAFETY: writable (checked at attach), inside the data area (reserved above), past
+        // data_end where nothing points, and this is the one attached writer.
+        unsafe { region.zero(start, end - start) };
+        let table = region.table_at(start, slots);
+        let mut view = region.view();
+        // In batches, each step over the whole batch: the records' keys and the new table's
+        // slots are cache misses, and a batch's are independent, so the processor overlaps them.
+        const BATCH: usize = 64;
+        let (mut words, mut homes) = ([0u64; BATCH], [0u64; BATCH]);
+        let mut index = 0;
+        while index < old.slots() {
+            let mut live = 0;
+            while live < BATCH && index < old.slots() {
+                let word = region.lp_slot(&old, index);
+                index += 1;
+                if word != EMPTY && word != TOMBSTONE {
+                    words[live] = word;
+                    live += 1;
+                }
+            }
+            for (home, &word) in homes.iter_mut().zip(&words[..live]) {
+                *home = hash(record_key(region, &mut view, word)?) & table.mask();
+            }
+            for (&home, &word) in homes.iter().zip(&words[..live]) {
+                let mut to = home;
+                while region.lp_slot(&table, to) != EMPTY {
+                    to = (to + 1) & table.mask();
+                }
+                region.sp_slot(&table, to, word);
+            }
+        }
+        if let Some(path) = region.path() {
+            // On the disk before the header can name it: an OS crash never leaves a table word
+            // pointing at a table that was not written back.
+            region
+                .flush_data(start, end - start)
+                .map_err(|e| MapError::io(path, "write the grown slot table (msync)", e))?;
+        }
+        self.data_end = end;
+        region.so_u64(DATA_END_OFFSET, end); // SYNC POINT: data-end
+        region.so_table(table_word(start, slots)); // SYNC POINT: table
+        self.used_slots = self.count;
+        region.sp_u64(USED_SLOTS_OFFSET, self.count);
+        self.table = table;
+        self.max_used_slots = max_used_slots(slots);
+        Ok(())
     }
 
     /// Stores a heartbeat now (puts and removes store one every 4096 operations; an idle
@@ -372,12 +544,14 @@ impl Writer {
     #[inline(always)]
     fn probe(&self, key: u64, hash: u64) -> Result<Probe, MapError> {
         let region = &*self.region;
+        let table = &self.table;
         let tag = tag_of(hash);
-        let mask = region.mask();
+        let mask = table.mask();
         let mut index = hash & mask;
         let mut tombstone = None;
-        for _ in 0..region.slots() {
-            let word = region.lp_slot(index);
+        let mut view = region.view();
+        for _ in 0..table.slots() {
+            let word = region.lp_slot(table, index);
             if word == EMPTY {
                 return Ok(match tombstone {
                     Some(index) => Probe::Absent {
@@ -392,7 +566,7 @@ impl Writer {
             }
             if word == TOMBSTONE {
                 tombstone.get_or_insert(index);
-            } else if word >> OFFSET_BITS == tag && record_key(region, word)? == key {
+            } else if word >> OFFSET_BITS == tag && record_key(region, &mut view, word)? == key {
                 return Ok(Probe::Found { index });
             }
             index = (index + 1) & mask;
@@ -402,7 +576,7 @@ impl Writer {
                 index,
                 into_empty: false,
             }),
-            None => Err(no_empty_slot(region)),
+            None => Err(no_empty_slot(region, table)),
         }
     }
 }

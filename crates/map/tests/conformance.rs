@@ -57,6 +57,7 @@ fn header_field(name: &str) -> (usize, usize) {
         "used_slots" => (USED_SLOTS_OFFSET, 8),
         "verified_end" => (VERIFIED_END_OFFSET, 8),
         "boot" => (BOOT_OFFSET, 8),
+        "table" => (TABLE_OFFSET, 8),
         "writer" => (WRITER_OFFSET, 8),
         "writer_heartbeat_ms" => (WRITER_HEARTBEAT_OFFSET, 8),
         "writer_detached_ms" => (WRITER_DETACHED_OFFSET, 8),

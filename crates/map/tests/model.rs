@@ -86,9 +86,9 @@ proptest! {
                         std::mem::forget(w);
                         prop_assert_eq!(map.writer().unwrap_err().kind(), "already-attached");
                         forge_dead_writer(&path.0);
-                        let recoveries = map.stats().recoveries;
+                        let recoveries = map.stats().unwrap().recoveries;
                         writer = Some(map.writer().unwrap());
-                        prop_assert_eq!(map.stats().recoveries, recoveries + 1);
+                        prop_assert_eq!(map.stats().unwrap().recoveries, recoveries + 1);
                     }
                 }
             }

@@ -58,6 +58,26 @@ pub enum FileError {
         /// The header's sizes that imply `expected`, e.g. `capacity 65536`.
         sizes: Option<String>,
     },
+    /// The file is shorter than its header implies, in a layout whose files may be longer (one
+    /// that grows: its writer extends the file before it stores the larger size).
+    #[error(
+        "{path}: the file is {actual} bytes but a {noun} of {sizes} must be at least {expected} \
+         bytes (the file was cut); {remake}",
+        noun = file.noun,
+        remake = file.remake
+    )]
+    FileShort {
+        /// The kind expected.
+        file: &'static FileKind,
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        actual: u64,
+        /// The least length its header implies.
+        expected: u64,
+        /// The header's sizes that imply `expected`.
+        sizes: String,
+    },
     /// A header field disagrees with the layout.
     #[error("{path}: corrupt header: {what}; {remake}", remake = file.remake)]
     CorruptHeader {
@@ -176,7 +196,7 @@ impl FileError {
         match self {
             FileError::NotThisKind { file, .. } => file.not_this_kind,
             FileError::UnsupportedVersion { .. } => "unsupported-version",
-            FileError::FileLength { .. } => "file-length",
+            FileError::FileLength { .. } | FileError::FileShort { .. } => "file-length",
             FileError::CorruptHeader { .. } => "corrupt-header",
             FileError::NotReady { .. } => "timeout",
             FileError::PermissionDenied { .. } => "permission-denied",

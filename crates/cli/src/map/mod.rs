@@ -7,6 +7,8 @@
 //! ```text
 //! sympathy map load-users /dev/shm/users.map --users 1000000
 //! sympathy map verify-users /dev/shm/users.map --users 1000000
+//! sympathy map load-users /dev/shm/big.map --initial-users 1000000 --users 15000000 &
+//! java/sidecar map watch-users /dev/shm/big.map --users 15000000   # every key, while it grows
 //! sympathy serve-map /dev/shm/users.map --port 18080 &
 //! curl http://127.0.0.1:18080/users/42
 //! ```
@@ -15,6 +17,7 @@ mod connections;
 pub mod serve;
 mod stress;
 mod tools;
+mod watch;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -34,6 +37,9 @@ enum MapCommand {
     LoadUsers(tools::LoadUsersArgs),
     /// Check that a map holds exactly users 0..N, each field equal to the generator's.
     VerifyUsers(tools::VerifyUsersArgs),
+    /// Check every user counted so far, pass after pass, while a load puts users 0..N and the
+    /// map grows; report the longest lookup.
+    WatchUsers(watch::WatchUsersArgs),
     /// Print one key's value: a user as JSON, other values in hex.
     Get(tools::GetArgs),
     /// Show a map's header, counters and writer.
@@ -55,6 +61,7 @@ pub fn run(args: MapArgs) -> Result<()> {
         MapCommand::Create(a) => tools::create(a),
         MapCommand::LoadUsers(a) => tools::load_users(a),
         MapCommand::VerifyUsers(a) => tools::verify_users(a),
+        MapCommand::WatchUsers(a) => watch::watch_users(a),
         MapCommand::Get(a) => tools::get(a),
         MapCommand::Inspect(a) => tools::inspect(a),
         MapCommand::Copy(a) => tools::copy(a),

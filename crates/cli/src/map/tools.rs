@@ -64,7 +64,7 @@ pub fn create(args: CreateArgs) -> Result<()> {
     }
     config.value_format = value_format_code(&args.value_format);
     let map = MapFile::create(&args.path, &config)?;
-    let s = map.stats();
+    let s = map.stats()?;
     println!(
         "created {}: {} slots, {} bytes of data, values up to {} bytes ({}), {} bytes in all",
         args.path.display(),
@@ -77,7 +77,7 @@ pub fn create(args: CreateArgs) -> Result<()> {
     Ok(())
 }
 
-/// `map load-users PATH --users N [--flush] [--resume]`
+/// `map load-users PATH --users N [--initial-users M] [--flush] [--resume]`
 #[derive(Args, Debug)]
 pub struct LoadUsersArgs {
     /// The map file (created, sized for the users, when missing).
@@ -85,6 +85,10 @@ pub struct LoadUsersArgs {
     /// Users to put: ids 0..N, generated as `sympathy_map::user::generate(id, N)`.
     #[arg(long)]
     pub users: u64,
+    /// Create a missing map sized for this many users instead (it grows as it fills)
+    /// [default: --users].
+    #[arg(long)]
+    pub initial_users: Option<u64>,
     /// Call flush (msync) at the end: durable across an OS crash.
     #[arg(long)]
     pub flush: bool,
@@ -99,7 +103,8 @@ pub fn load_users(args: LoadUsersArgs) -> Result<()> {
     let map = if args.path.exists() {
         MapFile::open(&args.path)?
     } else {
-        MapFile::create(&args.path, &sympathy_map::user::map_config(args.users)?)?
+        let sized_for = args.initial_users.unwrap_or(args.users);
+        MapFile::create(&args.path, &sympathy_map::user::map_config(sized_for)?)?
     };
     expect_users(&map)?;
     let mut writer = map.writer()?;
@@ -136,8 +141,25 @@ pub fn load_users(args: LoadUsersArgs) -> Result<()> {
     } else {
         String::new()
     };
+    let stats = map.stats()?;
+    let grows = writer.grows();
+    let grown = if grows.tables + grows.data_areas == 0 {
+        String::new()
+    } else {
+        format!(
+            "; the table grew {} times ({} slots), the data area {} times ({} bytes); the \
+             grows took {:.1} ms in all, the longest {:.1} ms",
+            grows.tables,
+            stats.slots,
+            grows.data_areas,
+            stats.data_capacity,
+            grows.total.as_secs_f64() * 1e3,
+            grows.longest.as_secs_f64() * 1e3
+        )
+    };
     println!(
-        "loaded {} users into {}{resumed} in {seconds:.2} s ({:.0} puts/s); {} keys, {} data bytes",
+        "loaded {} users into {}{resumed} in {seconds:.2} s ({:.0} puts/s); {} keys, {} data \
+         bytes{grown}",
         args.users,
         args.path.display(),
         put as f64 / seconds,
@@ -148,7 +170,7 @@ pub fn load_users(args: LoadUsersArgs) -> Result<()> {
 }
 
 /// Fails unless the map's values are flyweight users.
-fn expect_users(map: &MapFile) -> Result<()> {
+pub(super) fn expect_users(map: &MapFile) -> Result<()> {
     let format = map.value_format();
     if format != VALUE_FORMAT_USER_FLYWEIGHT {
         return Err(sympathy_map::MapError::ValueFormat {
@@ -250,11 +272,17 @@ pub struct InspectArgs {
 /// Runs `map inspect`.
 pub fn inspect(args: InspectArgs) -> Result<()> {
     let map = MapFile::open_read_only(&args.path)?;
-    let s = map.stats();
+    let s = map.stats()?;
     println!("map {}", args.path.display());
     println!(
-        "  slots            {} ({} used: keys and tombstones)",
-        s.slots, s.used_slots
+        "  slots            {} ({} used: keys and tombstones){}",
+        s.slots,
+        s.used_slots,
+        if s.slots == s.first_slots {
+            String::new()
+        } else {
+            format!("; grown from {}", s.first_slots)
+        }
     );
     println!("  keys             {}", s.count);
     println!(
@@ -299,7 +327,7 @@ pub struct CopyArgs {
 /// no map there.
 pub fn copy(args: CopyArgs) -> Result<()> {
     let source = MapFile::open_read_only(&args.source)?;
-    let s = source.stats();
+    let s = source.stats()?;
     let (mut keys, mut live) = (0u64, 0u64);
     for entry in source.entries() {
         keys += 1;

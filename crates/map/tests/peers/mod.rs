@@ -291,7 +291,7 @@ pub fn check_after_kill(
 
     // A new writer takes over, recounts exactly, and goes on.
     let mut writer = map.writer().unwrap();
-    assert_eq!(map.stats().recoveries, 1);
+    assert_eq!(map.stats().unwrap().recoveries, 1);
     assert_eq!(writer.len(), present, "iteration {iteration}: the recount");
     let mut state = found;
     let next = acked + u64::from(applied);

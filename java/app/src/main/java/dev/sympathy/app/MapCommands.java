@@ -1,7 +1,9 @@
 package dev.sympathy.app;
 
+import dev.sympathy.map.Grows;
 import dev.sympathy.map.MapConfig;
 import dev.sympathy.map.MapDescriptor;
+import dev.sympathy.map.MapException;
 import dev.sympathy.map.MapFile;
 import dev.sympathy.map.MapStats;
 import dev.sympathy.map.MapWriter;
@@ -19,13 +21,14 @@ import java.nio.file.LinkOption;
 import java.time.Duration;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * {@code sidecar map ...}: the Java twins of {@code sympathy map create}, {@code copy},
- * {@code load-users}, {@code verify-users}, {@code get}, {@code inspect}, {@code layout},
- * {@code stress-write} and {@code stress-read}, on
+ * {@code load-users}, {@code verify-users}, {@code watch-users}, {@code get}, {@code inspect},
+ * {@code layout}, {@code stress-write} and {@code stress-read}, on
  * the FFM map ({@code dev.sympathy.map}), so each language checks a file the other wrote.
  */
 final class MapCommands {
@@ -37,9 +40,13 @@ final class MapCommands {
                       [--max-value-length M] [--value-format bytes|user-flyweight]
               map copy SOURCE DESTINATION [--slots S] [--data-capacity B]   the live entries into a new map
                                                          (default: twice the slots, twice the live bytes)
-              map load-users PATH --users N [--flush] [--resume]   put users 0..N (created, sized for them, when
-                                                         missing); --resume keeps the users already there
+              map load-users PATH --users N [--initial-users M] [--flush] [--resume]   put users 0..N (created
+                                                         when missing, sized for M users (default N): the map
+                                                         grows past them); --resume keeps the users already there
               map verify-users PATH --users N            check the map holds exactly users 0..N, every field
+              map watch-users PATH --users N [--timeout-seconds S]   while a load-users runs: check, pass after
+                                                         pass, that every user counted is present and equal,
+                                                         until all N are (S, default 600: the most to wait)
               map get PATH KEY                           a user as JSON, other values in hex
               map inspect PATH                           header, counters, writer
               map layout                                 the descriptor as NAME=value lines
@@ -59,6 +66,7 @@ final class MapCommands {
             case "copy" -> copy(argv);
             case "load-users" -> loadUsers(argv);
             case "verify-users" -> verifyUsers(argv);
+            case "watch-users" -> watchUsers(argv);
             case "get" -> get(argv);
             case "inspect" -> inspect(argv);
             case "layout" -> layout();
@@ -179,14 +187,21 @@ final class MapCommands {
         return slots;
     }
 
+    /**
+     * {@code map load-users}: puts users 0..N, each as {@link Users#generate} makes it for a
+     * population of N. A missing map is created sized for {@code --initial-users} M users
+     * (default N); a map sized for fewer than N grows as it fills (layout version 3).
+     */
     private static void loadUsers(String[] argv) {
-        Args args = new Args("map load-users", argv, 2, Set.of("users"), Set.of("flush", "resume"));
+        Args args = new Args("map load-users", argv, 2, Set.of("users", "initial-users"), Set.of("flush", "resume"));
         Path path = Path.of(args.positional(0, "PATH (the map file)"));
         args.expectPositional(1);
         long users = args.requiredLong("users", 0, Long.MAX_VALUE);
+        long initialUsers = args.longOption("initial-users", 0, Long.MAX_VALUE, users);
         boolean resume = args.flag("resume");
         long start = System.nanoTime();
-        try (MapFile map = Files.exists(path) ? MapFile.open(path) : MapFile.create(path, Users.mapConfig(users))) {
+        try (MapFile map = Files.exists(path) ? MapFile.open(path)
+                : MapFile.create(path, Users.mapConfig(initialUsers))) {
             expectUsers(map);
             try (MapWriter writer = map.writer()) {
                 if (writer.tornRecordsDropped() > 0) {
@@ -215,8 +230,14 @@ final class MapCommands {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 String resumed = resume ? " (" + kept + " were there already, " + (users - kept) + " put)" : "";
-                System.out.printf("loaded %d users into %s%s in %.2f s (%.0f puts/s); %d keys, %d data bytes%n", users,
-                        path, resumed, seconds, (users - kept) / seconds, writer.size(), writer.dataEnd());
+                Grows grows = writer.grows();
+                String grown = grows.tables() + grows.dataAreas() == 0 ? ""
+                        : String.format(Locale.ROOT, "; the table grew %d times (%d slots), the data area %d times (%d"
+                                + " bytes); the grows took %.1f ms in all, the longest %.1f ms", grows.tables(),
+                                map.tableSlots(), grows.dataAreas(), map.stats().dataCapacity(), grows.totalNanos() / 1e6,
+                                grows.longestNanos() / 1e6);
+                System.out.printf(Locale.ROOT, "loaded %d users into %s%s in %.2f s (%.0f puts/s); %d keys, %d data bytes%s%n",
+                        users, path, resumed, seconds, (users - kept) / seconds, writer.size(), writer.dataEnd(), grown);
             }
         }
     }
@@ -224,12 +245,7 @@ final class MapCommands {
     /** Whether {@code map} holds key {@code id} with exactly the value {@code encoded}. */
     private static boolean holds(MapFile map, long id, byte[] encoded) {
         long record = map.find(id);
-        if (record < 0 || map.valueLength(record) != encoded.length) {
-            return false;
-        }
-        long at = MapFile.valueOffset(record);
-        return MemorySegment.mismatch(map.data(), at, at + encoded.length, MemorySegment.ofArray(encoded), 0,
-                encoded.length) < 0;
+        return record >= 0 && holdsAt(map, record, encoded);
     }
 
     private static void verifyUsers(String[] argv) {
@@ -263,6 +279,106 @@ final class MapCommands {
                 throw new IllegalStateException(extra[0] + " keys at or past " + users + " are in the map");
             }
             System.out.println("verified " + users + " users in " + path + ": every field of every user equals the generator's");
+        }
+    }
+
+    /**
+     * {@code map watch-users}: a reader beside a {@code load-users} that grows the map. It opens
+     * the map read-only (waiting for it to exist and open, up to the timeout), then passes over
+     * it: with {@code c} the count it loads first, every user 0..c must be present and equal to
+     * the generator's (the load puts them in order, so each one counted is there); it times every
+     * lookup. It stops after a pass that began with all N counted, and says what it saw: the
+     * lookups, the longest, and how the table grew and how often it mapped the file.
+     *
+     * @throws IllegalStateException for a user missing or different (exit 1), or the timeout
+     */
+    private static void watchUsers(String[] argv) throws InterruptedException {
+        Args args = new Args("map watch-users", argv, 2, Set.of("users", "timeout-seconds"), Set.of());
+        Path path = Path.of(args.positional(0, "PATH (the map file)"));
+        args.expectPositional(1);
+        long users = args.requiredLong("users", 0, Long.MAX_VALUE);
+        long timeoutSeconds = args.longOption("timeout-seconds", 0, 1L << 32, 600);
+        long start = System.nanoTime();
+        long deadline = start + timeoutSeconds * 1_000_000_000L;
+        MapFile opened = null;
+        while (opened == null) {
+            try {
+                opened = MapFile.openReadOnly(path);
+            } catch (MapException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new IllegalStateException("map watch-users: " + path + " did not open within "
+                            + timeoutSeconds + " s: " + e.getMessage());
+                }
+                Thread.sleep(20);
+            }
+        }
+        try (MapFile map = opened) {
+            expectUsers(map);
+            long firstTableSlots = map.tableSlots();
+            System.out.printf(Locale.ROOT, "watching %s for %d users: %d counted so far, a table of %d slots%n", path,
+                    users, map.size(), firstTableSlots);
+            System.out.flush();
+            FlyweightCodec codec = FlyweightCodec.INSTANCE;
+            long passes = 0;
+            long lookups = 0;
+            long longestNanos = 0;
+            long previous = -1;
+            while (true) {
+                long counted = map.size();
+                if (counted == previous) {
+                    Thread.sleep(1); // nothing new since the last pass: the writer is slow, or not started
+                }
+                previous = counted;
+                for (long id = 0; id < counted; id++) {
+                    long before = System.nanoTime();
+                    long record = map.find(id);
+                    longestNanos = Math.max(longestNanos, System.nanoTime() - before);
+                    lookups++;
+                    if (record < 0) {
+                        throw new IllegalStateException("user " + id + " is missing while " + counted
+                                + " keys were counted");
+                    }
+                    User expected = Users.generate(id, users);
+                    byte[] encoded = new byte[codec.encodedLength(expected)];
+                    codec.encode(expected, MemorySegment.ofArray(encoded), 0);
+                    if (!holdsAt(map, record, encoded)) {
+                        throw new IllegalStateException("user " + id + " differs: found " + found(map, record)
+                                + ", expected " + expected);
+                    }
+                }
+                passes++;
+                if (counted == users) {
+                    break;
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new IllegalStateException("map watch-users: timed out after " + timeoutSeconds + " s with "
+                            + counted + " of " + users + " keys in " + path + " (is a load-users running?)");
+                }
+            }
+            System.out.printf(Locale.ROOT, "watched %d users in %d passes over %.2f s: %d lookups, every key present and equal;"
+                    + " longest lookup %.1f us; the table grew from %d to %d slots, the reader mapped the file %d"
+                    + " times%n", users, passes, (System.nanoTime() - start) / 1e9, lookups, longestNanos / 1e3,
+                    firstTableSlots, map.tableSlots(), map.mappings());
+        }
+    }
+
+    /** Whether the record at {@code record} (from {@link MapFile#find}) holds exactly {@code encoded}. */
+    private static boolean holdsAt(MapFile map, long record, byte[] encoded) {
+        if (map.valueLength(record) != encoded.length) {
+            return false;
+        }
+        long at = MapFile.valueOffset(record);
+        return MemorySegment.mismatch(map.data(), at, at + encoded.length, MemorySegment.ofArray(encoded), 0,
+                encoded.length) < 0;
+    }
+
+    /** The user at {@code record} as its message shows it: decoded, or why it does not decode. */
+    private static String found(MapFile map, long record) {
+        try {
+            return FlyweightCodec.INSTANCE.decode(map.data(), MapFile.valueOffset(record), map.valueLength(record))
+                    .toString();
+        } catch (RuntimeException e) {
+            return "a value that is no user (" + e.getMessage() + ")";
         }
     }
 
@@ -303,7 +419,8 @@ final class MapCommands {
         try (MapFile map = MapFile.openReadOnly(path)) {
             MapStats s = map.stats();
             System.out.println("map " + path);
-            System.out.println("  slots            " + s.slots() + " (" + s.usedSlots() + " used: keys and tombstones)");
+            System.out.println("  slots            " + s.slots() + " (" + s.usedSlots() + " used: keys and tombstones"
+                    + (s.slots() == s.firstSlots() ? "" : "; the first table had " + s.firstSlots()) + ")");
             System.out.println("  keys             " + s.count());
             System.out.println("  data             " + s.dataEnd() + " of " + s.dataCapacity() + " bytes used");
             System.out.println("  max value length " + s.maxValueLength());

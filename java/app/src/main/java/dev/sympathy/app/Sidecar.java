@@ -25,7 +25,7 @@ import java.util.Map;
  * java/sidecar bench --size S --count N [--impl X[,Y..] | --producer X --consumer Y] [--runs R] [--cores P,C] [--json]
  * java/sidecar latency --size S --count N [--impl X] [--runs R] [--cores P,C] [--json]
  * java/sidecar run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]
- * java/sidecar map load-users|verify-users|get|inspect|layout|stress-write|stress-read ...
+ * java/sidecar map create|copy|load-users|verify-users|watch-users|get|inspect|layout|stress-write|stress-read ...
  * java/sidecar serve-map PATH --port P
  * java/sidecar run messaging [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--senders S,..]
  * java/sidecar publish PATH --encoding W --count N [--impl ffm|jni] [--core C]

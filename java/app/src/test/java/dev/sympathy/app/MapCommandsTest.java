@@ -5,10 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sympathy.map.MapConfig;
 import dev.sympathy.map.MapFile;
+import dev.sympathy.map.MapStats;
+import dev.sympathy.map.MapWriter;
 import dev.sympathy.map.Stress;
+import dev.sympathy.map.user.FlyweightCodec;
+import dev.sympathy.map.user.User;
+import dev.sympathy.map.user.Users;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +26,16 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code map stress-write}, the writer of the cross-language stress and crash tests. */
+/**
+ * The {@code map} commands: {@code stress-write} (the writer of the cross-language stress and
+ * crash tests), {@code create}, {@code copy}, {@code load-users} into a map that grows, and
+ * {@code watch-users}, the reader beside it.
+ */
 class MapCommandsTest {
     @TempDir
     Path dir;
@@ -134,6 +148,129 @@ class MapCommandsTest {
         }
         assertEquals(0, quietly(new String[] {"map", "copy", source.toString(), destination.toString()}));
         assertEquals(0, quietly(new String[] {"map", "verify-users", destination.toString(), "--users", "3000"}));
+    }
+
+    /**
+     * {@code map load-users --initial-users M} creates the map sized for M users and loads all N
+     * into it: it grows (its table and its data area), and holds every user, each as the
+     * generator makes it for a population of N.
+     */
+    @Test
+    void shouldLoadMoreUsersThanTheMapWasCreatedFor() throws Exception {
+        Path map = dir.resolve("grown.map");
+        assertEquals(0, quietly(new String[] {"map", "load-users", map.toString(), "--users", "3000",
+            "--initial-users", "100"}));
+        MapConfig created = Users.mapConfig(100);
+        try (MapFile file = MapFile.openReadOnly(map)) {
+            MapStats stats = file.stats();
+            assertEquals(3000, stats.count());
+            assertEquals(created.slots(), stats.firstSlots(), "created for 100 users");
+            assertTrue(stats.slots() > created.slots(), "the table grew: " + stats);
+            assertTrue(stats.dataCapacity() > created.dataCapacity(), "the data area grew: " + stats);
+            assertEquals(stats.fileLength(), Files.size(map));
+        }
+        assertEquals(0, quietly(new String[] {"map", "verify-users", map.toString(), "--users", "3000"}));
+    }
+
+    /** The last line of a watcher's output, once its first says what it watches. */
+    private static String lastLineAfterWatching(String out) {
+        String[] lines = out.strip().split("\n");
+        assertTrue(lines[0].startsWith("watching "), out);
+        return lines[lines.length - 1];
+    }
+
+    /** {@code map watch-users} on a complete map: one pass, every user present and equal, exit 0. */
+    @Test
+    void shouldWatchACompleteMapAndSayWhatItSaw() {
+        Path map = dir.resolve("watched.map");
+        assertEquals(0, quietly(new String[] {"map", "load-users", map.toString(), "--users", "2000",
+            "--initial-users", "10"}));
+        Output watched = run(new String[] {"map", "watch-users", map.toString(), "--users", "2000",
+            "--timeout-seconds", "60"});
+        assertEquals(0, watched.status(), watched.err());
+        Matcher line = WATCHED.matcher(lastLineAfterWatching(watched.out()));
+        assertTrue(line.matches(), watched.out());
+        assertEquals("2000", line.group(1));
+        assertEquals("1", line.group(2), "one pass: every user was counted at the start");
+        assertEquals("2000", line.group(3));
+        assertEquals(line.group(4), line.group(5), "the table did not grow while it watched");
+        assertEquals("1", line.group(6));
+    }
+
+    /** {@code map watch-users} beside a load that grows the map: every user it counted was there. */
+    @Test
+    void shouldWatchAMapGrowWhileUsersAreLoaded() throws Exception {
+        Path map = dir.resolve("loading.map");
+        long users = 20_000;
+        Thread load;
+        try (MapFile file = MapFile.create(map, Users.mapConfig(10))) {
+            load = new Thread(() -> {
+                try (MapWriter writer = file.writer()) {
+                    for (long id = 0; id < users; id++) {
+                        writer.put(id, encoded(Users.generate(id, users)));
+                    }
+                }
+            });
+            load.start();
+            Output watched = run(new String[] {"map", "watch-users", map.toString(), "--users", Long.toString(users),
+                "--timeout-seconds", "120"});
+            load.join();
+            assertEquals(0, watched.status(), watched.err());
+            Matcher line = WATCHED.matcher(lastLineAfterWatching(watched.out()));
+            assertTrue(line.matches(), watched.out());
+            assertTrue(Long.parseLong(line.group(4)) <= Long.parseLong(line.group(5)), watched.out());
+            assertEquals(file.tableSlots(), Long.parseLong(line.group(5)), watched.out());
+        }
+    }
+
+    /** {@code map watch-users} on a map where one user's bytes changed: exit 1, naming the user. */
+    @Test
+    void shouldRefuseAMapWithAUserChanged() {
+        Path map = dir.resolve("changed.map");
+        assertEquals(0, quietly(new String[] {"map", "load-users", map.toString(), "--users", "500",
+            "--initial-users", "10"}));
+        try (MapFile file = MapFile.open(map)) {
+            long record = file.find(7);
+            long lastLogin = MapFile.valueOffset(record) + 16;
+            byte changed = (byte) (file.data().get(ValueLayout.JAVA_BYTE, lastLogin) ^ 1);
+            file.data().set(ValueLayout.JAVA_BYTE, lastLogin, changed);
+        }
+        Output watched = run(new String[] {"map", "watch-users", map.toString(), "--users", "500",
+            "--timeout-seconds", "60"});
+        assertEquals(1, watched.status(), watched.out());
+        assertTrue(watched.err().contains("user 7 differs"), watched.err());
+    }
+
+    /** The line {@code map watch-users} ends with: users, passes, lookups, table slots at open and at the end, mappings. */
+    private static final Pattern WATCHED = Pattern.compile("watched (\\d+) users in (\\d+) passes over \\d+\\.\\d\\d s: "
+            + "(\\d+) lookups, every key present and equal; longest lookup \\d+\\.\\d us; the table grew from (\\d+) to "
+            + "(\\d+) slots, the reader mapped the file (\\d+) times");
+
+    /** A user in the flyweight layout. */
+    private static byte[] encoded(User user) {
+        byte[] bytes = new byte[FlyweightCodec.INSTANCE.encodedLength(user)];
+        FlyweightCodec.INSTANCE.encode(user, MemorySegment.ofArray(bytes), 0);
+        return bytes;
+    }
+
+    /** A command's exit status and what it printed. */
+    private record Output(int status, String out, String err) {}
+
+    /** Runs a command, capturing what it prints. */
+    private static Output run(String[] argv) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        ByteArrayOutputStream complained = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(complained, true, StandardCharsets.UTF_8));
+            int status = Sidecar.run(argv);
+            return new Output(status, printed.toString(StandardCharsets.UTF_8), complained.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
     }
 
     private static int quietly(String[] argv) {

@@ -14,12 +14,13 @@ import java.util.Map;
  * <pre>
  *  0             4096                        4096 + 8 x slots                  + data_capacity
  *  +-------------+---------------------------+--------------------------------------------+
- *  | header page | slot table: slots x u64   | data area: records, appended, never moved  |
+ *  | header page | first slot table:         | data area: records, appended, never moved, |
+ *  |             | slots x u64               | and the slot tables of later grows         |
  *  +-------------+---------------------------+--------------------------------------------+
  *
  *  header page       0 magic "SYMPHMAP"  8 version  12 ready  16 slots  24 data_capacity
  *                   32 max_value_length  36 header_length  40 creation_time_ms  48 value_format
- *                   64 data_end  72 count  80 used_slots  88 verified_end  96 boot
+ *                   64 data_end  72 count  80 used_slots  88 verified_end  96 boot  104 table
  *                                                                   (the writer's counters)
  *                  128 writer  136 writer_heartbeat_ms  144 writer_detached_ms  152 recoveries
  *
@@ -35,7 +36,9 @@ import java.util.Map;
  * little-endian; the u64s are Java {@code long}s read unsigned where it matters. A record's
  * checksum ({@link #recordChecksum}) covers its key, length and value: a reader in a later boot
  * than the records past {@code verified_end} were written in checks theirs, so it never returns
- * a record torn by an OS crash.
+ * a record torn by an OS crash. From version 3 the writer grows the data area (the file) and the
+ * slot table (a new, larger one in the data area, named by the {@code table} word:
+ * {@link #tableWord}) as they fill, while readers read.
  */
 public final class MapDescriptor {
     private MapDescriptor() {}
@@ -44,12 +47,14 @@ public final class MapDescriptor {
     public static final int HEADER_LENGTH = dev.sympathy.mapped.MappedHeader.HEADER_LENGTH;
     /** The ASCII bytes {@code SYMPHMAP} read as a little-endian u64. */
     public static final long MAGIC = 0x5041_4D48_504D_5953L;
-    /** The layout version this code creates: 2, whose records carry a checksum. */
-    public static final int LAYOUT_VERSION = 2;
+    /** The layout version this code creates: 3, whose maps grow. */
+    public static final int LAYOUT_VERSION = 3;
     /** The oldest layout version this code reads and writes: 1, whose records' checksum word is 0 and not checked. */
     public static final int OLDEST_LAYOUT_VERSION = 1;
     /** The first layout version whose records carry a checksum. */
     public static final int FIRST_CHECKSUMMED_VERSION = 2;
+    /** The first layout version whose maps grow (the {@code table} word; a longer file is allowed). */
+    public static final int FIRST_GROWABLE_VERSION = 3;
     /** The map as a kind of mapped file: its magic, versions and the words of its file errors. */
     public static final dev.sympathy.mapped.FileKind KIND = new dev.sympathy.mapped.FileKind("map", MAGIC,
             OLDEST_LAYOUT_VERSION, LAYOUT_VERSION, "sympathy map create", "rebuild the map",
@@ -61,9 +66,12 @@ public final class MapDescriptor {
     public static final int LAYOUT_VERSION_OFFSET = dev.sympathy.mapped.MappedHeader.LAYOUT_VERSION_OFFSET;
     /** u32 ready: 0 while the creator writes the header, 1 once complete (stored last, release). */
     public static final int READY_OFFSET = dev.sympathy.mapped.MappedHeader.READY_OFFSET;
-    /** u64 slots in the table (a power of two in {@link #MIN_SLOTS}..{@link #MAX_SLOTS}). */
+    /** u64 slots in the first slot table, at {@link #HEADER_LENGTH} (a power of two in {@link #MIN_SLOTS}..{@link #MAX_SLOTS}). */
     public static final int SLOTS_OFFSET = 16;
-    /** u64 bytes of the data area (a multiple of 8 in {@link #MIN_DATA_CAPACITY}..{@link #MAX_DATA_CAPACITY}). */
+    /**
+     * u64 bytes of the data area (a multiple of 8 in {@link #MIN_DATA_CAPACITY}..{@link #MAX_DATA_CAPACITY}).
+     * From version 3 the writer grows it, storing it with release once the file is that long.
+     */
     public static final int DATA_CAPACITY_OFFSET = 24;
     /** u32 the largest value a put accepts. */
     public static final int MAX_VALUE_LENGTH_OFFSET = 32;
@@ -91,6 +99,13 @@ public final class MapDescriptor {
     public static final int WRITER_DETACHED_OFFSET = 144;
     /** u64 writers that took over from a dead one and recounted. */
     public static final int RECOVERIES_OFFSET = 152;
+    /**
+     * u64 (version 3 on) the slot table in use: 0 for the first one (at {@link #HEADER_LENGTH},
+     * {@code slots} slots), else {@link #tableWord}: a table a grow made in the data area. Stored
+     * with release once the table is filled and {@code data_end} lies past it. Every lookup loads
+     * it, so it has a cache line of its own, away from the counters a put stores.
+     */
+    public static final int TABLE_OFFSET = 192;
     /** The ready value once the file is complete. */
     public static final int READY = dev.sympathy.mapped.MappedHeader.READY;
 
@@ -121,6 +136,12 @@ public final class MapDescriptor {
     public static final long MAX_SLOTS = 1L << 32;
     /** A put into an empty slot is refused once this many percent of the slots are used. */
     public static final long MAX_LOAD_PERCENT = 75;
+    /** The low bits of a {@link #TABLE_OFFSET} word: the log2 of its table's slots. */
+    public static final long TABLE_BITS_MASK = 63;
+    /** A grown table's data-area offset is a multiple of this (the low bits of its word hold {@link #TABLE_BITS_MASK}). */
+    public static final long TABLE_ALIGNMENT = 64;
+    /** A grown data capacity is a multiple of this, and a grown table starts at a multiple of it in the file. */
+    public static final long GROWTH_ALIGNMENT = 4096;
     /** Every record starts at a multiple of this many bytes. */
     public static final int RECORD_ALIGNMENT = 8;
     /** Bytes before a record's value. */
@@ -142,7 +163,7 @@ public final class MapDescriptor {
     /** The largest max_value_length: 1 GiB. */
     public static final int MAX_VALUE_LENGTH_LIMIT = 1 << 30;
 
-    /** The exact file length of a map. */
+    /** The file length of a map (exact in versions 1 and 2; a version 3 file may be longer). */
     public static long fileLength(long slots, long dataCapacity) {
         return HEADER_LENGTH + slots * SLOT_LENGTH + dataCapacity;
     }
@@ -210,6 +231,19 @@ public final class MapDescriptor {
 
     /** A little-endian u64, 8-aligned (a record's words are). */
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The {@link #TABLE_OFFSET} word of a table of {@code slots} slots (a power of two) at
+     * data-area {@code offset} (a multiple of {@link #TABLE_ALIGNMENT}; the Rust {@code table_word}).
+     *
+     * <pre>{@code
+     * long word = MapDescriptor.tableWord(8192, 1 << 20);   // 8192 | 20
+     * assert (word & TABLE_BITS_MASK) == 20 && (word & ~TABLE_BITS_MASK) == 8192;
+     * }</pre>
+     */
+    public static long tableWord(long offset, long slots) {
+        return offset | Long.numberOfTrailingZeros(slots);
+    }
 
     /** The tag of a hash: its high {@link #TAG_BITS} bits. */
     public static long tagOf(long hash) {

@@ -4,10 +4,16 @@ import static dev.sympathy.map.MapDescriptor.*;
 import static dev.sympathy.map.MapMemory.INT;
 import static dev.sympathy.map.MapMemory.LONG;
 
+import dev.sympathy.mapped.FileSpace;
+import dev.sympathy.mapped.NoSpaceError;
 import dev.sympathy.mapped.ProcessStamp;
 import dev.sympathy.mapped.Processes;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +27,13 @@ import java.util.List;
  * killed at any point leaves every returned put readable and no record half-written (the next
  * writer recounts). {@link #flush()} makes them durable across an operating-system crash.
  *
+ * <p>A map of layout version 3 in a file grows instead of refusing a put (docs/map-layout.md,
+ * "Growing"): the data area when a record does not fit (the file extended, its blocks reserved
+ * and its length written to the disk before the header's {@code data_capacity} says so), the
+ * slot table when a put needs an empty slot and three quarters are used (a new table in the data
+ * area, every key inserted, switched to by one release store of the {@code table} word). Readers
+ * never wait. An in-memory map, and a map of version 1 or 2, refuse with {@link MapFullException}.
+ *
  * <pre>{@code
  * try (MapWriter writer = map.writer()) {
  *     writer.put(1, bytes);                                        // INSERTED or REPLACED
@@ -33,11 +46,17 @@ public final class MapWriter implements AutoCloseable {
     private static final int HEARTBEAT_EVERY = 4096;
 
     private final MapFile map;
+    /** The first mapping: the header page and the first slot table. */
     private final MemorySegment file;
-    private final MemorySegment slots;
-    private final MemorySegment data;
     private final long stamp;
-    private final long maxUsedSlots;
+    /** The slot table in use: its slots, how many, {@code slotCount - 1}, and how many a put may use. */
+    private MemorySegment slots;
+    private long slotCount;
+    private long mask;
+    private long maxUsedSlots;
+    /** The data area as this writer mapped it: the header's {@code data_capacity} bytes. */
+    private MemorySegment data;
+    private long dataCapacity;
     private long dataEnd;
     private long count;
     private long usedSlots;
@@ -45,6 +64,10 @@ public final class MapWriter implements AutoCloseable {
     private boolean closed;
     /** Records the attach found torn and removed ({@link #tornRecordsDropped}). */
     private long tornRecordsDropped;
+    /** The grows this writer made ({@link #grows()}). */
+    private Grows grows = Grows.NONE;
+    /** Grows of the data area so far, a table's included. */
+    private long dataAreaGrows;
 
     /** Where the last probe found the key, or where it would go. */
     private long probeIndex;
@@ -54,13 +77,39 @@ public final class MapWriter implements AutoCloseable {
     private MapWriter(MapFile map, long stamp) {
         this.map = map;
         this.file = map.file;
-        this.slots = map.slots;
-        this.data = map.data;
         this.stamp = stamp;
-        this.maxUsedSlots = maxUsedSlots(map.slotCount);
-        this.dataEnd = map.dataEnd();
-        this.count = (long) LONG.get(file, (long) COUNT_OFFSET);
-        this.usedSlots = (long) LONG.get(file, (long) USED_SLOTS_OFFSET);
+    }
+
+    /**
+     * Loads the header as the attach found it: the table and data area it names now (a writer
+     * that died may have grown the map after this process opened it), data_end and the counters.
+     */
+    private void load() {
+        MapFile.View view = map.view();
+        if (map.growable) {
+            // SYNC POINT: capacity (acquire pairs with the grow's release once the file is that long).
+            long capacity = (long) LONG.getAcquire(file, (long) DATA_CAPACITY_OFFSET);
+            view = map.cover(capacity);
+        }
+        useTable(view.slots, view.slotCount);
+        useData(view);
+        dataEnd = map.dataEnd();
+        count = (long) LONG.get(file, (long) COUNT_OFFSET);
+        usedSlots = (long) LONG.get(file, (long) USED_SLOTS_OFFSET);
+    }
+
+    /** Probes and puts into the table of {@code count} slots at {@code table} from now on. */
+    private void useTable(MemorySegment table, long count) {
+        slots = table;
+        slotCount = count;
+        mask = count - 1;
+        maxUsedSlots = maxUsedSlots(count);
+    }
+
+    /** Writes records into {@code view}'s data area from now on. */
+    private void useData(MapFile.View view) {
+        data = view.data;
+        dataCapacity = view.dataCapacity;
     }
 
     /**
@@ -93,6 +142,7 @@ public final class MapWriter implements AutoCloseable {
         LONG.setRelease(map.file, (long) WRITER_HEARTBEAT_OFFSET, System.currentTimeMillis());
         MapWriter writer = new MapWriter(map, me);
         try {
+            writer.load();
             writer.recount(expected != 0);
         } catch (RuntimeException e) {
             writer.close();
@@ -102,7 +152,7 @@ public final class MapWriter implements AutoCloseable {
     }
 
     /**
-     * Counts the keys and used slots from the slot table and checks every record lies below
+     * Counts the keys and used slots from the slot table in use and checks every record lies below
      * {@code data_end} (a {@code data_end} below a live record would let the next put write over
      * it). After a writer died attached ({@code tookOver}) its last put or remove may have
      * published its slot and not yet stored the counters: the counts are stored. After a clean
@@ -115,7 +165,7 @@ public final class MapWriter implements AutoCloseable {
         long keys = 0;
         long used = 0;
         List<Long> torn = new ArrayList<>();
-        for (long index = 0; index < map.slotCount; index++) {
+        for (long index = 0; index < slotCount; index++) {
             // SYNC POINT slot
             long word = (long) LONG.getAcquire(slots, index << 3);
             if (word == EMPTY) {
@@ -126,10 +176,11 @@ public final class MapWriter implements AutoCloseable {
                 continue;
             }
             keys++;
-            long key = map.recordKey(word);
+            long key = recordKey(word);
             long record = recordOffset(word);
-            map.checkValue(record);
-            long end = record + recordLength(Integer.toUnsignedLong(map.valueLength(record)));
+            map.checkValue(data, dataCapacity, record);
+            long length = Integer.toUnsignedLong((int) INT.get(data, record + RECORD_VALUE_LENGTH_OFFSET));
+            long end = record + recordLength(length);
             if (end > dataEnd) {
                 throw new CorruptMapException(map.pathText(), "slot " + index
                         + " points at a record ending at " + end + ", past data_end " + dataEnd
@@ -160,9 +211,9 @@ public final class MapWriter implements AutoCloseable {
         if (tookOver || !torn.isEmpty()) {
             count = keys;
             usedSlots = used;
+            LONG.set(file, (long) USED_SLOTS_OFFSET, used);
             // SYNC POINT count
             LONG.setRelease(file, (long) COUNT_OFFSET, keys);
-            LONG.set(file, (long) USED_SLOTS_OFFSET, used);
         }
         if (tookOver) {
             LONG.set(file, (long) RECOVERIES_OFFSET, (long) LONG.get(file, (long) RECOVERIES_OFFSET) + 1);
@@ -183,11 +234,18 @@ public final class MapWriter implements AutoCloseable {
         return tornRecordsDropped;
     }
 
+    /** The grows this writer made (docs/map-layout.md, "Growing"), and the longest. */
+    public Grows grows() {
+        return grows;
+    }
+
     /**
-     * Puts a copy of {@code value} under {@code key}.
+     * Puts a copy of {@code value} under {@code key}; a map that grows grows first if it must.
      *
      * @throws ValueTooLongException over the map's max_value_length
-     * @throws MapFullException when the slots or the data area are full (nothing written)
+     * @throws MapFullException when the slots or the data area are full and the map does not
+     *     grow, or is at its largest (nothing written)
+     * @throws NoSpaceException when the filesystem has no room for the grown file (nothing written)
      * @throws CorruptMapException for an impossible slot or record
      */
     public PutResult put(long key, byte[] value) {
@@ -197,10 +255,13 @@ public final class MapWriter implements AutoCloseable {
 
     /**
      * Puts a value of {@code length} bytes under {@code key}, encoded in place by {@code filler}
-     * into the record (zero copy); nothing is published until it returns.
+     * into the record (zero copy); nothing is published until it returns. A map that grows
+     * grows first if it must.
      *
      * @throws ValueTooLongException over the map's max_value_length
-     * @throws MapFullException when the slots or the data area are full (nothing written)
+     * @throws MapFullException when the slots or the data area are full and the map does not
+     *     grow, or is at its largest (nothing written)
+     * @throws NoSpaceException when the filesystem has no room for the grown file (nothing written)
      * @throws CorruptMapException for an impossible slot or record
      */
     public PutResult putWith(long key, int length, ValueFiller filler) {
@@ -211,11 +272,26 @@ public final class MapWriter implements AutoCloseable {
         long hash = hash(key);
         probe(key, hash);
         long needed = recordLength(length);
-        if (dataEnd + needed > map.dataCapacity) {
-            throw new MapFullException("data", dataEnd, map.dataCapacity);
-        }
-        if (!probeFound && probeIntoEmpty && usedSlots >= maxUsedSlots) {
-            throw new MapFullException("slots", usedSlots, maxUsedSlots);
+        if (map.growable) {
+            if (!probeFound && probeIntoEmpty && usedSlots >= maxUsedSlots) {
+                long started = System.nanoTime();
+                long dataAreas = dataAreaGrows;
+                growTable();
+                grows = grows.plus(1, dataAreaGrows - dataAreas, System.nanoTime() - started);
+                probe(key, hash);
+            }
+            if (dataEnd + needed > dataCapacity) {
+                long started = System.nanoTime();
+                reserveData(dataEnd + needed);
+                grows = grows.plus(0, 1, System.nanoTime() - started);
+            }
+        } else {
+            if (dataEnd + needed > dataCapacity) {
+                throw new MapFullException("data", dataEnd, dataCapacity);
+            }
+            if (!probeFound && probeIntoEmpty && usedSlots >= maxUsedSlots) {
+                throw new MapFullException("slots", usedSlots, maxUsedSlots);
+            }
         }
         long record = dataEnd;
         // The padding lies in the record's last 8 bytes: zero them first, the value overwrites
@@ -236,13 +312,15 @@ public final class MapWriter implements AutoCloseable {
         if (probeFound) {
             result = PutResult.REPLACED;
         } else {
-            count++;
-            // SYNC POINT count
-            LONG.setRelease(file, (long) COUNT_OFFSET, count);
+            // used_slots before count: a reader that loads count first never sees more keys
+            // than used slots.
             if (probeIntoEmpty) {
                 usedSlots++;
                 LONG.set(file, (long) USED_SLOTS_OFFSET, usedSlots);
             }
+            count++;
+            // SYNC POINT count
+            LONG.setRelease(file, (long) COUNT_OFFSET, count);
             result = PutResult.INSERTED;
         }
         tick();
@@ -276,9 +354,9 @@ public final class MapWriter implements AutoCloseable {
      */
     private void probe(long key, long hash) {
         long tag = tagOf(hash);
-        long index = hash & map.mask;
+        long index = hash & mask;
         long tombstone = -1;
-        for (long n = 0; n < map.slotCount; n++) {
+        for (long n = 0; n < slotCount; n++) {
             long word = (long) LONG.get(slots, index << 3);
             if (word == EMPTY) {
                 probeFound = false;
@@ -290,19 +368,168 @@ public final class MapWriter implements AutoCloseable {
                 if (tombstone < 0) {
                     tombstone = index;
                 }
-            } else if ((word >>> OFFSET_BITS) == tag && map.recordKey(word) == key) {
+            } else if ((word >>> OFFSET_BITS) == tag && recordKey(word) == key) {
                 probeFound = true;
                 probeIndex = index;
                 return;
             }
-            index = (index + 1) & map.mask;
+            index = (index + 1) & mask;
         }
         if (tombstone < 0) {
-            throw map.noEmptySlot();
+            throw map.noEmptySlot(slotCount);
         }
         probeFound = false;
         probeIntoEmpty = false;
         probeIndex = tombstone;
+    }
+
+    /** The key of the record a live slot word points at, checked to lie in this writer's data area. */
+    private long recordKey(long word) {
+        long record = recordOffset(word);
+        if (record < DATA_START || record + RECORD_HEADER_LENGTH > dataCapacity) {
+            throw map.outsideDataArea(word, dataCapacity);
+        }
+        return (long) LONG.get(data, record + RECORD_KEY_OFFSET);
+    }
+
+    /**
+     * Makes the data area at least {@code end} bytes: nothing when it is; else grows it to twice
+     * its capacity, or to {@code end} if more, rounded up to a multiple of
+     * {@link MapDescriptor#GROWTH_ALIGNMENT}, at most {@link MapDescriptor#MAX_DATA_CAPACITY}.
+     *
+     * @throws MapFullException when {@code end} is past the largest data area
+     * @throws NoSpaceException when the filesystem has no room for the grown file
+     */
+    private void reserveData(long end) {
+        if (end <= dataCapacity) {
+            return;
+        }
+        long doubled = Math.max(2 * dataCapacity, end);
+        long grown = Math.min((doubled + GROWTH_ALIGNMENT - 1) & -GROWTH_ALIGNMENT, MAX_DATA_CAPACITY);
+        if (grown < end) {
+            throw new MapFullException("data", dataEnd, dataCapacity);
+        }
+        growData(grown);
+        dataAreaGrows++;
+    }
+
+    /**
+     * Grows the data area to {@code capacity} bytes (docs/map-layout.md, "Growing"): extends the
+     * file, reserving its blocks with the free space checked first ({@link FileSpace#allocateHoles}:
+     * without room the file goes back to its length and nothing changed), writes the new length
+     * to the disk ({@code fdatasync}), maps the file again, and only then stores
+     * {@code data_capacity} with release: a reader that loads it finds the file that long.
+     *
+     * @throws NoSpaceException when the filesystem has no room for the grown file
+     * @throws MapIoException for any other error of the operating system
+     */
+    private void growData(long capacity) {
+        String where = map.path.toString();
+        long length = fileLength(map.firstSlots, capacity);
+        try (FileChannel channel = FileChannel.open(map.path, StandardOpenOption.WRITE)) {
+            // A writer that died growing the map may have made the file longer already (its
+            // blocks perhaps not yet reserved): it is not cut, and its holes are allocated.
+            long before = channel.size();
+            try {
+                if (before < length) {
+                    channel.write(ByteBuffer.allocate(1), length - 1); // sized; the new bytes read as zeros
+                }
+                FileSpace.allocateHoles(map.path, length);
+            } catch (IOException | RuntimeException e) {
+                // Nothing maps past the old length: the file goes back as it was.
+                channel.truncate(before);
+                if (e instanceof NoSpaceError space) {
+                    throw new NoSpaceException(where, space, length);
+                }
+                throw e;
+            }
+            // The new length reaches the disk before any header names it.
+            channel.force(false);
+        } catch (IOException e) {
+            throw new MapIoException(where, "grow the map file to " + length + " bytes", e);
+        }
+        useData(map.mapGrown(capacity));
+        // SYNC POINT: capacity (release: the file is this long, on the disk, before a reader
+        // that loads it maps it).
+        LONG.setRelease(file, (long) DATA_CAPACITY_OFFSET, capacity);
+    }
+
+    /** Keys a table's grow reads from their records at a time (their cache misses overlap). */
+    private static final int REHASH_BATCH = 64;
+
+    /**
+     * Grows the slot table (docs/map-layout.md, "Growing"): a new table of the fewest slots, a
+     * power of two at least the old table's, of at least {@code 2 x (count + 1)} slots (at most
+     * half full after the put: twice the slots of a table that filled), in the data area at the first offset past {@code data_end} on a multiple of
+     * {@link MapDescriptor#GROWTH_ALIGNMENT} in the file (the data area grown first if it must),
+     * zeroed, every key of the old table inserted in the old table's slot order (tombstones left
+     * behind), written to the disk, then {@code data_end} past it and the switch: one release
+     * store of the {@code table} word. Readers probing the old table go on reading it: it is
+     * never written again.
+     *
+     * @throws MapFullException past {@link MapDescriptor#MAX_SLOTS} slots, or past the largest data area
+     * @throws NoSpaceException when the filesystem has no room for the grown file
+     * @throws CorruptMapException for a slot the old table should not hold
+     */
+    private void growTable() {
+        // At most half full after the grow: twice the slots of a table that filled.
+        long wanted = 2 * (count + 1);
+        long grown = slotCount;
+        while (grown < wanted && grown < MAX_SLOTS) {
+            grown *= 2;
+        }
+        if (grown < wanted) {
+            throw new MapFullException("slots", usedSlots, maxUsedSlots);
+        }
+        long dataOffset = dataAreaOffset(map.firstSlots);
+        long offset = ((dataOffset + dataEnd + GROWTH_ALIGNMENT - 1) & -GROWTH_ALIGNMENT) - dataOffset;
+        long length = grown * SLOT_LENGTH;
+        reserveData(offset + length);
+        // Past data_end: no slot points here, but a writer that died may have left bytes.
+        MemorySegment table = data.asSlice(offset, length);
+        table.fill((byte) 0);
+        long grownMask = grown - 1;
+        // In batches, each step over the whole batch: the records' keys and the new table's
+        // slots are cache misses, and a batch's are independent, so the processor overlaps them.
+        long[] words = new long[REHASH_BATCH];
+        long[] homes = new long[REHASH_BATCH];
+        long index = 0;
+        while (index < slotCount) {
+            int live = 0;
+            while (live < REHASH_BATCH && index < slotCount) {
+                long word = (long) LONG.get(slots, index << 3);
+                index++;
+                if (word != EMPTY && word != TOMBSTONE) {
+                    words[live++] = word;
+                }
+            }
+            for (int i = 0; i < live; i++) {
+                homes[i] = hash(recordKey(words[i])) & grownMask;
+            }
+            for (int i = 0; i < live; i++) {
+                long to = homes[i];
+                long probed = 0;
+                while ((long) LONG.get(table, to << 3) != EMPTY) {
+                    if (++probed == grown) {
+                        throw map.noEmptySlot(grown);
+                    }
+                    to = (to + 1) & grownMask;
+                }
+                LONG.set(table, to << 3, words[i]);
+            }
+        }
+        // On the disk before the header names it: an OS crash never leaves the table word
+        // naming a table that was not written back.
+        table.force();
+        dataEnd = offset + length;
+        // SYNC POINT: data-end (release: the table lies below data_end before the word names it).
+        LONG.setRelease(file, (long) DATA_END_OFFSET, dataEnd);
+        // SYNC POINT: table (release: the switch; pairs with the lookups' acquire of the word,
+        // which then find the table filled).
+        LONG.setRelease(file, (long) TABLE_OFFSET, tableWord(offset, grown));
+        usedSlots = count;
+        LONG.set(file, (long) USED_SLOTS_OFFSET, count);
+        useTable(table, grown);
     }
 
     /** The map this writer writes. */
@@ -322,11 +549,11 @@ public final class MapWriter implements AutoCloseable {
 
     /**
      * Writes every put and remove so far to the file's storage ({@code msync} through
-     * {@link MemorySegment#force}): the data area's used bytes first, then the header and slot
-     * table, so that after an operating-system crash the map holds at least everything before
-     * the last flush that returned. Without it a process crash loses nothing (the pages are the
-     * kernel's), but an OS crash keeps only what the kernel happened to write back. Nothing to
-     * do for in-memory maps.
+     * {@link MemorySegment#force}): the data area's used bytes first (the grown slot tables
+     * among them), then the header and first slot table, so that after an operating-system crash
+     * the map holds at least everything before the last flush that returned. Without it a
+     * process crash loses nothing (the pages are the kernel's), but an OS crash keeps only what
+     * the kernel happened to write back. Nothing to do for in-memory maps.
      */
     public void flush() {
         checkOpen();
@@ -336,7 +563,7 @@ public final class MapWriter implements AutoCloseable {
         data.asSlice(0, dataEnd).force();
         // Written back whole: a later boot need not check these records.
         LONG.set(file, (long) VERIFIED_END_OFFSET, dataEnd);
-        file.asSlice(0, dataAreaOffset(map.slotCount)).force();
+        file.asSlice(0, dataAreaOffset(map.firstSlots)).force();
     }
 
     /** Stores a heartbeat now (puts and removes store one every 4096 operations). */

@@ -42,6 +42,7 @@ class MapConformanceTest {
             Map.entry("data_end", new int[] {DATA_END_OFFSET, 8}), Map.entry("count", new int[] {COUNT_OFFSET, 8}),
             Map.entry("used_slots", new int[] {USED_SLOTS_OFFSET, 8}), Map.entry("writer", new int[] {WRITER_OFFSET, 8}),
             Map.entry("verified_end", new int[] {VERIFIED_END_OFFSET, 8}), Map.entry("boot", new int[] {BOOT_OFFSET, 8}),
+            Map.entry("table", new int[] {TABLE_OFFSET, 8}),
             Map.entry("writer_heartbeat_ms", new int[] {WRITER_HEARTBEAT_OFFSET, 8}),
             Map.entry("writer_detached_ms", new int[] {WRITER_DETACHED_OFFSET, 8}),
             Map.entry("recoveries", new int[] {RECOVERIES_OFFSET, 8}));

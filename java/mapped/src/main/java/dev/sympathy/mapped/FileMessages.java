@@ -42,6 +42,15 @@ public final class FileMessages {
                 + expected + " bytes (the file was cut or extended); " + file.remake();
     }
 
+    /**
+     * Kind {@code file-length}: shorter than its header's {@code sizes} imply, in a layout whose
+     * file may be longer (a file that grows: its writer extends it before it stores the larger size).
+     */
+    public static String shorterThanSizes(FileKind file, String path, long actual, long expected, String sizes) {
+        return path + ": the file is " + actual + " bytes but a " + file.noun() + " of " + sizes + " must be at least "
+                + expected + " bytes (the file was cut); " + file.remake();
+    }
+
     /** Kind {@code corrupt-header}. */
     public static String corruptHeader(FileKind file, String path, String what) {
         return path + ": corrupt header: " + what + "; " + file.remake();
