@@ -202,7 +202,9 @@ public final class MapDescriptor {
      * {@code hash(sum ^ rotateLeft(weighted, 32))}. No allocation.
      *
      * @param key the record's key
-     * @param data the segment holding the value
+     * @param data the segment holding the value, at least to the value's end rounded up to a
+     *     multiple of 8 (a record's padding: the last word is read whole and its bytes past the
+     *     value masked off, whatever they hold)
      * @param valueOffset where the value starts in {@code data}: 8-aligned, as a record's is
      * @param length the value's length in bytes
      */
@@ -211,18 +213,16 @@ public final class MapDescriptor {
         long weighted = sum;
         sum += Integer.toUnsignedLong(length);
         weighted += sum;
-        long words = Integer.toUnsignedLong(length) >>> 3;
-        for (long i = 0; i < words; i++) {
-            sum += data.get(WORD, valueOffset + (i << 3));
+        // An int-counted loop over whole words: the JIT hoists the segment's bounds checks out
+        // of it (a long-counted one it strip-mines and checks each word).
+        int words = length >>> 3;
+        for (int i = 0; i < words; i++) {
+            sum += data.get(WORD, valueOffset + ((long) i << 3));
             weighted += sum;
         }
         int rest = length & 7;
         if (rest != 0) {
-            long last = 0;
-            long at = valueOffset + (words << 3);
-            for (int b = 0; b < rest; b++) {
-                last |= (data.get(ValueLayout.JAVA_BYTE, at + b) & 0xFFL) << (8 * b);
-            }
+            long last = data.get(WORD, valueOffset + ((long) words << 3)) & ((1L << (rest << 3)) - 1);
             sum += last;
             weighted += sum;
         }

@@ -103,6 +103,24 @@ class MapChecksumTest {
         }
     }
 
+    /** The bytes past the value in its last word (a record's padding) do not count, whatever they hold. */
+    @Test
+    void shouldIgnoreTheBytesPastTheValue() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment one = arena.allocate(16, 8);
+            one.fill((byte) 0x5a);
+            one.copyFrom(MemorySegment.ofArray("one".getBytes(StandardCharsets.US_ASCII)));
+            assertEquals(0x7d8e65e3, MapDescriptor.recordChecksum(1, one, 0, 3));
+            MemorySegment nine = arena.allocate(16, 8);
+            nine.fill((byte) 0x5a);
+            byte[] value = "ninebytes".getBytes(StandardCharsets.US_ASCII);
+            nine.copyFrom(MemorySegment.ofArray(value));
+            MemorySegment clean = arena.allocate(16, 8);
+            clean.copyFrom(MemorySegment.ofArray(value));
+            assertEquals(MapDescriptor.recordChecksum(9, clean, 0, 9), MapDescriptor.recordChecksum(9, nine, 0, 9));
+        }
+    }
+
     @Test
     void shouldRefuseATornRecordAfterARestartUntilAWriterRemovesIt() throws IOException {
         Path path = mapWithTwoKeys(false);
