@@ -279,7 +279,7 @@ impl Region {
         let view = self.view();
         let valid = (MIN_SLOTS.trailing_zeros() as u64..=MAX_SLOTS.trailing_zeros() as u64)
             .contains(&bits)
-            && offset >= TABLE_ALIGNMENT
+            && (TABLE_ALIGNMENT..=MAX_DATA_CAPACITY).contains(&offset)
             && offset + ((SLOT_LENGTH as u64) << bits) <= view.capacity;
         if !valid {
             return Err(word);
@@ -302,7 +302,7 @@ impl Region {
             crate::MapError::corrupt(self.path(), format!("the table word {word:#x} names {why}"))
         };
         if !(MIN_SLOTS.trailing_zeros() as u64..=MAX_SLOTS.trailing_zeros() as u64).contains(&bits)
-            || offset < TABLE_ALIGNMENT
+            || !(TABLE_ALIGNMENT..=MAX_DATA_CAPACITY).contains(&offset)
         {
             return Err(corrupt("an impossible table"));
         }

@@ -186,3 +186,27 @@ fn an_anonymous_map_does_not_grow() {
         "{error}"
     );
 }
+
+/// A `table` word changed under an open map (by something other than a writer) to name a table
+/// far past the file: a lookup answers `corrupt-map`, never reads outside the mapping.
+#[test]
+fn a_table_word_changed_to_a_table_past_the_file_is_corrupt() {
+    use std::os::unix::fs::FileExt;
+    let path = TempPath::new("grow-hostile-table");
+    let map = MapFile::create(&path.0, &smallest()).unwrap();
+    let mut writer = map.writer().unwrap();
+    for k in 0..100 {
+        writer.put(k, &value_of(k)).unwrap();
+    }
+    drop(writer);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path.0)
+        .unwrap();
+    for word in [u64::MAX - 63 + 3, (1 << 43) | 3, (1 << 20) | 3] {
+        file.write_all_at(&word.to_le_bytes(), TABLE_OFFSET as u64)
+            .unwrap();
+        let error = map.get(1).unwrap_err();
+        assert_eq!(error.kind(), "corrupt-map", "{word:#x}: {error}");
+    }
+}
