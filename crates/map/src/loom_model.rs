@@ -7,7 +7,8 @@
 //! What is checked: a reader finds a key only once its record is whole (the record header's
 //! relaxed words are seen through the slot's acquire), never an older value after a newer one,
 //! nothing after a remove until the next put; a probe across a tombstone that a put reuses
-//! meanwhile; and two writers attaching at once: exactly one wins.
+//! meanwhile; a table's grow, which loses no key for a reader of either table; and two writers
+//! attaching at once: exactly one wins.
 
 use loom::thread;
 use sympathy_mapped::loom_check::model;
@@ -80,6 +81,47 @@ fn slot_record_is_whole(map: &MapFile, key: u64, lengths: &[usize]) {
 /// A put into an empty map against a reader (loom explores a reader thread racing the writer
 /// on the main thread; the other way round, loom 0.7 misses interleavings: tokio-rs/loom#392):
 /// nothing, or the value whole, and key 6 seen only after key 5.
+/// A table's grow against a reader: the writer fills the 8-slot table with six keys, then a
+/// seventh makes it build a 16-slot table in the data area and switch to it (the `table` word's
+/// release); the reader, probing whichever table it loaded, finds every key put before it looked,
+/// whole, and the seventh whole or not at all, never gone once seen.
+#[test]
+fn loom_model_a_grow_loses_no_key() {
+    model("grow_loses_no_key", || {
+        // Room past the records for the new table at the next page of the file.
+        let map = MapFile::anonymous_with_a_growing_table(&MapConfig {
+            slots: 8,
+            data_capacity: 8192,
+            max_value_length: 32,
+            value_format: 0,
+        })
+        .unwrap();
+        let mut writer = map.writer().unwrap();
+        for key in 1..=6 {
+            writer.put(key, &value(key as u8)).unwrap();
+        }
+        let reader = map.clone();
+        let t = thread::spawn(move || {
+            let seventh = reader.get(7).unwrap().map(version_of);
+            assert_eq!(
+                reader.get(3).unwrap().map(version_of),
+                Some(3),
+                "a key put before"
+            );
+            let again = reader.get(7).unwrap().map(version_of);
+            assert!(matches!(seventh, None | Some(7)) && matches!(again, None | Some(7)));
+            assert!(
+                seventh.is_none() || again.is_some(),
+                "key 7 went away after it was seen"
+            );
+        });
+        writer.put(7, &value(7)).unwrap();
+        t.join().unwrap();
+        assert_eq!(map.stats().unwrap().slots, 16, "the table grew");
+        assert_eq!(map.get(1).unwrap().map(version_of), Some(1));
+    });
+}
+
 #[test]
 fn loom_model_a_put_is_seen_whole_or_not_at_all() {
     model("put_seen_whole", || {

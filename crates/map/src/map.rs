@@ -143,6 +143,15 @@ impl MapFile {
         )?))
     }
 
+    /// A map in memory whose slot table grows (inside its fixed data area), for the loom
+    /// model of a table's grow.
+    #[cfg(all(loom, test))]
+    pub(crate) fn anonymous_with_a_growing_table(config: &MapConfig) -> Result<MapFile, MapError> {
+        let mut region = open::anonymous(config)?;
+        region.let_the_table_grow();
+        Ok(MapFile::wrap(region))
+    }
+
     fn wrap(region: Region) -> MapFile {
         let max_value_length = region.lp_u32(MAX_VALUE_LENGTH_OFFSET);
         MapFile {
