@@ -5,6 +5,8 @@
 //! grow (version 2, anonymous memory) still answer `full`.
 
 mod common;
+#[path = "../../ring/tests/small_filesystem/mod.rs"]
+mod small_filesystem;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -208,5 +210,60 @@ fn a_table_word_changed_to_a_table_past_the_file_is_corrupt() {
             .unwrap();
         let error = map.get(1).unwrap_err();
         assert_eq!(error.kind(), "corrupt-map", "{word:#x}: {error}");
+    }
+}
+
+/// A grow the filesystem has no room for (a 16 MiB tmpfs: the reservation keeps 4 MiB of it
+/// free) is refused with `no-space`: the file keeps its length, every key put before is there,
+/// for this handle and a fresh one, and the map still takes puts that fit.
+#[test]
+fn a_grow_without_room_is_no_space_and_changes_nothing() {
+    let Some(fs) = small_filesystem::SmallFilesystem::mount("16m") else {
+        return;
+    };
+    let path = fs.dir().join("full.map");
+    let map = MapFile::create(
+        &path,
+        &MapConfig {
+            slots: MIN_SLOTS,
+            data_capacity: 64 << 10,
+            max_value_length: 4096,
+            value_format: 0,
+        },
+    )
+    .unwrap();
+    let mut writer = map.writer().unwrap();
+    let big = |k: u64| vec![(k % 251) as u8; 1000];
+    let mut put = 0u64;
+    let error = loop {
+        let length = std::fs::metadata(&path).unwrap().len();
+        match writer.put(put, &big(put)) {
+            Ok(_) => put += 1,
+            Err(e) => break (e, length),
+        }
+        assert!(put < 100_000, "a 16 MiB filesystem took 100 MB of values");
+    };
+    let (error, length) = error;
+    assert_eq!(error.kind(), "no-space", "{error}");
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().len(),
+        length,
+        "the file kept its length"
+    );
+    let fresh = MapFile::open_read_only(&path).unwrap();
+    for k in 0..put {
+        assert_eq!(map.get(k).unwrap(), Some(&big(k)[..]), "key {k}");
+        assert_eq!(
+            fresh.get(k).unwrap(),
+            Some(&big(k)[..]),
+            "key {k}, a fresh handle"
+        );
+    }
+    assert_eq!(fresh.len(), put);
+    // A value that fits what is left still goes in.
+    let left = map.stats().unwrap().data_capacity - writer.data_end();
+    if left >= sympathy_map::layout::record_length(5) {
+        writer.put(put, b"small").unwrap();
+        assert_eq!(fresh.get(put).unwrap(), Some(&b"small"[..]));
     }
 }
