@@ -285,6 +285,31 @@ pub const fn table_word(offset: u64, slots: u64) -> u64 {
     offset | slots.trailing_zeros() as u64
 }
 
+/// The table a non-zero [`TABLE_OFFSET`] word names, as `(data-area offset, slots)`, when it
+/// names a possible one: [`MIN_SLOTS`]..=[`MAX_SLOTS`] slots at an offset from
+/// [`TABLE_ALIGNMENT`] to [`MAX_DATA_CAPACITY`] (so the table's end never overflows). Where it
+/// ends against the data area is the caller's to check.
+///
+/// ```
+/// use sympathy_map::layout::{table_of, table_word};
+/// assert_eq!(table_of(table_word(8192, 1 << 20)), Some((8192, 1 << 20)));
+/// assert_eq!(table_of(8192 | 2), None); // 4 slots
+/// assert_eq!(table_of(3), None); // at offset 0
+/// ```
+#[inline(always)]
+pub const fn table_of(word: u64) -> Option<(u64, u64)> {
+    let bits = word & TABLE_BITS_MASK;
+    let offset = word & !TABLE_BITS_MASK;
+    if bits < MIN_SLOTS.trailing_zeros() as u64
+        || bits > MAX_SLOTS.trailing_zeros() as u64
+        || offset < TABLE_ALIGNMENT
+        || offset > MAX_DATA_CAPACITY
+    {
+        return None;
+    }
+    Some((offset, 1 << bits))
+}
+
 /// The tag of a hash: its high [`TAG_BITS`] bits.
 #[inline(always)]
 pub const fn tag_of(hash: u64) -> u64 {

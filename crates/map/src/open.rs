@@ -256,18 +256,11 @@ fn check_counters(region: &Region, path: &Path) -> Result<(), MapError> {
     Ok(())
 }
 
-/// The slots of the table a non-zero `table` word names, when it is a table of
-/// [`MIN_SLOTS`]..=[`MAX_SLOTS`] slots at a multiple of [`TABLE_ALIGNMENT`] from it, ending at
-/// or before `data_end`.
+/// The slots of the table a non-zero `table` word names, when it is a possible one
+/// ([`table_of`]) ending at or before `data_end`.
 fn table_slots(word: u64, data_end: u64) -> Option<u64> {
-    let bits = word & TABLE_BITS_MASK;
-    let offset = word & !TABLE_BITS_MASK;
-    let valid_bits = MIN_SLOTS.trailing_zeros() as u64..=MAX_SLOTS.trailing_zeros() as u64;
-    if !valid_bits.contains(&bits) || offset < TABLE_ALIGNMENT {
-        return None;
-    }
-    let slots = 1u64 << bits;
-    (offset.checked_add(slots * SLOT_LENGTH as u64)? <= data_end).then_some(slots)
+    let (offset, slots) = table_of(word)?;
+    (offset + SLOT_LENGTH as u64 * slots <= data_end).then_some(slots)
 }
 
 /// Maps the file's first `len` bytes, shared: writable for a read-write open, read-only

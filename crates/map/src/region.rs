@@ -274,21 +274,17 @@ impl Region {
         if word == 0 {
             return Ok(self.first_table);
         }
-        let bits = word & TABLE_BITS_MASK;
-        let offset = word & !TABLE_BITS_MASK;
         let view = self.view();
-        let valid = (MIN_SLOTS.trailing_zeros() as u64..=MAX_SLOTS.trailing_zeros() as u64)
-            .contains(&bits)
-            && (TABLE_ALIGNMENT..=MAX_DATA_CAPACITY).contains(&offset)
-            && offset + ((SLOT_LENGTH as u64) << bits) <= view.capacity;
-        if !valid {
-            return Err(word);
+        match table_of(word) {
+            Some((offset, slots)) if offset + SLOT_LENGTH as u64 * slots <= view.capacity => {
+                Ok(Table {
+                    // SAFETY: offset + 8 x slots <= the capacity of the view (checked above).
+                    ptr: unsafe { NonNull::new_unchecked(view.data.add(offset as usize)) },
+                    mask: slots - 1,
+                })
+            }
+            _ => Err(word),
         }
-        Ok(Table {
-            // SAFETY: offset + 8 x slots <= the capacity of the view (checked above).
-            ptr: unsafe { NonNull::new_unchecked(view.data.add(offset as usize)) },
-            mask: (1 << bits) - 1,
-        })
     }
 
     /// The table a non-zero `table` word names, checked to lie in the data area, mapping the
@@ -296,24 +292,20 @@ impl Region {
     #[cold]
     #[inline(never)]
     fn grown_table(&self, word: u64) -> Result<Table, crate::MapError> {
-        let bits = word & TABLE_BITS_MASK;
-        let offset = word & !TABLE_BITS_MASK;
         let corrupt = |why: &str| {
             crate::MapError::corrupt(self.path(), format!("the table word {word:#x} names {why}"))
         };
-        if !(MIN_SLOTS.trailing_zeros() as u64..=MAX_SLOTS.trailing_zeros() as u64).contains(&bits)
-            || !(TABLE_ALIGNMENT..=MAX_DATA_CAPACITY).contains(&offset)
-        {
+        let Some((offset, slots)) = table_of(word) else {
             return Err(corrupt("an impossible table"));
-        }
-        let end = offset + ((SLOT_LENGTH as u64) << bits);
+        };
+        let end = offset + SLOT_LENGTH as u64 * slots;
         if end > self.data_capacity() && !self.cover(end)? {
             return Err(corrupt("a table past the data area"));
         }
         Ok(Table {
             // SAFETY: offset + 8 x slots <= the capacity of the newest view (checked above).
             ptr: unsafe { NonNull::new_unchecked(self.view().data.add(offset as usize)) },
-            mask: (1 << bits) - 1,
+            mask: slots - 1,
         })
     }
 
