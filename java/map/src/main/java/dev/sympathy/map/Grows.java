@@ -13,9 +13,18 @@ public record Grows(long tables, long dataAreas, long longestNanos, long totalNa
     /** No grow yet. */
     static final Grows NONE = new Grows(0, 0, 0, 0);
 
-    /** These with one more grow of {@code tables} tables and {@code dataAreas} data areas that took {@code nanos}. */
-    Grows plus(long moreTables, long moreDataAreas, long nanos) {
-        return new Grows(tables + moreTables, dataAreas + moreDataAreas, Math.max(longestNanos, nanos),
-                totalNanos + nanos);
+    /** These and one more grow of the table. */
+    Grows plusTable() {
+        return new Grows(tables + 1, dataAreas, longestNanos, totalNanos);
+    }
+
+    /** These and one more grow of the data area. */
+    Grows plusDataArea() {
+        return new Grows(tables, dataAreas + 1, longestNanos, totalNanos);
+    }
+
+    /** These with a put's wait of {@code nanos} for the grows it made counted. */
+    Grows took(long nanos) {
+        return new Grows(tables, dataAreas, Math.max(longestNanos, nanos), totalNanos + nanos);
     }
 }

@@ -66,8 +66,6 @@ public final class MapWriter implements AutoCloseable {
     private long tornRecordsDropped;
     /** The grows this writer made ({@link #grows()}). */
     private Grows grows = Grows.NONE;
-    /** Grows of the data area so far, a table's included. */
-    private long dataAreaGrows;
 
     /** Where the last probe found the key, or where it would go. */
     private long probeIndex;
@@ -275,15 +273,14 @@ public final class MapWriter implements AutoCloseable {
         if (map.growable) {
             if (!probeFound && probeIntoEmpty && usedSlots >= maxUsedSlots) {
                 long started = System.nanoTime();
-                long dataAreas = dataAreaGrows;
                 growTable();
-                grows = grows.plus(1, dataAreaGrows - dataAreas, System.nanoTime() - started);
+                grows = grows.plusTable().took(System.nanoTime() - started);
                 probe(key, hash);
             }
             if (dataEnd + needed > dataCapacity) {
                 long started = System.nanoTime();
                 reserveData(dataEnd + needed);
-                grows = grows.plus(0, 1, System.nanoTime() - started);
+                grows = grows.took(System.nanoTime() - started);
             }
         } else {
             if (dataEnd + needed > dataCapacity) {
@@ -410,7 +407,7 @@ public final class MapWriter implements AutoCloseable {
             throw new MapFullException("data", dataEnd, dataCapacity);
         }
         growData(grown);
-        dataAreaGrows++;
+        grows = grows.plusDataArea();
     }
 
     /**
