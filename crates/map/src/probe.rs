@@ -28,33 +28,34 @@ pub(crate) fn record_key<'r>(
     let offset = record_offset(word);
     let end = offset + RECORD_HEADER_LENGTH as u64;
     if offset < DATA_START || end > view.capacity() {
-        *view = covering(region, offset, end, || format!("slot word {word:#018x}"))?;
+        *view = covering(region, offset >= DATA_START, end, |capacity| {
+            format!(
+                "slot word {word:#018x} points at offset {offset}, outside the data area of \
+                 {capacity} bytes"
+            )
+        })?;
     }
     Ok(region.lp_record_key(view, offset))
 }
 
-/// The newest mapping, once it covers `end`, for a record at `offset` that lies past `view`;
-/// an offset below the first record, or past even the file's capacity, is corrupt.
+/// The newest mapping, once it covers `end`, for a record (or its value) that lies past the
+/// mapping a lookup took; one that is impossible (`possible` false: an offset below the first
+/// record, a value over the maximum) or past even the file's capacity is corrupt, as `problem`
+/// says given the data area's capacity.
 #[cold]
 #[inline(never)]
 fn covering(
     region: &Region,
-    offset: u64,
+    possible: bool,
     end: u64,
-    what: impl FnOnce() -> String,
+    problem: impl FnOnce(u64) -> String,
 ) -> Result<&View, MapError> {
-    if offset >= DATA_START
-        && let Some(view) = region.view_covering(end)?
-    {
+    if possible && let Some(view) = region.view_covering(end)? {
         return Ok(view);
     }
     Err(MapError::corrupt(
         region.path(),
-        format!(
-            "{} points at offset {offset}, outside the data area of {} bytes",
-            what(),
-            region.data_capacity()
-        ),
+        problem(region.data_capacity()),
     ))
 }
 
@@ -112,7 +113,12 @@ pub(crate) fn record_in_bounds<'r>(
     let (length, checksum) = region.lp_record_length_and_checksum(view, offset);
     let end = offset + RECORD_HEADER_LENGTH as u64 + u64::from(length);
     if length > max_value_length || end > view.capacity() {
-        *view = value_covering(region, offset, key, length, max_value_length, end)?;
+        *view = covering(region, length <= max_value_length, end, |capacity| {
+            format!(
+                "the record at offset {offset} (key {key}) holds a value of {length} bytes: over \
+                 the maximum of {max_value_length} or past the data area's {capacity} bytes"
+            )
+        })?;
     }
     // SAFETY: in bounds of `view` (checked above); published, so never written again.
     let value = unsafe { region.value(view, offset, length as usize) };
@@ -121,33 +127,6 @@ pub(crate) fn record_in_bounds<'r>(
         value,
         checksum,
     })
-}
-
-/// The newest mapping, once it covers `end`, for a record whose value lies past `view`; a value
-/// over the maximum, or past even the file's capacity, is corrupt.
-#[cold]
-#[inline(never)]
-fn value_covering(
-    region: &Region,
-    offset: u64,
-    key: u64,
-    length: u32,
-    max_value_length: u32,
-    end: u64,
-) -> Result<&View, MapError> {
-    if length <= max_value_length
-        && let Some(view) = region.view_covering(end)?
-    {
-        return Ok(view);
-    }
-    Err(MapError::corrupt(
-        region.path(),
-        format!(
-            "the record at offset {offset} (key {key}) holds a value of {length} bytes: over the \
-             maximum of {max_value_length} or past the data area's {} bytes",
-            region.data_capacity()
-        ),
-    ))
 }
 
 /// A record whose bytes do not match its checksum.
