@@ -110,6 +110,18 @@ fn describe(error: &NativeError) -> Described {
         RingError::PeerDead { role, pid, .. } => {
             (d.kind, d.detail, d.a) = (14, role_name(*role), i64::from(*pid))
         }
+        RingError::WrongKind {
+            path,
+            found,
+            wanted,
+        } => {
+            (d.kind, d.path, d.a, d.b) = (
+                19,
+                path.display().to_string(),
+                i64::from(found.word()),
+                i64::from(wanted.word()),
+            )
+        }
     }
     d
 }

@@ -10,6 +10,7 @@ pub use sympathy_mapped::liveness::{HEARTBEAT_STALE_MS, PeerState};
 use sympathy_mapped::liveness::{Progress, Sighting, classify};
 
 use crate::error::{RingError, Role};
+use crate::layout::Kind;
 use crate::region::Region;
 
 /// How many operations pass between two looks at the clock for a heartbeat: the hot path pays a
@@ -188,7 +189,9 @@ pub(crate) struct Attachment {
     role: Role,
     pid: i32,
     countdown: u32,
-    watch: PeerWatch,
+    /// The watch on the peer; `None` for a broadcast transmitter, whose receivers do not
+    /// register.
+    watch: Option<PeerWatch>,
 }
 
 impl Attachment {
@@ -211,13 +214,15 @@ impl Attachment {
         }
         let attached_ms = now_ms();
         region.so_heartbeat(producer, attached_ms); // SYNC POINT: heartbeat
-        let (peer, pending) = match role {
-            // A consumer that finds records waiting takes over from a producer that wrote them:
-            // if that producer is gone, that is news to it (drain, then report).
-            Role::Consumer => (Role::Producer, records_waiting(&region)),
-            Role::Producer => (Role::Consumer, false),
-        };
-        let watch = PeerWatch::new(&region, peer, attached_ms, pending);
+        let watch = (region.kind() != Kind::Broadcast).then(|| {
+            let (peer, pending) = match role {
+                // A consumer that finds records waiting takes over from a producer that wrote
+                // them: if that producer is gone, that is news to it (drain, then report).
+                Role::Consumer => (Role::Producer, records_waiting(&region)),
+                Role::Producer => (Role::Consumer, false),
+            };
+            PeerWatch::new(&region, peer, attached_ms, pending)
+        });
         Ok(Attachment {
             region,
             role,
@@ -246,19 +251,23 @@ impl Attachment {
 
     /// The state of the other side, counting its progress since this side's earlier looks.
     pub(crate) fn peer(&self) -> PeerState {
-        self.watch.look(&self.region)
+        self.watch
+            .as_ref()
+            .map_or(PeerState::NeverAttached, |w| w.look(&self.region))
     }
 
     /// Whether the peer in `state` (this side's last [`Attachment::peer`]) left while this side
     /// counted on it; see [`PeerWatch::has_left`].
     pub(crate) fn peer_has_left(&self, state: PeerState) -> bool {
-        self.watch.has_left(state)
+        self.watch.as_ref().is_some_and(|w| w.has_left(state))
     }
 
     /// Sets the heartbeat age above which the peer counts as stale (in whole ms, saturating).
     pub(crate) fn set_stale_limit(&mut self, stale_limit: std::time::Duration) {
         let stale_ms = duration_ms(stale_limit);
-        self.watch.stale_ms.store(stale_ms, Local::Relaxed);
+        if let Some(watch) = &self.watch {
+            watch.stale_ms.store(stale_ms, Local::Relaxed);
+        }
     }
 }
 

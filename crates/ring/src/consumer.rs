@@ -29,6 +29,8 @@ pub struct Consumer {
     capacity: usize,
     /// Largest payload: `capacity / 8`.
     max_message_length: usize,
+    /// Whether the bytes read are zeroed before the head is released (a many-to-one ring).
+    zero_on_release: bool,
 }
 
 /// Stores the head when a read ends, also when the handler panics.
@@ -41,6 +43,12 @@ impl Drop for Release<'_> {
     fn drop(&mut self) {
         if self.bytes_read != 0 {
             let c = &mut *self.consumer;
+            if c.zero_on_release {
+                // Many producers cannot pre-zero the header after their record (each claims
+                // blindly): the consumer zeroes what it read, as Agrona's ManyToOne read.
+                let index = c.head as usize & (c.capacity - 1);
+                c.attachment.region.zero_records(index, self.bytes_read);
+            }
             c.head += self.bytes_read as i64;
             c.attachment.region.so_head(c.head); // SYNC POINT: head
             // A producer asleep on a full ring is woken (only if it armed the futex wait).
@@ -62,8 +70,14 @@ impl Consumer {
             head,
             capacity,
             max_message_length: max_message_length(capacity),
+            zero_on_release: region.kind() == Kind::ManyToOne,
             attachment,
         })
+    }
+
+    /// The mapped ring (for the many-to-one consumer's unblock).
+    pub(crate) fn region(&self) -> &crate::region::Region {
+        &self.attachment.region
     }
 
     /// The position of the next record to read (bytes ever consumed, padding included).

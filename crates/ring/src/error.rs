@@ -167,6 +167,22 @@ pub enum RingError {
         /// What it waited for.
         what: &'static str,
     },
+    /// The file holds another kind of ring than the one asked for.
+    #[error(
+        "{path} is a {found} ring, not a {wanted} ring; open it as {found} (its kind is fixed \
+         when it is created)",
+        path = path.display(),
+        found = found.description(),
+        wanted = wanted.description()
+    )]
+    WrongKind {
+        /// The ring file.
+        path: std::path::PathBuf,
+        /// The kind in its header.
+        found: crate::layout::Kind,
+        /// The kind asked for.
+        wanted: crate::layout::Kind,
+    },
     /// The peer process is gone.
     #[error("the {role} (pid {pid}) {how}; restart it, or recreate the ring")]
     PeerDead {
@@ -185,11 +201,11 @@ pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
     not_this_kind: "not-a-ring-file",
     magic: crate::layout::MAGIC,
     oldest_layout_version: crate::layout::LAYOUT_VERSION,
-    layout_version: crate::layout::LAYOUT_VERSION,
+    layout_version: crate::layout::KIND_LAYOUT_VERSION,
     create_command: "sympathy ring create",
     remake: "recreate the ring",
     access_needed: "the ring needs read and write access for both peers",
-    make_smaller: "with a smaller capacity (the file is 4096 + capacity + 768 bytes)",
+    make_smaller: "with a smaller capacity (the file is 4096 + capacity + 768 bytes, 128 for a broadcast ring's trailer)",
 };
 
 impl RingError {
@@ -213,6 +229,7 @@ impl RingError {
             RingError::Full { .. } => "full",
             RingError::Timeout { .. } => "timeout",
             RingError::PeerDead { .. } => "peer-dead",
+            RingError::WrongKind { .. } => "wrong-kind",
         }
     }
 

@@ -73,7 +73,8 @@ impl RingView {
         snapshot(&self.region)
     }
 
-    /// Up to `max` records from the head; see [`Ring::peek_records`].
+    /// Up to `max` records from the head (a broadcast ring's: from its latest record); see
+    /// [`Ring::peek_records`].
     pub fn peek_records(&self, max: usize) -> Vec<RecordView> {
         peek_records(&self.region, max)
     }
@@ -81,8 +82,16 @@ impl RingView {
     /// Why the head and tail in the trailer are impossible (the error [`Ring::open`] would
     /// give), or `None` when they are valid.
     pub fn positions_error(&self) -> Option<RingError> {
+        if self.region.kind() == Kind::Broadcast {
+            return crate::broadcast::check_trailer(&self.region).err();
+        }
         // SYNC POINT: head, SYNC POINT: tail
         check_trailer(&self.region, self.region.lv_head(), self.region.lv_tail()).err()
+    }
+
+    /// The kind of ring the file holds.
+    pub fn kind(&self) -> Kind {
+        self.region.kind()
     }
 
     /// Bytes in the record area.
@@ -132,6 +141,23 @@ pub struct Snapshot {
     pub producer: PeerState,
     /// The consumer's state.
     pub consumer: PeerState,
+    /// The kind of ring. A broadcast ring has no head, head cache, correlation counter or
+    /// consumer (those fields are 0, its tail is `tail`): its trailer is
+    /// [`Snapshot::broadcast`].
+    pub kind: Kind,
+    /// A broadcast ring's trailer; `None` for the other kinds.
+    pub broadcast: Option<BroadcastTrailer>,
+}
+
+/// A broadcast ring's trailer positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BroadcastTrailer {
+    /// Where the record being written will end (or the last one ended).
+    pub tail_intent: i64,
+    /// Past the last complete record.
+    pub tail: i64,
+    /// The last complete record: where a new receiver joins.
+    pub latest: i64,
 }
 
 /// One record found walking from the head.
@@ -163,6 +189,9 @@ impl Ring {
 }
 
 fn snapshot(r: &Region) -> Snapshot {
+    if r.kind() == Kind::Broadcast {
+        return broadcast_snapshot(r);
+    }
     Snapshot {
         magic: r.lp_magic(),
         layout_version: r.lp_version(),
@@ -183,13 +212,52 @@ fn snapshot(r: &Region) -> Snapshot {
         correlation_counter: r.lp_correlation_counter(),
         producer: attach::peer_state(r, Role::Producer, attach::HEARTBEAT_STALE_MS),
         consumer: attach::peer_state(r, Role::Consumer, attach::HEARTBEAT_STALE_MS),
+        kind: r.kind(),
+        broadcast: None,
+    }
+}
+
+/// [`snapshot`] of a broadcast ring, whose trailer has none of the ring trailer's words.
+fn broadcast_snapshot(r: &Region) -> Snapshot {
+    let (tail_intent, tail, latest) = crate::broadcast::positions(r);
+    Snapshot {
+        magic: r.lp_magic(),
+        layout_version: r.lp_version(),
+        ready: r.lv_ready(),
+        capacity: r.lp_capacity(),
+        max_message_length: r.lp_max_message_length(),
+        header_length: r.lp_header_length(),
+        creation_time_ms: r.lp_creation_time(),
+        producer_pid: r.lv_pid(true),
+        producer_heartbeat_ms: r.lv_heartbeat(true),
+        producer_detached_ms: r.lv_detached(true),
+        consumer_pid: 0,
+        consumer_heartbeat_ms: 0,
+        consumer_detached_ms: 0,
+        tail,
+        head: 0,
+        head_cache: 0,
+        correlation_counter: 0,
+        producer: attach::peer_state(r, Role::Producer, attach::HEARTBEAT_STALE_MS),
+        consumer: PeerState::NeverAttached,
+        kind: Kind::Broadcast,
+        broadcast: Some(BroadcastTrailer {
+            tail_intent,
+            tail,
+            latest,
+        }),
     }
 }
 
 fn peek_records(r: &Region, max: usize) -> Vec<RecordView> {
     let capacity = r.capacity();
-    let mut position = r.lv_head(); // SYNC POINT: head
-    let tail = r.lv_tail(); // SYNC POINT: tail
+    let (mut position, tail) = match r.kind() {
+        // From the latest record: older ones may be overwritten at any time.
+        // SYNC POINT: latest, SYNC POINT: broadcast-tail
+        Kind::Broadcast => (r.lv_latest(), r.lv_broadcast_tail()),
+        // SYNC POINT: head, SYNC POINT: tail
+        Kind::OneToOne | Kind::ManyToOne => (r.lv_head(), r.lv_tail()),
+    };
     let mut out = Vec::new();
     if !(0..=MAX_POSITION).contains(&position) || position % RECORD_ALIGNMENT as i64 != 0 {
         return out; // impossible: positions_error / Ring::open say why

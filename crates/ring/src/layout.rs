@@ -40,7 +40,8 @@ pub use sympathy_mapped::header::{
 };
 /// The ASCII bytes `SYMPRING` read as a little-endian u64.
 pub const MAGIC: u64 = 0x474E_4952_504D_5953;
-/// The layout version this crate reads and writes.
+/// The layout version of a one-to-one ring: what [`crate::Ring::create`] writes (so builds that
+/// know no other kind read it) and the oldest this crate reads. Its header has no `kind` word.
 pub const LAYOUT_VERSION: u32 = 1;
 /// u64 capacity of the record area in bytes (a power of two).
 pub const CAPACITY_OFFSET: usize = 16;
@@ -50,6 +51,22 @@ pub const MAX_MESSAGE_LENGTH_OFFSET: usize = 24;
 pub const HEADER_LENGTH_OFFSET: usize = 28;
 /// i64 creation time, ms since the Unix epoch.
 pub const CREATION_TIME_OFFSET: usize = 32;
+/// The layout version of the rings with a `kind` word at [`KIND_OFFSET`]: many-to-one and
+/// broadcast rings are created with it (a build that reads only version 1 refuses them), and it
+/// is the newest this crate reads.
+pub const KIND_LAYOUT_VERSION: u32 = 2;
+/// u32 the ring's kind in a version 2 header: [`KIND_ONE_TO_ONE`], [`KIND_MANY_TO_ONE`] or
+/// [`KIND_BROADCAST`] (see [`Kind`]). Reserved (zero) in a version 1 header, whose ring is
+/// one-to-one.
+pub const KIND_OFFSET: usize = 40;
+/// `kind`: one producer, one consumer (Agrona's `OneToOneRingBuffer`).
+pub const KIND_ONE_TO_ONE: u32 = 1;
+/// `kind`: producers in any number of processes, one consumer (Agrona's `ManyToOneRingBuffer`).
+pub const KIND_MANY_TO_ONE: u32 = 2;
+/// `kind`: one transmitter, receivers in any number of processes (Agrona's
+/// `BroadcastTransmitter` and `BroadcastReceiver`).
+pub const KIND_BROADCAST: u32 = 3;
+
 /// i32 pid of the attached producer, 0 when none.
 pub const PRODUCER_PID_OFFSET: usize = 128;
 /// i64 the producer's last heartbeat, ms since the Unix epoch.
@@ -100,6 +117,20 @@ pub const CORRELATION_COUNTER_OFFSET: usize = 512;
 /// i64 the consumer's last heartbeat, ms since the Unix epoch.
 pub const CONSUMER_HEARTBEAT_OFFSET: usize = 640;
 
+// ---- Broadcast trailer (Agrona BroadcastBufferDescriptor), offsets from the trailer start -----
+
+/// Bytes in a broadcast ring's trailer: two cache lines (Agrona's `CACHE_LINE_LENGTH * 2`).
+pub const BROADCAST_TRAILER_LENGTH: usize = 128;
+/// i64 the position the transmitter's record in progress will end at: stored (release, then a
+/// fence) before the record's bytes, so a receiver that copied a record checks that it was not
+/// overwritten meanwhile (`cursor + capacity > tail_intent`).
+pub const BROADCAST_TAIL_INTENT_OFFSET: usize = 0;
+/// i64 the position just past the last complete record (release, after it).
+pub const BROADCAST_TAIL_OFFSET: usize = 8;
+/// i64 the position of the last complete record: where a new receiver joins, and where a
+/// lapped one resumes.
+pub const BROADCAST_LATEST_OFFSET: usize = 16;
+
 // ---- Records (Agrona RecordDescriptor) --------------------------------------------------------
 
 /// Bytes in a record header: i32 length then i32 type.
@@ -132,9 +163,109 @@ pub const fn max_message_length(capacity: usize) -> usize {
     capacity / 8
 }
 
-/// The exact file length of a ring with this capacity.
+/// The exact file length of a one-to-one or many-to-one ring with this capacity (a broadcast
+/// ring's is [`Kind::file_length`]).
 pub const fn file_length(capacity: usize) -> usize {
     HEADER_LENGTH + capacity + TRAILER_LENGTH
+}
+
+/// The kinds of ring a file may hold: each has the same header page and record format; they
+/// differ in their trailer and in who may write.
+///
+/// ```
+/// use sympathy_ring::layout::{Kind, file_length};
+/// assert_eq!(Kind::ManyToOne.file_length(4096), file_length(4096));
+/// assert_eq!(Kind::Broadcast.file_length(4096), 4096 + 4096 + 128);
+/// assert_eq!("mpsc".parse::<Kind>(), Ok(Kind::ManyToOne));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// One producer, one consumer: `spsc`.
+    OneToOne,
+    /// Producers in any number of processes, one consumer: `mpsc`.
+    ManyToOne,
+    /// One transmitter, any number of receivers, none of which holds the transmitter back.
+    Broadcast,
+}
+
+impl Kind {
+    /// Every kind, in the order of their `kind` words.
+    pub const ALL: [Kind; 3] = [Kind::OneToOne, Kind::ManyToOne, Kind::Broadcast];
+
+    /// The `kind` word of a version 2 header.
+    pub const fn word(self) -> u32 {
+        match self {
+            Kind::OneToOne => KIND_ONE_TO_ONE,
+            Kind::ManyToOne => KIND_MANY_TO_ONE,
+            Kind::Broadcast => KIND_BROADCAST,
+        }
+    }
+
+    /// The kind of a `kind` word, if it names one.
+    pub const fn from_word(word: u32) -> Option<Kind> {
+        match word {
+            KIND_ONE_TO_ONE => Some(Kind::OneToOne),
+            KIND_MANY_TO_ONE => Some(Kind::ManyToOne),
+            KIND_BROADCAST => Some(Kind::Broadcast),
+            _ => None,
+        }
+    }
+
+    /// The layout version a ring of this kind is created with.
+    pub const fn layout_version(self) -> u32 {
+        match self {
+            Kind::OneToOne => LAYOUT_VERSION,
+            Kind::ManyToOne | Kind::Broadcast => KIND_LAYOUT_VERSION,
+        }
+    }
+
+    /// Bytes after the record area.
+    pub const fn trailer_length(self) -> usize {
+        match self {
+            Kind::OneToOne | Kind::ManyToOne => TRAILER_LENGTH,
+            Kind::Broadcast => BROADCAST_TRAILER_LENGTH,
+        }
+    }
+
+    /// The exact file length of a ring of this kind and capacity.
+    pub const fn file_length(self, capacity: usize) -> usize {
+        HEADER_LENGTH + capacity + self.trailer_length()
+    }
+
+    /// The short name the command lines take and print: `spsc`, `mpsc`, `broadcast`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::OneToOne => "spsc",
+            Kind::ManyToOne => "mpsc",
+            Kind::Broadcast => "broadcast",
+        }
+    }
+
+    /// The name in messages: `one-to-one (spsc)`, `many-to-one (mpsc)`, `broadcast`.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Kind::OneToOne => "one-to-one (spsc)",
+            Kind::ManyToOne => "many-to-one (mpsc)",
+            Kind::Broadcast => "broadcast",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Kind {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Kind, String> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == text)
+            .ok_or_else(|| format!("unknown ring kind '{text}'; expected spsc, mpsc or broadcast"))
+    }
 }
 
 /// `length` rounded up to [`RECORD_ALIGNMENT`].
@@ -196,6 +327,15 @@ pub const CONSTANTS: &[(&str, i128)] = &sympathy_mapped::named_constants![
     MIN_CAPACITY,
     MAX_CAPACITY,
     MAX_POSITION,
+    KIND_LAYOUT_VERSION,
+    KIND_OFFSET,
+    KIND_ONE_TO_ONE,
+    KIND_MANY_TO_ONE,
+    KIND_BROADCAST,
+    BROADCAST_TRAILER_LENGTH,
+    BROADCAST_TAIL_INTENT_OFFSET,
+    BROADCAST_TAIL_OFFSET,
+    BROADCAST_LATEST_OFFSET,
 ];
 
 #[cfg(test)]

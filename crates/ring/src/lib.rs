@@ -42,6 +42,7 @@
 #![warn(missing_docs)]
 
 mod attach;
+mod broadcast;
 mod cache_line;
 mod consumer;
 mod error;
@@ -50,6 +51,7 @@ pub mod inspect;
 pub mod layout;
 #[cfg(all(test, loom))]
 mod loom_model;
+mod many_to_one;
 mod open;
 pub mod pattern;
 mod positions;
@@ -63,8 +65,12 @@ mod wait;
 mod wake;
 
 pub use attach::{HEARTBEAT_STALE_MS, PeerState, now_ms, pid_alive};
+pub use broadcast::{BroadcastRing, Receiver, Transmitter};
 pub use consumer::{Action, Consumer};
 pub use error::{Corruption, RingError, Role};
+pub use many_to_one::{
+    DEFAULT_UNBLOCK_AFTER, ManyToOneClaim, ManyToOneConsumer, ManyToOneProducer, ManyToOneRing,
+};
 pub use producer::Producer;
 pub use producer::batch::Batch;
 pub use producer::claim::Claim;

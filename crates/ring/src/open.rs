@@ -49,39 +49,61 @@ pub(crate) fn open_region(
     access: Access,
 ) -> Result<Region, RingError> {
     let opened = open::open_header(path, &FILE_KIND, timeout, access)?;
-    let capacity = check_capacity_and_length(&opened.header, path, opened.length)?;
+    let kind = header_kind(&opened.header, path)?;
+    let capacity = check_capacity_and_length(&opened.header, path, opened.length, kind)?;
     drop(opened.header);
     if access == Access::ReadWrite {
         // A sparse ring (left by an older create) gets its blocks now, before anything below
         // touches the record area or the trailer: on tmpfs even a read of a hole allocates a
         // page, so a full filesystem would answer the position check with SIGBUS.
-        open::reserve_holes(path, &FILE_KIND, file_length(capacity) as u64)?;
+        open::reserve_holes(path, &FILE_KIND, kind.file_length(capacity) as u64)?;
     }
     let region = Region::new(
-        map_whole(&opened.file, path, access, capacity)?,
+        map_whole(&opened.file, path, access, capacity, kind)?,
         capacity,
+        kind,
         Some(path.to_path_buf()),
     );
     check_derived_fields(&region, path)?;
     Ok(region)
 }
 
+/// The kind of ring a header describes: one-to-one in a version 1 header (which has no `kind`
+/// word), the `kind` word in a later one ([`RingError::CorruptHeader`] when it names none).
+fn header_kind(header: &HeaderPage, path: &Path) -> Result<Kind, RingError> {
+    if (header.word(LAYOUT_VERSION_OFFSET, 4) as u32) < KIND_LAYOUT_VERSION {
+        return Ok(Kind::OneToOne);
+    }
+    let word = header.word(KIND_OFFSET, 4) as u32;
+    Kind::from_word(word).ok_or_else(|| {
+        RingError::corrupt_header(
+            path,
+            format!(
+                "kind is {word}, expected {KIND_ONE_TO_ONE} (spsc), {KIND_MANY_TO_ONE} (mpsc) \
+                 or {KIND_BROADCAST} (broadcast)"
+            ),
+        )
+    })
+}
+
 /// Checks the header's capacity ([`check_capacity`]) and that the file is exactly
-/// `file_length(capacity)` bytes long (`len`, [`RingError::FileLength`]); returns the capacity.
+/// `kind.file_length(capacity)` bytes long (`len`, [`RingError::FileLength`]); returns the
+/// capacity.
 fn check_capacity_and_length(
     header: &HeaderPage,
     path: &Path,
     len: u64,
+    kind: Kind,
 ) -> Result<usize, RingError> {
     let capacity = check_capacity(header.word(CAPACITY_OFFSET, 8))?;
-    let expected = file_length(capacity) as u64;
+    let expected = kind.file_length(capacity) as u64;
     if len != expected {
-        return Err(wrong_length(path, len, capacity));
+        return Err(wrong_length(path, len, capacity, kind));
     }
     Ok(capacity)
 }
 
-/// Maps the whole file, whose length was checked to be `file_length(capacity)`, and checks the
+/// Maps the whole file, whose length was checked to be `kind.file_length(capacity)`, and checks the
 /// mapping's length again ([`RingError::FileLength`]): a peer that truncates the file later
 /// breaks the ring for everyone, as with any shared mapping.
 fn map_whole(
@@ -89,10 +111,11 @@ fn map_whole(
     path: &Path,
     access: Access,
     capacity: usize,
+    kind: Kind,
 ) -> Result<MmapMut, RingError> {
     let whole = map(file, None, access).map_err(|e| RingError::io(path, "map the ring file", e))?;
-    if whole.len() != file_length(capacity) {
-        return Err(wrong_length(path, whole.len() as u64, capacity));
+    if whole.len() != kind.file_length(capacity) {
+        return Err(wrong_length(path, whole.len() as u64, capacity, kind));
     }
     Ok(whole)
 }
@@ -134,13 +157,13 @@ fn map(file: &File, len: Option<usize>, access: Access) -> std::io::Result<MmapM
     }
 }
 
-/// A file whose length is not `file_length(capacity)`.
-fn wrong_length(path: &Path, actual: u64, capacity: usize) -> RingError {
+/// A file whose length is not `kind.file_length(capacity)`.
+fn wrong_length(path: &Path, actual: u64, capacity: usize, kind: Kind) -> RingError {
     RingError::File(FileError::FileLength {
         file: &FILE_KIND,
         path: path.to_path_buf(),
         actual,
-        expected: file_length(capacity) as u64,
+        expected: kind.file_length(capacity) as u64,
         sizes: Some(format!("capacity {capacity}")),
     })
 }

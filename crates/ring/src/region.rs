@@ -29,6 +29,8 @@ pub(crate) struct Region {
     trailer: *mut u8,
     /// Bytes in the record area, a valid capacity (checked before construction).
     capacity: usize,
+    /// The kind of ring: which trailer follows the record area.
+    kind: Kind,
     /// `(capacity - 1) & !7`: masks any value into an 8-aligned record index whose 8-byte
     /// header lies inside the record area.
     index_mask: usize,
@@ -60,9 +62,10 @@ struct LoomWords {
 
 #[cfg(all(loom, test))]
 impl LoomWords {
-    fn new(capacity: usize) -> LoomWords {
+    fn new(capacity: usize, kind: Kind) -> LoomWords {
         let trailer = HEADER_LENGTH + capacity;
         let u32s = [
+            KIND_OFFSET,
             LAYOUT_VERSION_OFFSET,
             READY_OFFSET,
             HEADER_LENGTH_OFFSET,
@@ -79,17 +82,26 @@ impl LoomWords {
             CONSUMER_PID_OFFSET,
         ];
         let u64s = [MAGIC_OFFSET, CAPACITY_OFFSET];
-        let i64s = [
+        let mut i64s = vec![
             CREATION_TIME_OFFSET,
             PRODUCER_HEARTBEAT_OFFSET,
             PRODUCER_DETACHED_OFFSET,
             CONSUMER_DETACHED_OFFSET,
-            trailer + TAIL_POSITION_OFFSET,
-            trailer + HEAD_CACHE_POSITION_OFFSET,
-            trailer + HEAD_POSITION_OFFSET,
-            trailer + CORRELATION_COUNTER_OFFSET,
-            trailer + CONSUMER_HEARTBEAT_OFFSET,
         ];
+        i64s.extend(match kind {
+            Kind::OneToOne | Kind::ManyToOne => vec![
+                trailer + TAIL_POSITION_OFFSET,
+                trailer + HEAD_CACHE_POSITION_OFFSET,
+                trailer + HEAD_POSITION_OFFSET,
+                trailer + CORRELATION_COUNTER_OFFSET,
+                trailer + CONSUMER_HEARTBEAT_OFFSET,
+            ],
+            Kind::Broadcast => vec![
+                trailer + BROADCAST_TAIL_INTENT_OFFSET,
+                trailer + BROADCAST_TAIL_OFFSET,
+                trailer + BROADCAST_LATEST_OFFSET,
+            ],
+        });
         LoomWords {
             u32s: u32s.iter().map(|&o| (o, AtomicU32::new(0))).collect(),
             i32s: i32s.iter().map(|&o| (o, AtomicI32::new(0))).collect(),
@@ -114,22 +126,27 @@ unsafe impl Send for Region {}
 unsafe impl Sync for Region {}
 
 impl Region {
-    /// Wraps a mapping of exactly `file_length(capacity)` bytes.
+    /// Wraps a mapping of exactly `kind.file_length(capacity)` bytes.
     ///
     /// The caller has checked `is_valid_capacity(capacity)` and the mapping's length.
-    pub(crate) fn new(mut map: MmapMut, capacity: usize, path: Option<PathBuf>) -> Region {
+    pub(crate) fn new(
+        mut map: MmapMut,
+        capacity: usize,
+        kind: Kind,
+        path: Option<PathBuf>,
+    ) -> Region {
         assert!(
             is_valid_capacity(capacity),
             "capacity checked by the caller"
         );
         assert_eq!(
             map.len(),
-            file_length(capacity),
+            kind.file_length(capacity),
             "length checked by the caller"
         );
         let base = map.as_mut_ptr();
         // SAFETY: HEADER_LENGTH and HEADER_LENGTH + capacity are within the mapping of
-        // file_length(capacity) bytes (asserted above).
+        // kind.file_length(capacity) bytes (asserted above).
         let (records, trailer) = unsafe {
             let records = base.add(HEADER_LENGTH);
             (records, records.add(capacity))
@@ -140,10 +157,11 @@ impl Region {
             records,
             trailer,
             capacity,
+            kind,
             index_mask: (capacity - 1) & !(RECORD_ALIGNMENT - 1),
             path,
             #[cfg(all(loom, test))]
-            loom_words: LoomWords::new(capacity),
+            loom_words: LoomWords::new(capacity, kind),
         }
     }
 
@@ -151,6 +169,12 @@ impl Region {
     #[inline]
     pub(crate) fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// The kind of ring.
+    #[inline]
+    pub(crate) fn kind(&self) -> Kind {
+        self.kind
     }
 
     /// The file, if any.
@@ -241,12 +265,18 @@ impl Region {
             .load(Ordering::Relaxed)
     }
 
-    /// Writes every header field except `ready` (the creator, before publishing).
+    /// Writes every header field except `ready` (the creator, before publishing): the layout
+    /// version of this region's kind, and the `kind` word where that version has one.
     pub(crate) fn sp_header(&self, capacity: usize, creation_time_ms: i64) {
         let b = self.base;
         self.u64_at(b, MAGIC_OFFSET).store(MAGIC, Ordering::Relaxed);
+        let version = self.kind.layout_version();
         self.u32_at(b, LAYOUT_VERSION_OFFSET)
-            .store(LAYOUT_VERSION, Ordering::Relaxed);
+            .store(version, Ordering::Relaxed);
+        if version >= KIND_LAYOUT_VERSION {
+            self.u32_at(b, KIND_OFFSET)
+                .store(self.kind.word(), Ordering::Relaxed);
+        }
         self.u64_at(b, CAPACITY_OFFSET)
             .store(capacity as u64, Ordering::Relaxed);
         self.i32_at(b, MAX_MESSAGE_LENGTH_OFFSET)
@@ -330,7 +360,7 @@ impl Region {
         if producer {
             self.i64_at(self.base, PRODUCER_HEARTBEAT_OFFSET)
         } else {
-            self.i64_at(self.trailer, CONSUMER_HEARTBEAT_OFFSET)
+            self.ring_trailer_word(CONSUMER_HEARTBEAT_OFFSET)
         }
     }
 
@@ -345,54 +375,142 @@ impl Region {
 
     // ---- trailer ----------------------------------------------------------------------------
 
+    /// A word of the one-to-one / many-to-one trailer (a broadcast ring's trailer is shorter:
+    /// its words are the `broadcast` accessors below).
+    #[inline(always)]
+    fn ring_trailer_word(&self, offset: usize) -> &AtomicI64 {
+        debug_assert_ne!(
+            self.kind,
+            Kind::Broadcast,
+            "a ring trailer word of a broadcast ring"
+        );
+        self.i64_at(self.trailer, offset)
+    }
+
     /// SYNC POINT: tail. The producer's position, published after each record (Agrona's
     /// `putLongOrdered(tailPositionIndex, ..)`); read by `size()`-style observers.
     pub(crate) fn so_tail(&self, tail: i64) {
-        self.i64_at(self.trailer, TAIL_POSITION_OFFSET)
+        self.ring_trailer_word(TAIL_POSITION_OFFSET)
             .store(tail, Ordering::Release);
     }
 
     /// SYNC POINT: tail. Pairs with [`Region::so_tail`].
     pub(crate) fn lv_tail(&self) -> i64 {
-        self.i64_at(self.trailer, TAIL_POSITION_OFFSET)
+        self.ring_trailer_word(TAIL_POSITION_OFFSET)
             .load(Ordering::Acquire)
     }
 
     /// SYNC POINT: head. The consumer releases the bytes it has read, once per batch.
     pub(crate) fn so_head(&self, head: i64) {
-        self.i64_at(self.trailer, HEAD_POSITION_OFFSET)
+        self.ring_trailer_word(HEAD_POSITION_OFFSET)
             .store(head, Ordering::Release);
     }
 
     /// SYNC POINT: head. Pairs with [`Region::so_head`]: the producer may reuse bytes before it.
     pub(crate) fn lv_head(&self) -> i64 {
-        self.i64_at(self.trailer, HEAD_POSITION_OFFSET)
+        self.ring_trailer_word(HEAD_POSITION_OFFSET)
             .load(Ordering::Acquire)
     }
 
     /// The producer's cached head, kept in the trailer as Agrona does (relaxed: only the
     /// producer reads it, as a hint).
     pub(crate) fn sp_head_cache(&self, head: i64) {
-        self.i64_at(self.trailer, HEAD_CACHE_POSITION_OFFSET)
+        self.ring_trailer_word(HEAD_CACHE_POSITION_OFFSET)
             .store(head, Ordering::Relaxed);
     }
 
     /// The cached head (see [`Region::sp_head_cache`]).
     pub(crate) fn lp_head_cache(&self) -> i64 {
-        self.i64_at(self.trailer, HEAD_CACHE_POSITION_OFFSET)
+        self.ring_trailer_word(HEAD_CACHE_POSITION_OFFSET)
             .load(Ordering::Relaxed)
+    }
+
+    /// SYNC POINT: head-cache. A many-to-one producer shares the head it loaded with the other
+    /// producers (Agrona's `putLongRelease(headCachePositionIndex, ..)`): release, so that a
+    /// producer trusting the cached head also sees the consumer's zeroing of the bytes before
+    /// it (the consumer's head release, acquired by the producer that cached it, comes first).
+    pub(crate) fn so_head_cache(&self, head: i64) {
+        self.ring_trailer_word(HEAD_CACHE_POSITION_OFFSET)
+            .store(head, Ordering::Release);
+    }
+
+    /// SYNC POINT: head-cache. Pairs with [`Region::so_head_cache`].
+    pub(crate) fn lv_head_cache(&self) -> i64 {
+        self.ring_trailer_word(HEAD_CACHE_POSITION_OFFSET)
+            .load(Ordering::Acquire)
+    }
+
+    /// SYNC POINT: tail-claim. A many-to-one producer's claim: moves the tail from `current` to
+    /// `new` if no other producer moved it first (Agrona's `compareAndSetLong` on the tail).
+    pub(crate) fn cas_tail(&self, current: i64, new: i64) -> bool {
+        self.ring_trailer_word(TAIL_POSITION_OFFSET)
+            .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
     }
 
     /// The correlation counter (Agrona's `nextCorrelationId`, a fetch-and-add).
     pub(crate) fn next_correlation_id(&self) -> i64 {
-        self.i64_at(self.trailer, CORRELATION_COUNTER_OFFSET)
+        self.ring_trailer_word(CORRELATION_COUNTER_OFFSET)
             .fetch_add(1, Ordering::AcqRel)
     }
 
     /// The correlation counter's value, for inspection.
     pub(crate) fn lp_correlation_counter(&self) -> i64 {
-        self.i64_at(self.trailer, CORRELATION_COUNTER_OFFSET)
+        self.ring_trailer_word(CORRELATION_COUNTER_OFFSET)
             .load(Ordering::Relaxed)
+    }
+
+    // ---- broadcast trailer ------------------------------------------------------------------
+
+    /// A word of a broadcast ring's trailer.
+    #[inline(always)]
+    fn broadcast_word(&self, offset: usize) -> &AtomicI64 {
+        debug_assert_eq!(
+            self.kind,
+            Kind::Broadcast,
+            "a broadcast word of another ring"
+        );
+        self.i64_at(self.trailer, offset)
+    }
+
+    /// SYNC POINT: tail-intent. The end of the record the transmitter is about to write, stored
+    /// before any of its bytes and followed by a release fence (Agrona's `signalTailIntent`).
+    pub(crate) fn so_tail_intent(&self, position: i64) {
+        self.broadcast_word(BROADCAST_TAIL_INTENT_OFFSET)
+            .store(position, Ordering::Release);
+        crate::primitive::fence(Ordering::Release);
+    }
+
+    /// SYNC POINT: tail-intent. Pairs with [`Region::so_tail_intent`]: a receiver loads it
+    /// after an acquire fence that follows its copy, to learn whether the copy may have been
+    /// overwritten.
+    pub(crate) fn lv_tail_intent(&self) -> i64 {
+        self.broadcast_word(BROADCAST_TAIL_INTENT_OFFSET)
+            .load(Ordering::Acquire)
+    }
+
+    /// SYNC POINT: broadcast-tail. The position past the last complete record.
+    pub(crate) fn so_broadcast_tail(&self, position: i64) {
+        self.broadcast_word(BROADCAST_TAIL_OFFSET)
+            .store(position, Ordering::Release);
+    }
+
+    /// SYNC POINT: broadcast-tail. Pairs with [`Region::so_broadcast_tail`].
+    pub(crate) fn lv_broadcast_tail(&self) -> i64 {
+        self.broadcast_word(BROADCAST_TAIL_OFFSET)
+            .load(Ordering::Acquire)
+    }
+
+    /// SYNC POINT: latest. The position of the last complete record.
+    pub(crate) fn so_latest(&self, position: i64) {
+        self.broadcast_word(BROADCAST_LATEST_OFFSET)
+            .store(position, Ordering::Release);
+    }
+
+    /// SYNC POINT: latest. Pairs with [`Region::so_latest`].
+    pub(crate) fn lv_latest(&self) -> i64 {
+        self.broadcast_word(BROADCAST_LATEST_OFFSET)
+            .load(Ordering::Acquire)
     }
 
     // ---- records ----------------------------------------------------------------------------
@@ -449,6 +567,46 @@ impl Region {
     #[inline]
     pub(crate) fn sp_record(&self, index: usize, header: i64) {
         self.record_word(index).store(header, Ordering::Relaxed);
+    }
+
+    /// Loads the 8-byte word at record-area `index` (8-aligned) without ordering: a broadcast
+    /// receiver's copy, which the transmitter may overwrite at any time (the tail-intent check
+    /// after the copy tells), so every byte it reads is read atomically.
+    #[inline]
+    pub(crate) fn lp_word(&self, index: usize) -> u64 {
+        self.record_word(index).load(Ordering::Relaxed) as u64
+    }
+
+    /// Stores the 8-byte word at record-area `index` (8-aligned) without ordering: a broadcast
+    /// transmitter's bytes, read concurrently by receivers (see [`Region::lp_word`]).
+    #[inline]
+    pub(crate) fn sp_word(&self, index: usize, word: u64) {
+        self.record_word(index)
+            .store(word as i64, Ordering::Relaxed);
+    }
+
+    /// Zeroes `len` bytes (a multiple of 8) of the record area from `index` (8-aligned): what a
+    /// many-to-one consumer has read, before it releases them (Agrona's `setMemory(headIndex,
+    /// bytesRead, 0)`), so the next producer to claim them finds a zero header.
+    ///
+    /// The consumer owns these bytes until its head release (SYNC POINT: head) publishes the
+    /// zeros with them.
+    pub(crate) fn zero_records(&self, index: usize, len: usize) {
+        debug_assert!(
+            index.is_multiple_of(RECORD_ALIGNMENT) && len.is_multiple_of(RECORD_ALIGNMENT)
+        );
+        debug_assert!(index + len <= self.capacity);
+        #[cfg(all(loom, test))]
+        for at in (index..index + len).step_by(RECORD_ALIGNMENT) {
+            self.record_word(at).store(0, Ordering::Relaxed);
+        }
+        // SAFETY: index + len <= capacity (the consumer read these records in this area); the
+        // consumer owns the bytes until it releases the head, and no one else accesses them
+        // until then.
+        #[cfg(not(all(loom, test)))]
+        unsafe {
+            std::ptr::write_bytes(self.records.add(index), 0, len);
+        }
     }
 
     /// The payload bytes of the record at `index`.

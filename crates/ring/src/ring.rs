@@ -48,22 +48,8 @@ impl Ring {
     /// [`RingError::BadCapacity`], [`RingError::NoSpace`] (naming the filesystem and its free
     /// space), [`RingError::PermissionDenied`], [`RingError::Io`] (also when the file exists).
     pub fn create(path: impl AsRef<Path>, capacity: usize) -> Result<Ring, RingError> {
-        let path = path.as_ref();
-        let capacity = check_capacity(capacity as u64)?;
-        let file = open::create_new(path, &FILE_KIND, file_length(capacity) as u64)?;
-        // SAFETY: the file was just created by us; peers only write it through the ring
-        // protocol, and every shared word is accessed atomically.
-        let mapped = unsafe { MmapMut::map_mut(&file) }
-            .map_err(|e| RingError::io(path, "map the ring file", e));
-        match mapped {
-            Ok(map) => Ok(Ring::publish(map, capacity, Some(path.to_path_buf()))),
-            Err(e) => {
-                // Never leave a half-made file: without `ready` every opener would wait on it.
-                drop(file);
-                let _ = std::fs::remove_file(path);
-                Err(e)
-            }
-        }
+        let region = create_region(path.as_ref(), capacity, Kind::OneToOne)?;
+        Ok(Ring { region })
     }
 
     /// Allocates the blocks of this ring's file that are not yet allocated (the holes of a
@@ -89,11 +75,7 @@ impl Ring {
     /// ```
     pub fn reserve_space(&self) -> Result<(), RingError> {
         match self.region.path() {
-            Some(path) => Ok(open::reserve_holes(
-                path,
-                &FILE_KIND,
-                file_length(self.capacity()) as u64,
-            )?),
+            Some(path) => reserve_space(path, &self.region),
             None => Ok(()),
         }
     }
@@ -114,20 +96,8 @@ impl Ring {
     /// # Ok::<(), sympathy_ring::RingError>(())
     /// ```
     pub fn anonymous(capacity: usize) -> Result<Ring, RingError> {
-        let capacity = check_capacity(capacity as u64)?;
-        let map = MmapMut::map_anon(file_length(capacity))
-            .map_err(|e| RingError::io(Path::new("<anonymous>"), "map anonymous memory", e))?;
-        Ok(Ring::publish(map, capacity, None))
-    }
-
-    fn publish(map: MmapMut, capacity: usize, path: Option<PathBuf>) -> Ring {
-        // The mapping is zero-filled (new file / anonymous), so the ring region is empty.
-        let region = Region::new(map, capacity, path);
-        region.sp_header(capacity, attach::now_ms());
-        region.so_ready(); // SYNC POINT: ready
-        Ring {
-            region: Arc::new(region),
-        }
+        let region = anonymous_region(capacity, Kind::OneToOne)?;
+        Ok(Ring { region })
     }
 
     /// Opens an existing ring file, waiting up to [`DEFAULT_OPEN_TIMEOUT`] for its creator.
@@ -149,14 +119,10 @@ impl Ring {
     /// [`RingError::FileLength`] (also a file shorter than the header page once `timeout` has
     /// passed), [`RingError::CorruptHeader`] (`ready` neither 0 nor 1, or a derived field that
     /// disagrees), [`RingError::CorruptRecord`] (bad positions), [`RingError::PermissionDenied`],
-    /// [`RingError::Io`].
+    /// [`RingError::Io`]; [`RingError::WrongKind`] for a many-to-one or broadcast ring.
     pub fn open_with_timeout(path: impl AsRef<Path>, timeout: Duration) -> Result<Ring, RingError> {
-        let region = open_region(path.as_ref(), timeout, Access::ReadWrite)?;
-        // SYNC POINT: head, SYNC POINT: tail
-        check_trailer(&region, region.lv_head(), region.lv_tail())?;
-        Ok(Ring {
-            region: Arc::new(region),
-        })
+        let region = open_kind(path.as_ref(), timeout, Kind::OneToOne)?;
+        Ok(Ring { region })
     }
 
     /// Attaches the one producer.
@@ -229,4 +195,79 @@ impl Ring {
     pub(crate) fn region(&self) -> &Region {
         &self.region
     }
+}
+
+/// Creates a ring file of `kind` at `path` (which must not exist): reserves its blocks, maps it,
+/// writes the header and stores `ready` last. A file that cannot be mapped is removed again.
+pub(crate) fn create_region(
+    path: &Path,
+    capacity: usize,
+    kind: Kind,
+) -> Result<Arc<Region>, RingError> {
+    let capacity = check_capacity(capacity as u64)?;
+    let file = open::create_new(path, &FILE_KIND, kind.file_length(capacity) as u64)?;
+    // SAFETY: the file was just created by us; peers only write it through the ring
+    // protocol, and every shared word is accessed atomically.
+    let mapped =
+        unsafe { MmapMut::map_mut(&file) }.map_err(|e| RingError::io(path, "map the ring file", e));
+    match mapped {
+        Ok(map) => Ok(publish(map, capacity, kind, Some(path.to_path_buf()))),
+        Err(e) => {
+            // Never leave a half-made file: without `ready` every opener would wait on it.
+            drop(file);
+            let _ = std::fs::remove_file(path);
+            Err(e)
+        }
+    }
+}
+
+/// A ring of `kind` in anonymous memory, for one process (threads) and tests.
+pub(crate) fn anonymous_region(capacity: usize, kind: Kind) -> Result<Arc<Region>, RingError> {
+    let capacity = check_capacity(capacity as u64)?;
+    let map = MmapMut::map_anon(kind.file_length(capacity))
+        .map_err(|e| RingError::io(Path::new("<anonymous>"), "map anonymous memory", e))?;
+    Ok(publish(map, capacity, kind, None))
+}
+
+/// Writes the header of a zero-filled mapping (a new file, anonymous memory) and publishes it.
+fn publish(map: MmapMut, capacity: usize, kind: Kind, path: Option<PathBuf>) -> Arc<Region> {
+    // The mapping is zero-filled, so the ring region is empty.
+    let region = Region::new(map, capacity, kind, path);
+    region.sp_header(capacity, attach::now_ms());
+    region.so_ready(); // SYNC POINT: ready
+    Arc::new(region)
+}
+
+/// Opens a ring file that must hold a ring of `kind` ([`RingError::WrongKind`] otherwise), with
+/// every check of [`open_region`] and then those of the kind's positions.
+pub(crate) fn open_kind(
+    path: &Path,
+    timeout: Duration,
+    kind: Kind,
+) -> Result<Arc<Region>, RingError> {
+    let region = open_region(path, timeout, Access::ReadWrite)?;
+    if region.kind() != kind {
+        return Err(RingError::WrongKind {
+            path: path.to_path_buf(),
+            found: region.kind(),
+            wanted: kind,
+        });
+    }
+    match kind {
+        Kind::OneToOne | Kind::ManyToOne => {
+            // SYNC POINT: head, SYNC POINT: tail
+            check_trailer(&region, region.lv_head(), region.lv_tail())?;
+        }
+        Kind::Broadcast => crate::broadcast::check_trailer(&region)?,
+    }
+    Ok(Arc::new(region))
+}
+
+/// Allocates the blocks of the ring file at `path` that are not yet allocated.
+pub(crate) fn reserve_space(path: &Path, region: &Region) -> Result<(), RingError> {
+    Ok(open::reserve_holes(
+        path,
+        &FILE_KIND,
+        region.kind().file_length(region.capacity()) as u64,
+    )?)
 }

@@ -67,10 +67,10 @@ fn open_rejects_a_file_that_is_not_a_ring() {
 #[cfg_attr(miri, ignore = "maps a file or spawns a process, which Miri cannot do")]
 fn open_rejects_an_unsupported_version() {
     let path = ring_file("version");
-    patch(&path, LAYOUT_VERSION_OFFSET, &2u32.to_le_bytes());
+    patch(&path, LAYOUT_VERSION_OFFSET, &3u32.to_le_bytes());
     assert!(matches!(
         Ring::open(&path.0).unwrap_err(),
-        RingError::File(FileError::UnsupportedVersion { found: 2, .. })
+        RingError::File(FileError::UnsupportedVersion { found: 3, .. })
     ));
 }
 

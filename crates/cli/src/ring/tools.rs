@@ -8,8 +8,13 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use sympathy_harness::machine::Env;
 use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
+use sympathy_ring::layout::Kind;
 use sympathy_ring::pattern::{self, Pattern};
-use sympathy_ring::{Action, FileError, PeerState, Ring, RingError, Wait, layout};
+use sympathy_ring::{
+    Action, BroadcastRing, FileError, ManyToOneRing, PeerState, Ring, RingError, Wait, layout,
+};
+
+mod kinds;
 
 /// `ring create PATH --capacity BYTES`
 #[derive(Args, Debug)]
@@ -20,6 +25,11 @@ pub struct CreateArgs {
     /// 65536, 64k or 1m.
     #[arg(long, default_value = "64k", value_parser = crate::quantity::usize)]
     capacity: usize,
+    /// The kind of ring: spsc (one producer, one consumer), mpsc (producers in any number of
+    /// processes, one consumer) or broadcast (one transmitter, any number of receivers, none
+    /// of which holds it back).
+    #[arg(long, default_value = "spsc")]
+    kind: Kind,
 }
 
 /// `ring produce PATH --count N --size S|MIN..MAX [--seed X] [--seconds S] [--type T] [--first I]
@@ -172,6 +182,18 @@ pub struct ConsumeArgs {
     /// On an empty ring: spin (then back off and park) or sleep in a futex wait until a write.
     #[arg(long, value_enum, default_value_t = WaitKind::Spin)]
     wait: WaitKind,
+    /// (mpsc) P producers: messages of type t in 1..=P each form their own pattern stream
+    /// from --first, verified in order per type; any other type is a mismatch.
+    #[arg(long)]
+    producers: Option<u32>,
+    /// (mpsc) Unblock a claim that has held the head up this long (its producer died inside
+    /// it). Default 1000.
+    #[arg(long)]
+    unblock_after_ms: Option<u64>,
+    /// (broadcast) Fail when the transmitter laps this receiver, instead of counting the lap
+    /// and going on from the latest message.
+    #[arg(long)]
+    no_laps: bool,
 }
 
 /// `consume --first`: where the pattern indexes start.
@@ -228,20 +250,45 @@ fn with_hint(e: RingError, path: &Path) -> anyhow::Error {
 
 pub fn create(args: CreateArgs) -> Result<()> {
     super::sigbus::report_on_sigbus(Some(&args.path));
-    let ring = Ring::create(&args.path, args.capacity)?;
+    let (capacity, max) = match args.kind {
+        Kind::OneToOne => {
+            let ring = Ring::create(&args.path, args.capacity)?;
+            (ring.capacity(), ring.max_message_length())
+        }
+        Kind::ManyToOne => {
+            let ring = ManyToOneRing::create(&args.path, args.capacity)?;
+            (ring.capacity(), ring.max_message_length())
+        }
+        Kind::Broadcast => {
+            let ring = BroadcastRing::create(&args.path, args.capacity)?;
+            (ring.capacity(), ring.max_message_length())
+        }
+    };
     println!(
-        "created {} (capacity {} bytes, max message {} bytes, file {} bytes)",
+        "created {} (capacity {capacity} bytes, max message {max} bytes, file {} bytes, kind {})",
         args.path.display(),
-        ring.capacity(),
-        ring.max_message_length(),
-        layout::file_length(ring.capacity())
+        args.kind.file_length(capacity),
+        args.kind
     );
     Ok(())
+}
+
+/// The kind of ring in the file at `path` (a read-only look at its header), naming the file in
+/// the `SIGBUS` report.
+fn kind_of(path: &Path) -> Result<Kind> {
+    super::sigbus::report_on_sigbus(Some(path));
+    let view = sympathy_ring::inspect::RingView::open(path).map_err(|e| with_hint(e, path))?;
+    Ok(view.kind())
 }
 
 pub fn produce(args: ProduceArgs) -> Result<()> {
     if let Some(core) = args.core {
         sympathy_harness::pin::pin_current_thread(core)?;
+    }
+    match kind_of(&args.path)? {
+        Kind::OneToOne => {}
+        Kind::ManyToOne => return kinds::produce_many_to_one(args),
+        Kind::Broadcast => return kinds::transmit(args),
     }
     let ring = open_for_use(&args.path)?;
     sympathy_lab::ipc::check_size(args.size.min, ring.max_message_length())?;
@@ -290,6 +337,11 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
 }
 
 pub fn consume(args: ConsumeArgs) -> Result<()> {
+    match kind_of(&args.path)? {
+        Kind::OneToOne => kinds::refuse(&args, Kind::OneToOne)?,
+        Kind::ManyToOne => return kinds::consume_many_to_one(args),
+        Kind::Broadcast => return kinds::receive(args),
+    }
     let ring = open_for_use(&args.path)?;
     let mut consumer = ring.consumer()?;
     let wait = args.wait.wait(args.timeout_ms);
@@ -477,6 +529,7 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
         String::from_utf8_lossy(&s.magic.to_le_bytes())
     );
     println!("layout_version      {}", s.layout_version);
+    println!("kind                {}", s.kind);
     println!("ready               {}", s.ready);
     println!("capacity            {}", s.capacity);
     println!("max_message_length  {}", s.max_message_length);
@@ -493,22 +546,36 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
         s.producer_detached_ms,
         describe_peer(s.producer)
     );
-    println!(
-        "consumer            pid {} heartbeat {} detached {} ({})",
-        s.consumer_pid,
-        s.consumer_heartbeat_ms,
-        s.consumer_detached_ms,
-        describe_peer(s.consumer)
-    );
-    println!(
-        "trailer             tail {} head {} head_cache {} correlation {}",
-        s.tail, s.head, s.head_cache, s.correlation_counter
-    );
-    match ring.positions_error() {
-        None => println!("pending bytes       {} (tail - head)", s.tail - s.head),
-        Some(e) => println!("positions           INVALID: {e}"),
+    if s.kind == Kind::Broadcast {
+        println!("receivers           do not register (any number may read)");
+    } else {
+        println!(
+            "consumer            pid {} heartbeat {} detached {} ({})",
+            s.consumer_pid,
+            s.consumer_heartbeat_ms,
+            s.consumer_detached_ms,
+            describe_peer(s.consumer)
+        );
     }
-    println!("next records from the head:");
+    match s.broadcast {
+        Some(b) => println!(
+            "trailer             tail_intent {} tail {} latest {}",
+            b.tail_intent, b.tail, b.latest
+        ),
+        None => println!(
+            "trailer             tail {} head {} head_cache {} correlation {}",
+            s.tail, s.head, s.head_cache, s.correlation_counter
+        ),
+    }
+    match (ring.positions_error(), s.broadcast) {
+        (Some(e), _) => println!("positions           INVALID: {e}"),
+        (None, None) => println!("pending bytes       {} (tail - head)", s.tail - s.head),
+        (None, Some(_)) => {}
+    }
+    match s.kind {
+        Kind::Broadcast => println!("records from the latest:"),
+        _ => println!("next records from the head:"),
+    }
     for r in ring.peek_records(args.records) {
         let kind = match r.type_id {
             _ if r.length == 0 => "empty (nothing written yet)".to_string(),

@@ -1,8 +1,8 @@
 package dev.sympathy.app;
 
 import dev.sympathy.results.Stats;
-import dev.sympathy.ring.RingDescriptor;
 import dev.sympathy.ring.RingFile;
+import dev.sympathy.ring.RingKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,13 +15,37 @@ final class RingCommands {
     private RingCommands() {}
 
     static void create(String[] argv) throws IOException {
-        Args args = new Args("create", argv, 1, Set.of("capacity"), Set.of());
+        Args args = new Args("create", argv, 1, Set.of("capacity", "kind"), Set.of());
         Path path = Path.of(args.positional(0, "PATH (the ring file to create)"));
         args.expectPositional(1);
         long capacity = args.requiredLong("capacity", 1, Long.MAX_VALUE / 2);
-        try (RingFile ring = RingFile.create(path, capacity)) {
-            System.out.println("created " + path + ": capacity " + ring.capacity() + " bytes, largest message "
-                    + ring.maxMessageLength() + " bytes, file " + RingDescriptor.fileLength(capacity) + " bytes");
+        RingKind kind = kindOption(args);
+        try (RingFile ring = RingFile.create(path, capacity, kind)) {
+            System.out.println("created " + path + " (capacity " + ring.capacity() + " bytes, max message "
+                    + ring.maxMessageLength() + " bytes, file " + kind.fileLength(capacity) + " bytes, kind "
+                    + kind.cliName() + ")");
+        }
+    }
+
+    /** {@code --kind spsc|mpsc|broadcast} (default spsc). */
+    private static RingKind kindOption(Args args) {
+        try {
+            return RingKind.ofCliName(args.string("kind", "spsc"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(args.command() + ": --kind: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses the options of {@code names} that were given: they belong to another kind of ring
+     * than {@code ring}'s.
+     */
+    private static void refuseOptions(Args args, RingFile ring, String... names) {
+        for (String name : names) {
+            if (args.flag(name)) {
+                throw new UsageException(args.command() + ": --" + name + " does not apply to a " + ring.kind().cliName()
+                        + " ring (" + ring.path() + ")");
+            }
         }
     }
 
@@ -57,13 +81,40 @@ final class RingCommands {
         loop.futexWait = futexWait(args, "produce", impl);
         pinIfAsked(args, "produce");
         Warmup.run(impl, args.string("size", ""), warmupMessages(args), loop.writes);
-        try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
+        try (RingFile ring = RingFile.openAnyKind(path, Duration.ofMillis(loop.timeoutMs))) {
             sizes.checkFits("produce", ring.maxMessageLength());
+            if (ring.kind() != RingKind.ONE_TO_ONE) {
+                produceOtherKind(args, ring, loop, sizes);
+                return;
+            }
             long bytes = loop.run(ring, impl, sizes);
             System.out.println("produced " + loop.written + " messages (" + bytes + " bytes, sizes " + sizes
                     + ") with " + impl.label() + (loop.claim ? " (claims)" : "")
                     + (loop.writes == WriteMode.BATCH ? " (runs of " + loop.batch + ")" : ""));
         }
+    }
+
+    /**
+     * {@code produce} on a many-to-one ring (a producer among any number) or a broadcast ring
+     * (the transmitter, never waiting), with the options those take.
+     */
+    private static void produceOtherKind(Args args, RingFile ring, ProduceLoop options, SizeSpec sizes) {
+        refuseOptions(args, ring, "impl", "seconds", "wait", "core", "warmup", "writes", "batch");
+        if (ring.kind() == RingKind.BROADCAST) {
+            refuseOptions(args, ring, "claim", "halt-in-claim-after");
+        }
+        KindProduceLoop loop = new KindProduceLoop();
+        loop.count = options.count;
+        loop.typeId = options.typeId;
+        loop.first = options.first;
+        loop.timeoutMs = options.timeoutMs;
+        loop.staleMs = options.staleMs;
+        loop.claim = options.claim;
+        loop.haltAfter = options.haltAfter;
+        loop.haltInClaimAfter = options.haltInClaimAfter;
+        long bytes = loop.run(ring, sizes);
+        System.out.println("produced " + loop.written + " messages (" + bytes + " bytes, sizes " + sizes + ", type "
+                + loop.typeId + ")");
     }
 
     /** The sizes a consumer warms up on (it is not told the producer's): both branches of the check. */
@@ -80,8 +131,8 @@ final class RingCommands {
 
     static void consume(String[] argv) throws IOException {
         Args args = new Args("consume", argv, 1, Set.of("count", "first", "type", "impl", "timeout-ms", "stale-ms",
-                "producer", "core", "wait", "warmup"),
-                Set.of("report-elapsed", "json", "until-detached"));
+                "producer", "core", "wait", "warmup", "producers", "unblock-after-ms"),
+                Set.of("report-elapsed", "json", "until-detached", "no-laps"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         ConsumeLoop loop = new ConsumeLoop();
@@ -100,7 +151,12 @@ final class RingCommands {
         }
         pinIfAsked(args, "consume");
         Warmup.run(impl, WARMUP_CONSUME_SIZES, warmupMessages(args), WriteMode.PER_MESSAGE);
-        try (RingFile ring = RingFile.open(path, Duration.ofMillis(loop.timeoutMs))) {
+        try (RingFile ring = RingFile.openAnyKind(path, Duration.ofMillis(loop.timeoutMs))) {
+            if (ring.kind() != RingKind.ONE_TO_ONE) {
+                consumeOtherKind(args, path, ring, loop);
+                return;
+            }
+            refuseOptions(args, ring, "producers", "unblock-after-ms", "no-laps");
             MessageCheck check = loop.run(ring, impl);
             if (json) {
                 reportThroughput(args.string("producer", "unknown"), impl, ring, loop, check);
@@ -111,6 +167,54 @@ final class RingCommands {
                 System.out.println("consumed " + check.received() + " messages (" + check.bytes()
                         + " bytes) with " + impl.label() + ", every byte verified");
             }
+        }
+    }
+
+    /**
+     * {@code consume} on a many-to-one ring ({@code --producers P}: P streams, one per type;
+     * {@code --unblock-after-ms}) or a broadcast ring (a copy receiver; {@code --no-laps}).
+     */
+    private static void consumeOtherKind(Args args, Path path, RingFile ring, ConsumeLoop options) {
+        refuseOptions(args, ring, "impl", "type", "producer", "core", "wait", "warmup", "json", "report-elapsed",
+                "until-detached");
+        if (ring.kind() == RingKind.BROADCAST) {
+            refuseOptions(args, ring, "producers", "unblock-after-ms");
+            if (options.first == MessageCheck.FIRST_FROM_MESSAGE) {
+                throw new UsageException("consume: --first auto is for one-to-one rings: a broadcast receiver reads each"
+                        + " message's index from it anyway");
+            }
+            BroadcastReceiveLoop loop = new BroadcastReceiveLoop();
+            loop.count = options.count;
+            loop.first = options.first;
+            loop.timeoutMs = options.timeoutMs;
+            loop.staleMs = options.staleMs;
+            loop.noLaps = args.flag("no-laps");
+            loop.run(path, ring);
+            System.out.println("received and verified " + loop.received() + " messages (" + loop.bytes() + " bytes), lapped "
+                    + loop.laps() + " times, " + loop.lost() + " messages lost to laps");
+            return;
+        }
+        refuseOptions(args, ring, "no-laps");
+        if (options.first == MessageCheck.FIRST_FROM_MESSAGE) {
+            throw new UsageException("consume: --first auto is for one-to-one rings: give each stream's first index");
+        }
+        ManyToOneConsumeLoop loop = new ManyToOneConsumeLoop();
+        loop.count = options.count;
+        loop.first = options.first;
+        loop.timeoutMs = options.timeoutMs;
+        loop.producers = (int) args.longOption("producers", 1, 1 << 20, 1);
+        loop.unblockAfterMs = args.longOption("unblock-after-ms", 0, Long.MAX_VALUE / 1_000_000, 1_000);
+        loop.run(ring);
+        System.out.println("consumed and verified " + loop.received() + " messages (" + loop.bytes() + " bytes)");
+        if (loop.producers > 1) {
+            StringBuilder line = new StringBuilder("per producer: ");
+            for (int t = 1; t <= loop.producers; t++) {
+                line.append(t == 1 ? "" : ", ").append("type ").append(t).append(" = ").append(loop.receivedOf(t));
+            }
+            System.out.println(line);
+        }
+        if (loop.unblocked > 0) {
+            System.out.println("unblocked " + loop.unblocked + " stalled claims");
         }
     }
 
@@ -149,7 +253,8 @@ final class RingCommands {
             long tail = ring.tailPosition();
             long head = ring.headPosition();
             System.out.println("path=" + path);
-            System.out.println("layout_version=" + RingDescriptor.LAYOUT_VERSION);
+            System.out.println("layout_version=" + ring.layoutVersion());
+            System.out.println("kind                " + ring.kind().cliName());
             System.out.println("capacity=" + ring.capacity());
             System.out.println("max_message_length=" + ring.maxMessageLength());
             System.out.println("creation_time_ms=" + ring.creationTimeMs());
@@ -159,11 +264,18 @@ final class RingCommands {
             System.out.println("consumer_pid=" + ring.consumerPid() + " (" + ring.consumerState(5_000).name().toLowerCase() + ")");
             System.out.println("consumer_heartbeat_ms=" + ring.consumerHeartbeatMs());
             System.out.println("consumer_detached_ms=" + ring.consumerDetachedMs());
-            System.out.println("tail=" + tail);
-            System.out.println("head=" + head);
+            if (ring.kind() == RingKind.BROADCAST) {
+                System.out.println("trailer             tail_intent " + ring.broadcastTailIntent() + " tail " + tail
+                        + " latest " + ring.broadcastLatest());
+            } else {
+                System.out.println("tail=" + tail);
+                System.out.println("head=" + head);
+            }
             try {
-                RingFile.checkPositions(head, tail, ring.capacity());
-                System.out.println("used_bytes=" + (tail - head));
+                ring.checkPositions();
+                if (ring.kind() != RingKind.BROADCAST) {
+                    System.out.println("used_bytes=" + (tail - head));
+                }
             } catch (dev.sympathy.ring.CorruptRecordException e) {
                 System.out.println("positions=INVALID: " + e.getMessage());
             }

@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code sympathy run ipc} (the ipc experiment). Run it with {@code java/sidecar}.
  *
  * <pre>
- * java/sidecar create PATH --capacity BYTES
+ * java/sidecar create PATH --capacity BYTES [--kind spsc|mpsc|broadcast]
  * java/sidecar produce PATH --count N --size S|MIN..MAX [--type T] [--impl ffm|jni|agrona] [--claim]
  * java/sidecar consume PATH --count N [--timeout-ms M] [--impl ffm|jni|agrona] [--json]
  * java/sidecar inspect PATH
@@ -62,7 +62,8 @@ public final class Sidecar {
     private static Map<String, String> commands() {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("create", """
-                  create PATH --capacity BYTES             create a ring file (capacity: power of two; 64k, 1m ok)""");
+                  create PATH --capacity BYTES             create a ring file (capacity: power of two; 64k, 1m ok)
+                          [--kind spsc|mpsc|broadcast]  one-to-one (default), many-to-one, or broadcast""");
         c.put("produce", """
                   produce PATH --count N --size S|MIN..MAX write N test messages
                           [--type T] [--seed X] [--impl ffm|jni|agrona] [--timeout-ms M]
@@ -76,7 +77,9 @@ public final class Sidecar {
                           [--wait spin|futex]  on a full ring: spin (default) or sleep until the consumer reads (ffm)
                           [--first I]       pattern index of the first message (a restarted producer)
                           [--halt-after K]  (test hook: exit abruptly after K messages, like a kill)
-                          [--halt-in-claim-after K]  (test hook: exit abruptly inside the claim of message K)""");
+                          [--halt-in-claim-after K]  (test hook: exit abruptly inside the claim of message K)
+                          on an mpsc ring: one of any number of producers (each its own --type);
+                          on a broadcast ring: the transmitter, never waiting (slow receivers are lapped)""");
         c.put("consume", """
                   consume PATH --count N                   read and verify N test messages; consumes exactly
                                                            those verified (a bad one stays at the head)
@@ -87,9 +90,14 @@ public final class Sidecar {
                           [--core C]        pin the reading thread to core C
                           [--warmup N]      as produce's (default 1000000 with --core, else 0)
                           [--wait spin|futex]  on an empty ring: spin (default) or sleep until a write (ffm)
-                          [--json [--producer LABEL]]  throughput (first message to last) as a results line""");
+                          [--json [--producer LABEL]]  throughput (first message to last) as a results line
+                          on an mpsc ring: [--producers P]  types 1..P are P streams, each from --first
+                                           [--unblock-after-ms MS]  unblock a claim that stalls the head (1000)
+                          on a broadcast ring: a copy receiver from the latest record, until it has the
+                                           stream's last message (index --first + N - 1; a late or
+                                           lapped receiver gets fewer); [--no-laps]  a lap fails""");
         c.put("inspect", """
-                  inspect PATH [--timeout-ms M]            print the header and positions""");
+                  inspect PATH [--timeout-ms M]            print the header (and kind) and positions""");
         c.put("layout", """
                   layout                                   the descriptor as NAME=value lines (as `sympathy ring layout`)""");
         c.put("bench", """

@@ -11,9 +11,11 @@ import dev.sympathy.ring.NoSpaceException;
 import dev.sympathy.ring.NotARingFileException;
 import dev.sympathy.ring.PeerDeadException;
 import dev.sympathy.ring.PermissionDeniedException;
+import dev.sympathy.ring.RingKind;
 import dev.sympathy.ring.RingTimeoutException;
 import dev.sympathy.ring.TruncatedFileException;
 import dev.sympathy.ring.UnsupportedVersionException;
+import dev.sympathy.ring.WrongKindException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -44,6 +46,7 @@ final class NativeErrors {
             case 16 -> new NotARegularFileException(path, detail);
             case 17 -> new NoSpaceException(path, detail, a, c, b);
             case 18 -> RingTimeoutException.notReady(java.time.Duration.ofMillis(a));
+            case 19 -> new WrongKindException(path, RingKind.ofCode((int) a), RingKind.ofCode((int) b));
             default -> new IllegalStateException("native ring: " + message);
         };
     }

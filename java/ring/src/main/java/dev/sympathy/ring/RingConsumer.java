@@ -35,11 +35,24 @@ public final class RingConsumer implements AutoCloseable {
     /** The producer's wake-up block: woken after each release of the head. */
     private final WakeBlock producerWake;
 
+    /**
+     * Zero what was read before the head is released: a many-to-one ring's consumer
+     * ({@link ManyToOneConsumer}), as Agrona's {@code ManyToOneRingBuffer.read}: its producers
+     * do not pre-zero the header after their record, so the consumer leaves the area zeroed.
+     */
+    private final boolean zeroReleased;
+
     /** Bytes ever consumed; only this consumer writes it. */
     private long head;
     private boolean closed;
 
     RingConsumer(RingFile ring) {
+        this(ring, false);
+    }
+
+    /** The consumer of a ring; {@code zeroReleased} for a many-to-one ring's. */
+    RingConsumer(RingFile ring, boolean zeroReleased) {
+        this.zeroReleased = zeroReleased;
         this.ring = ring;
         this.buffer = ring.ringRegion();
         this.capacity = ring.capacity();
@@ -187,8 +200,14 @@ public final class RingConsumer implements AutoCloseable {
         return messagesRead;
     }
 
-    /** Moves the head to {@code newHead}: the records before it are the producer's again. */
+    /**
+     * Moves the head to {@code newHead}: the records before it are the producer's again (zeroed
+     * first on a many-to-one ring, the bytes never past the end of the area: a read stops there).
+     */
     private void release(long newHead) {
+        if (zeroReleased) {
+            buffer.asSlice((int) head & mask, newHead - head).fill((byte) 0);
+        }
         this.head = newHead;
         // SYNC POINT head: release pairs with RingProducer.loadHead's acquire.
         LONG.setRelease(buffer, headOffset, newHead);

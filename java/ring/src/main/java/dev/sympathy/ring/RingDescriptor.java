@@ -13,7 +13,7 @@ package dev.sympathy.ring;
  *  Header page (offsets from byte 0 of the file; FIXED):
  *    0 magic "SYMPRING" (u64)   8 layout_version (i32)   12 ready (i32, stored last with release)
  *   16 capacity (i64)          24 max_message_length     28 header_length (= 4096)
- *   32 creation_time_ms (i64)
+ *   32 creation_time_ms (i64)    40 kind (u32, version 2 only: 1 spsc, 2 mpsc, 3 broadcast)
  *  128 producer_pid (i32)     136 producer_heartbeat_ms (i64)
  *  256 consumer_pid (i32)
  *  512 consumer_wake_armed (i32)  576 consumer_waiting (i32)  580 consumer_wake_seq (i32, futex)
@@ -21,6 +21,9 @@ package dev.sympathy.ring;
  *
  *  Trailer (offsets from the end of the record area, as Agrona's RingBufferDescriptor):
  *  128 tail   256 head cache   384 head   512 correlation counter   640 consumer heartbeat (ms)
+ *
+ *  A broadcast ring's trailer is 128 bytes (Agrona's BroadcastBufferDescriptor; the file is
+ *  4096 + capacity + 128 bytes):   0 tail intent   8 tail   16 latest
  *
  *  Record (Agrona's RecordDescriptor), aligned to 8 bytes:
  *    0                   1                   2                   3
@@ -36,7 +39,8 @@ package dev.sympathy.ring;
  * </pre>
  *
  * A record's length is negative while the producer is writing it and becomes positive when it
- * is published (stored with release). Type {@link #PADDING_MSG_TYPE_ID} fills the end of the
+ * is published (stored with release); a broadcast record's header is stored plainly, its
+ * transmitter publishing the tail instead. Type {@link #PADDING_MSG_TYPE_ID} fills the end of the
  * record area at wrap-around. All integers are little-endian.
  */
 public final class RingDescriptor {
@@ -48,11 +52,23 @@ public final class RingDescriptor {
     public static final int HEADER_LENGTH = dev.sympathy.mapped.MappedHeader.HEADER_LENGTH;
     /** The ASCII bytes {@code SYMPRING} read as a little-endian u64. */
     public static final long MAGIC = 0x474E_4952_504D_5953L;
-    /** The layout version this code reads and writes. */
+    /**
+     * The layout version one-to-one rings are created with (unchanged bytes: older builds read
+     * them); the oldest version this code reads. Its files have no {@code kind} word: they are
+     * one-to-one.
+     */
     public static final int LAYOUT_VERSION = 1;
-    /** The ring as a kind of mapped file: its magic, version and the words of its file errors. */
+    /**
+     * The layout version many-to-one and broadcast rings are created with, the newest this code
+     * reads: the header's {@code kind} word ({@link #KIND_OFFSET}) says which ring it is.
+     */
+    public static final int KIND_LAYOUT_VERSION = 2;
+    /**
+     * The ring as a kind of mapped file: its magic, the versions it reads ({@link #LAYOUT_VERSION}
+     * to {@link #KIND_LAYOUT_VERSION}) and the words of its file errors.
+     */
     public static final dev.sympathy.mapped.FileKind KIND = new dev.sympathy.mapped.FileKind("ring", MAGIC,
-            LAYOUT_VERSION, LAYOUT_VERSION, "sympathy ring create", "recreate the ring",
+            LAYOUT_VERSION, KIND_LAYOUT_VERSION, "sympathy ring create", "recreate the ring",
             "the ring needs read and write access for both peers",
             "with a smaller capacity (the file is 4096 + capacity + 768 bytes)");
 
@@ -72,7 +88,19 @@ public final class RingDescriptor {
     public static final int HEADER_LENGTH_OFFSET = 28;
     /** i64: creation time, ms since the Unix epoch. */
     public static final int CREATION_TIME_OFFSET = 32;
-    /** i32: pid of the attached producer, 0 when none. */
+    /**
+     * u32: the ring's kind in a version-2 file: {@link #KIND_ONE_TO_ONE},
+     * {@link #KIND_MANY_TO_ONE} or {@link #KIND_BROADCAST} (0 in version-1 files, which are
+     * one-to-one).
+     */
+    public static final int KIND_OFFSET = 40;
+    /** {@code kind}: one producer, one consumer (Agrona's OneToOneRingBuffer). */
+    public static final int KIND_ONE_TO_ONE = 1;
+    /** {@code kind}: any number of producers, one consumer (Agrona's ManyToOneRingBuffer). */
+    public static final int KIND_MANY_TO_ONE = 2;
+    /** {@code kind}: one transmitter, any number of receivers (Agrona's broadcast buffer). */
+    public static final int KIND_BROADCAST = 3;
+    /** i32: pid of the attached producer (a broadcast ring's transmitter), 0 when none. */
     public static final int PRODUCER_PID_OFFSET = 128;
     /** i64: the producer's last sign of life, ms since the Unix epoch. */
     public static final int PRODUCER_HEARTBEAT_OFFSET = 136;
@@ -119,6 +147,21 @@ public final class RingDescriptor {
     /** i64: the consumer's last sign of life, ms since the Unix epoch. */
     public static final int CONSUMER_HEARTBEAT_OFFSET = 640;
 
+    // ---- Broadcast trailer (offsets from the end of the record area) ---------------------------
+
+    /**
+     * Bytes of a broadcast ring's trailer after the record area (Agrona's
+     * {@code BroadcastBufferDescriptor.TRAILER_LENGTH}, two cache lines): the file is
+     * 4096 + capacity + 128 bytes.
+     */
+    public static final int BROADCAST_TRAILER_LENGTH = 128;
+    /** i64: the position the transmitter is about to write up to (stored before it writes). */
+    public static final int BROADCAST_TAIL_INTENT_OFFSET = 0;
+    /** i64: the transmitter's position (bytes ever transmitted, padding included). */
+    public static final int BROADCAST_TAIL_OFFSET = 8;
+    /** i64: the position of the latest record transmitted (where a receiver joins). */
+    public static final int BROADCAST_LATEST_OFFSET = 16;
+
     // ---- Records -----------------------------------------------------------------------------
 
     /** Bytes of a record header: length then type. */
@@ -147,7 +190,7 @@ public final class RingDescriptor {
      */
     public static final long MAX_POSITION = 1L << 62;
 
-    /** Total file length for a record area of {@code capacity} bytes. */
+    /** Total file length of a one-to-one or many-to-one ring with {@code capacity} bytes of record area. */
     public static long fileLength(long capacity) {
         return HEADER_LENGTH + capacity + TRAILER_LENGTH;
     }
@@ -214,6 +257,15 @@ public final class RingDescriptor {
         m.put("TYPE_OFFSET", (long) TYPE_OFFSET);
         m.put("PADDING_MSG_TYPE_ID", (long) PADDING_MSG_TYPE_ID);
         m.put("MAX_POSITION", MAX_POSITION);
+        m.put("KIND_LAYOUT_VERSION", (long) KIND_LAYOUT_VERSION);
+        m.put("KIND_OFFSET", (long) KIND_OFFSET);
+        m.put("KIND_ONE_TO_ONE", (long) KIND_ONE_TO_ONE);
+        m.put("KIND_MANY_TO_ONE", (long) KIND_MANY_TO_ONE);
+        m.put("KIND_BROADCAST", (long) KIND_BROADCAST);
+        m.put("BROADCAST_TRAILER_LENGTH", (long) BROADCAST_TRAILER_LENGTH);
+        m.put("BROADCAST_TAIL_INTENT_OFFSET", (long) BROADCAST_TAIL_INTENT_OFFSET);
+        m.put("BROADCAST_TAIL_OFFSET", (long) BROADCAST_TAIL_OFFSET);
+        m.put("BROADCAST_LATEST_OFFSET", (long) BROADCAST_LATEST_OFFSET);
         return m;
     }
 }

@@ -20,7 +20,13 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
 /**
- * A ring file of {@code docs/ring-layout.md}, mapped into memory with the FFM API.
+ * A ring file of {@code docs/ring-layout.md}, mapped into memory with the FFM API: a one-to-one
+ * ring, a many-to-one ring or a broadcast buffer ({@link RingKind}, fixed at creation). One open,
+ * one set of checks and one liveness for every kind; each kind has its own peers:
+ * {@link #producer()} and {@link #consumer()} (one-to-one), {@link #manyToOneProducer()} and
+ * {@link #manyToOneConsumer()} (many-to-one), {@link #broadcastTransmitter()} and
+ * {@link #broadcastReceiver()} (broadcast). Asking a file for the peers of another kind is a
+ * {@link WrongKindException}.
  *
  * <pre>{@code
  * try (RingFile ring = RingFile.create(Path.of("/dev/shm/r"), 1 << 20);
@@ -45,6 +51,7 @@ public final class RingFile implements AutoCloseable {
     private final MemorySegment file;
     private final MemorySegment ringRegion;
     private final int capacity;
+    private final RingKind kind;
     /** Opened by {@link #openReadOnly}: no producer, consumer or claims. */
     private final boolean readOnly;
 
@@ -58,17 +65,38 @@ public final class RingFile implements AutoCloseable {
      * @throws CapacityNotPowerOfTwoException if capacity is not a power of two in range
      */
     public static RingFile inMemory(long capacity) {
-        checkCapacity(capacity);
-        // Zeroed; 64-byte aligned (a cache line): every shared field sits on a multiple of its size.
-        MemorySegment file = Arena.ofAuto().allocate(fileLength(capacity), 64);
-        writeHeader(file, capacity);
-        return new RingFile(null, null, file, (int) capacity);
+        return inMemory(capacity, RingKind.ONE_TO_ONE);
     }
 
-    /** Writes the header of a new ring into zeroed {@code file}, {@code ready} last. */
-    private static void writeHeader(MemorySegment file, long capacity) {
+    /**
+     * A ring of {@code kind} in this process's memory only, no file; see {@link #inMemory(long)}.
+     *
+     * <pre>{@code
+     * RingFile ring = RingFile.inMemory(1024, RingKind.BROADCAST);
+     * BroadcastTransmitter transmitter = ring.broadcastTransmitter();
+     * }</pre>
+     *
+     * @throws CapacityNotPowerOfTwoException if capacity is not a power of two in range
+     */
+    public static RingFile inMemory(long capacity, RingKind kind) {
+        checkCapacity(capacity);
+        // Zeroed; 64-byte aligned (a cache line): every shared field sits on a multiple of its size.
+        MemorySegment file = Arena.ofAuto().allocate(kind.fileLength(capacity), 64);
+        writeHeader(file, capacity, kind);
+        return new RingFile(null, null, file, (int) capacity, kind, false);
+    }
+
+    /**
+     * Writes the header of a new ring of {@code kind} into zeroed {@code file}, {@code ready}
+     * last: layout version 1 for a one-to-one ring (no {@code kind} word, the bytes older builds
+     * read), 2 with the {@code kind} word for the others.
+     */
+    private static void writeHeader(MemorySegment file, long capacity, RingKind kind) {
         LONG.set(file, (long) MAGIC_OFFSET, MAGIC);
-        INT.set(file, (long) LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
+        INT.set(file, (long) LAYOUT_VERSION_OFFSET, kind.layoutVersion());
+        if (kind.layoutVersion() >= KIND_LAYOUT_VERSION) {
+            INT.set(file, (long) KIND_OFFSET, kind.code());
+        }
         LONG.set(file, (long) CAPACITY_OFFSET, capacity);
         INT.set(file, (long) MAX_MESSAGE_LENGTH_OFFSET, RingDescriptor.maxMessageLength(capacity));
         INT.set(file, (long) HEADER_LENGTH_OFFSET, HEADER_LENGTH);
@@ -77,17 +105,14 @@ public final class RingFile implements AutoCloseable {
         INT.setRelease(file, (long) READY_OFFSET, 1);
     }
 
-    private RingFile(Path path, Arena arena, MemorySegment file, int capacity) {
-        this(path, arena, file, capacity, false);
-    }
-
-    private RingFile(Path path, Arena arena, MemorySegment file, int capacity, boolean readOnly) {
+    private RingFile(Path path, Arena arena, MemorySegment file, int capacity, RingKind kind, boolean readOnly) {
         this.readOnly = readOnly;
         this.path = path;
         this.arena = arena;
         this.file = file;
         this.capacity = capacity;
-        this.ringRegion = file.asSlice(HEADER_LENGTH, (long) capacity + TRAILER_LENGTH);
+        this.kind = kind;
+        this.ringRegion = file.asSlice(HEADER_LENGTH, (long) capacity + kind.trailerLength());
     }
 
     /**
@@ -103,8 +128,29 @@ public final class RingFile implements AutoCloseable {
      *     a live peer may have it mapped)
      */
     public static RingFile create(Path path, long capacity) throws IOException {
+        return create(path, capacity, RingKind.ONE_TO_ONE);
+    }
+
+    /**
+     * Creates a new ring file of {@code kind}, as {@link #create(Path, long)} does: a one-to-one
+     * ring as layout version 1 (4096 + capacity + 768 bytes), a many-to-one ring as version 2
+     * with the same length, a broadcast buffer as version 2 of 4096 + capacity + 128 bytes.
+     *
+     * <pre>{@code
+     * try (RingFile ring = RingFile.create(Path.of("/dev/shm/events"), 1 << 20, RingKind.BROADCAST);
+     *      BroadcastTransmitter transmitter = ring.broadcastTransmitter()) {
+     *     transmitter.transmit(1, new byte[] {1, 2, 3, 4}, 0, 4);   // never waits
+     * }
+     * }</pre>
+     *
+     * @throws CapacityNotPowerOfTwoException if capacity is not a power of two in range
+     * @throws NoSpaceException if the filesystem cannot hold the file (naming it and its free space)
+     * @throws PermissionDeniedException if the file cannot be created for reading and writing
+     * @throws java.nio.file.FileAlreadyExistsException if the path exists (never overwritten)
+     */
+    public static RingFile create(Path path, long capacity, RingKind kind) throws IOException {
         checkCapacity(capacity);
-        long length = fileLength(capacity);
+        long length = kind.fileLength(capacity);
         FileChannel channel;
         try {
             channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
@@ -119,8 +165,8 @@ public final class RingFile implements AutoCloseable {
             FileSpace.reserve(path, length);
             channel.write(ByteBuffer.allocate(1), length - 1); // sized; zero-filled
             MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
-            writeHeader(file, capacity);
-            return new RingFile(path, arena, file, (int) capacity);
+            writeHeader(file, capacity, kind);
+            return new RingFile(path, arena, file, (int) capacity, kind, false);
         } catch (IOException | RuntimeException e) {
             arena.close();
             java.nio.file.Files.deleteIfExists(path);
@@ -140,12 +186,15 @@ public final class RingFile implements AutoCloseable {
      *     through a symbolic link): refused before opening, so a FIFO never blocks
      * @throws RingTimeoutException if the file does not appear or get ready in time
      * @throws NotARingFileException if the magic is wrong
-     * @throws UnsupportedVersionException if the layout version is not 1
+     * @throws UnsupportedVersionException if the layout version is not 1 or 2
+     * @throws WrongKindException if the file is a many-to-one ring or a broadcast buffer (open
+     *     those with {@link #open(Path, Duration, RingKind)} or {@link #openAnyKind})
      * @throws CapacityNotPowerOfTwoException if the header's capacity is impossible
      * @throws TruncatedFileException if the file length does not match the header, or the file is
      *     still shorter than the header page when the timeout ends
-     * @throws CorruptHeaderException if {@code ready} is neither 0 nor 1, or
-     *     {@code max_message_length} or {@code header_length} is not what the capacity implies
+     * @throws CorruptHeaderException if {@code ready} is neither 0 nor 1, the {@code kind} of a
+     *     version-2 file is not 1, 2 or 3, or {@code max_message_length} or {@code header_length}
+     *     is not what the capacity implies
      * @throws CorruptRecordException if the head and tail positions are impossible
      * @throws NoSpaceException if the file is sparse and its filesystem cannot hold it (see
      *     {@link #reserveSpace}, which open calls before it reads the trailer)
@@ -153,12 +202,45 @@ public final class RingFile implements AutoCloseable {
      * @throws RingIoException for any other error of the operating system
      */
     public static RingFile open(Path path, Duration timeout) throws IOException {
-        RingFile ring = open(path, timeout, false);
+        return open(path, timeout, RingKind.ONE_TO_ONE);
+    }
+
+    /**
+     * Opens an existing ring file that must be of {@code kind}: the checks of
+     * {@link #open(Path, Duration)}, the positions those of the kind ({@link #checkPositions()}).
+     *
+     * <pre>{@code
+     * try (RingFile ring = RingFile.open(path, Duration.ofSeconds(5), RingKind.MANY_TO_ONE);
+     *      ManyToOneProducer producer = ring.manyToOneProducer()) { ... }
+     * }</pre>
+     *
+     * @throws WrongKindException if the file is a ring of another kind
+     * @throws RingException as {@link #open(Path, Duration)}
+     */
+    public static RingFile open(Path path, Duration timeout, RingKind kind) throws IOException {
+        return open(path, timeout, kind, false);
+    }
+
+    /**
+     * Opens an existing ring file of whichever kind it is ({@link #kind()} says which): the
+     * checks of {@link #open(Path, Duration)} but the kind. For tools that serve every kind.
+     *
+     * @throws RingException as {@link #open(Path, Duration)}, but never {@link WrongKindException}
+     */
+    public static RingFile openAnyKind(Path path, Duration timeout) throws IOException {
+        return open(path, timeout, null, false);
+    }
+
+    private static RingFile open(Path path, Duration timeout, RingKind wanted, boolean readOnly) throws IOException {
+        RingFile ring = open(path, timeout, readOnly);
         try {
+            if (wanted != null && ring.kind != wanted) {
+                throw new WrongKindException(path.toString(), ring.kind, wanted);
+            }
             // Before the first look at the trailer: on tmpfs even reading a hole of the mapping
             // allocates a page, and a full filesystem answers that with SIGBUS.
             ring.reserveSpace();
-            checkPositions(ring.headPosition(), ring.tailPosition(), ring.capacity());
+            ring.checkPositions();
             return ring;
         } catch (RuntimeException e) {
             ring.close();
@@ -167,11 +249,12 @@ public final class RingFile implements AutoCloseable {
     }
 
     /**
-     * Opens a ring file for looking only (the sidecar's {@code inspect}): the file is opened
-     * read-only and mapped read-only, so it needs only read permission and nothing can be
-     * written through it. The checks of {@link #open} but the positions, which a tool shows as
-     * they are ({@link #checkPositions} says what is wrong with them). {@link #producer()},
-     * {@link #consumer()} and the claims throw {@link IllegalStateException}.
+     * Opens a ring file of any kind for looking only (the sidecar's {@code inspect}): the file is
+     * opened read-only and mapped read-only, so it needs only read permission and nothing can be
+     * written through it. The checks of {@link #open} but the kind and the positions, which a
+     * tool shows as they are ({@link #checkPositions()} says what is wrong with them).
+     * {@link #producer()}, {@link #consumer()}, the other writing peers and the claims throw
+     * {@link IllegalStateException}; a {@link #broadcastReceiver()}, which only reads, works.
      *
      * @throws RingException as {@link #open}, but never {@link CorruptRecordException}
      */
@@ -210,6 +293,37 @@ public final class RingFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Checks the positions of a broadcast ring's trailer, at open and when a transmitter or a
+     * receiver attaches: each a multiple of 8 in 0..=2^62, {@code latest <= tail <= tailIntent},
+     * {@code tail - latest <= capacity} and {@code tailIntent - tail <= capacity}.
+     *
+     * @throws CorruptRecordException at the latest record's position when they are impossible
+     */
+    public static void checkBroadcastPositions(long tailIntent, long tail, long latest, long capacity) {
+        if (!possiblePosition(tailIntent) || !possiblePosition(tail) || !possiblePosition(latest) || latest > tail
+                || tail > tailIntent || tail - latest > capacity || tailIntent - tail > capacity) {
+            throw new CorruptRecordException(latest, "broadcast positions latest " + latest + " / tail " + tail
+                    + " / tail_intent " + tailIntent + " are negative, misaligned (not multiples of 8), past 2^62, "
+                    + "out of order (latest <= tail <= tail_intent) or further apart than the capacity allows");
+        }
+    }
+
+    /**
+     * Checks this ring's positions as they are now, by its kind: head and tail
+     * ({@link #checkPositions(long, long, long)}) for the rings, the broadcast trailer
+     * ({@link #checkBroadcastPositions}) for a broadcast buffer.
+     *
+     * @throws CorruptRecordException when they are impossible
+     */
+    public void checkPositions() {
+        if (kind == RingKind.BROADCAST) {
+            checkBroadcastPositions(broadcastTailIntent(), tailPosition(), broadcastLatest(), capacity);
+        } else {
+            checkPositions(headPosition(), tailPosition(), capacity);
+        }
+    }
+
     private static CorruptRecordException badPositions(long head, long tail) {
         return new CorruptRecordException(head, "head " + head + " / tail " + tail
                 + " are negative, misaligned (not multiples of 8), past 2^62, or further apart than the capacity allows");
@@ -223,8 +337,9 @@ public final class RingFile implements AutoCloseable {
         String where = path.toString();
         MappedOpen.Access access = readOnly ? MappedOpen.Access.READ_ONLY : MappedOpen.Access.READ_WRITE;
         try (OpenedFile opened = OPENER.open(path, timeout, access)) {
-            long capacity = checkHeader(opened.header(), where, opened.length());
-            return map(path, opened, capacity, readOnly);
+            RingKind kind = kindOf(opened.header(), where);
+            long capacity = checkHeader(opened.header(), where, opened.length(), kind);
+            return map(path, opened, capacity, kind, readOnly);
         } catch (AccessDeniedException e) {
             throw new PermissionDeniedException(where, e);
         } catch (IOException e) {
@@ -233,15 +348,35 @@ public final class RingFile implements AutoCloseable {
     }
 
     /**
-     * Checks the ring's own fields of a header that passed the shared checks, against the file's
-     * {@code length}: capacity, file length, {@code max_message_length}, {@code header_length}.
-     * Returns the capacity.
+     * The kind of a header that passed the shared checks: one-to-one for layout version 1, else
+     * the {@code kind} word.
+     *
+     * @throws CorruptHeaderException if the {@code kind} word names no kind
      */
-    private static long checkHeader(MemorySegment header, String where, long length) {
+    private static RingKind kindOf(MemorySegment header, String where) {
+        int version = (int) INT.get(header, (long) LAYOUT_VERSION_OFFSET);
+        if (version == LAYOUT_VERSION) {
+            return RingKind.ONE_TO_ONE;
+        }
+        int code = (int) INT.get(header, (long) KIND_OFFSET);
+        RingKind kind = RingKind.ofCode(code);
+        if (kind == null) {
+            throw new CorruptHeaderException(where, "kind is " + Integer.toUnsignedString(code)
+                    + ", expected 1 (spsc), 2 (mpsc) or 3 (broadcast)");
+        }
+        return kind;
+    }
+
+    /**
+     * Checks the ring's own fields of a header that passed the shared checks, against the file's
+     * {@code length}: capacity, file length (by the {@code kind}), {@code max_message_length},
+     * {@code header_length}. Returns the capacity.
+     */
+    private static long checkHeader(MemorySegment header, String where, long length, RingKind kind) {
         long capacity = (long) LONG.get(header, (long) CAPACITY_OFFSET);
         checkCapacity(capacity);
-        if (length != fileLength(capacity)) {
-            throw new TruncatedFileException(where, length, fileLength(capacity));
+        if (length != kind.fileLength(capacity)) {
+            throw new TruncatedFileException(where, length, kind.fileLength(capacity), capacity);
         }
         int maxMessage = (int) INT.get(header, (long) MAX_MESSAGE_LENGTH_OFFSET);
         if (maxMessage != RingDescriptor.maxMessageLength(capacity)) {
@@ -257,12 +392,13 @@ public final class RingFile implements AutoCloseable {
     }
 
     /** Maps the whole checked file, read-only or for reading and writing. */
-    private static RingFile map(Path path, OpenedFile opened, long capacity, boolean readOnly) throws IOException {
+    private static RingFile map(Path path, OpenedFile opened, long capacity, RingKind kind, boolean readOnly)
+            throws IOException {
         FileChannel.MapMode mode = readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE;
         Arena arena = Arena.ofShared();
         try {
             MemorySegment file = opened.channel().map(mode, 0, opened.length(), arena);
-            return new RingFile(path, arena, file, (int) capacity, readOnly);
+            return new RingFile(path, arena, file, (int) capacity, kind, readOnly);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
@@ -300,14 +436,103 @@ public final class RingFile implements AutoCloseable {
         }
     }
 
-    /** Attaches the producer side (claims {@code producer_pid}). */
+    /**
+     * Attaches the producer side of a one-to-one ring (claims {@code producer_pid}).
+     *
+     * @throws WrongKindException if this ring is of another kind
+     * @throws AlreadyAttachedException if a live process holds the producer side
+     */
     public RingProducer producer() {
+        requireKind(RingKind.ONE_TO_ONE);
         return new RingProducer(this);
     }
 
-    /** Attaches the consumer side (claims {@code consumer_pid}). */
+    /**
+     * Attaches the consumer side of a one-to-one ring (claims {@code consumer_pid}).
+     *
+     * @throws WrongKindException if this ring is of another kind
+     * @throws AlreadyAttachedException if a live process holds the consumer side
+     */
     public RingConsumer consumer() {
+        requireKind(RingKind.ONE_TO_ONE);
         return new RingConsumer(this);
+    }
+
+    /**
+     * A producer of a many-to-one ring: it does not register in the header, so any number of
+     * them may write at once, from any threads and processes (one instance per thread).
+     *
+     * @throws WrongKindException if this ring is of another kind
+     * @throws IllegalStateException if the ring was opened read-only
+     */
+    public ManyToOneProducer manyToOneProducer() {
+        requireKind(RingKind.MANY_TO_ONE);
+        requireWritable("a many-to-one producer");
+        return new ManyToOneProducer(this);
+    }
+
+    /**
+     * Attaches the one consumer of a many-to-one ring (claims {@code consumer_pid}, as the
+     * one-to-one consumer does).
+     *
+     * @throws WrongKindException if this ring is of another kind
+     * @throws AlreadyAttachedException if a live process holds the consumer side
+     */
+    public ManyToOneConsumer manyToOneConsumer() {
+        requireKind(RingKind.MANY_TO_ONE);
+        return new ManyToOneConsumer(this);
+    }
+
+    /**
+     * Attaches the one transmitter of a broadcast ring (claims {@code producer_pid}, as a
+     * one-to-one producer does); it resumes at the trailer's tail.
+     *
+     * @throws WrongKindException if this ring is of another kind
+     * @throws AlreadyAttachedException if a live process holds the transmitter side
+     * @throws CorruptRecordException if the broadcast trailer's positions are impossible
+     */
+    public BroadcastTransmitter broadcastTransmitter() {
+        requireKind(RingKind.BROADCAST);
+        return new BroadcastTransmitter(this);
+    }
+
+    /**
+     * A receiver of a broadcast ring, joined at the latest record: it copies each record out and
+     * hands it out only once it knows the transmitter did not overwrite it meanwhile. Receivers
+     * do not register: any number may receive, from any threads and processes (one instance per
+     * thread), on a ring opened read-only too.
+     *
+     * @throws WrongKindException if this ring is of another kind
+     * @throws CorruptRecordException if the broadcast trailer's positions are impossible
+     */
+    public BroadcastReceiver broadcastReceiver() {
+        requireKind(RingKind.BROADCAST);
+        return new BroadcastReceiver(this);
+    }
+
+    /** Throws {@link WrongKindException} unless this ring is of {@code wanted}. */
+    private void requireKind(RingKind wanted) {
+        if (kind != wanted) {
+            throw new WrongKindException(String.valueOf(path), kind, wanted);
+        }
+    }
+
+    /** Throws {@link IllegalStateException} for a ring opened read-only; {@code who} would write. */
+    private void requireWritable(String who) {
+        if (readOnly) {
+            throw new IllegalStateException(path + " was opened read-only (openReadOnly): open it with "
+                    + "RingFile.open to attach " + who);
+        }
+    }
+
+    /** The ring's kind, fixed when it was created. */
+    public RingKind kind() {
+        return kind;
+    }
+
+    /** The file's layout version: 1 (a one-to-one ring of the first layout) or 2 (with the {@code kind} word). */
+    public int layoutVersion() {
+        return (int) INT.get(file, (long) LAYOUT_VERSION_OFFSET);
     }
 
     /** The path this ring was opened from (null for {@link #inMemory} rings). */
@@ -330,7 +555,10 @@ public final class RingFile implements AutoCloseable {
         return file;
     }
 
-    /** The Agrona ring region: record area then trailer, from byte 4096 of the file. */
+    /**
+     * The Agrona region: record area then trailer (768 bytes, or 128 for a broadcast ring), from
+     * byte 4096 of the file.
+     */
     public MemorySegment ringRegion() {
         return ringRegion;
     }
@@ -356,20 +584,58 @@ public final class RingFile implements AutoCloseable {
         return (long) LONG.getAcquire(file, (long) PRODUCER_HEARTBEAT_OFFSET);
     }
 
-    /** The consumer's last heartbeat, ms since the Unix epoch (0: never). */
+    /** The consumer's last heartbeat, ms since the Unix epoch (0: never; always 0 for a broadcast ring). */
     public long consumerHeartbeatMs() {
+        if (kind == RingKind.BROADCAST) {
+            return 0; // receivers have no heartbeat slot
+        }
         // SYNC POINT consumer-heartbeat: acquire pairs with consumerHeartbeat's release.
         return (long) LONG.getAcquire(ringRegion, (long) capacity + CONSUMER_HEARTBEAT_OFFSET);
     }
 
-    /** The producer's position: bytes ever claimed (a multiple of 8). */
+    /**
+     * The producer's position: bytes ever claimed (a multiple of 8); a broadcast ring's
+     * transmitter's {@code tail}.
+     */
     public long tailPosition() {
+        if (kind == RingKind.BROADCAST) {
+            // SYNC POINT broadcast-tail: acquire pairs with the transmitter's release of the tail.
+            return (long) LONG.getAcquire(ringRegion, (long) capacity + BROADCAST_TAIL_OFFSET);
+        }
         return (long) LONG.getVolatile(ringRegion, (long) capacity + TAIL_POSITION_OFFSET);
     }
 
-    /** The consumer's position: bytes ever consumed (a multiple of 8). */
+    /**
+     * The consumer's position: bytes ever consumed (a multiple of 8); for a broadcast ring,
+     * which has no head (receivers are not waited for), the latest record's position.
+     */
     public long headPosition() {
+        if (kind == RingKind.BROADCAST) {
+            return broadcastLatest();
+        }
         return (long) LONG.getVolatile(ringRegion, (long) capacity + HEAD_POSITION_OFFSET);
+    }
+
+    /**
+     * A broadcast ring's {@code tail_intent}: the position the transmitter is writing up to.
+     *
+     * @throws WrongKindException if this ring is not a broadcast ring
+     */
+    public long broadcastTailIntent() {
+        requireKind(RingKind.BROADCAST);
+        // SYNC POINT broadcast-tail-intent: acquire pairs with the transmitter's release.
+        return (long) LONG.getAcquire(ringRegion, (long) capacity + BROADCAST_TAIL_INTENT_OFFSET);
+    }
+
+    /**
+     * A broadcast ring's {@code latest}: the position of the latest record transmitted.
+     *
+     * @throws WrongKindException if this ring is not a broadcast ring
+     */
+    public long broadcastLatest() {
+        requireKind(RingKind.BROADCAST);
+        // SYNC POINT broadcast-latest: acquire pairs with the transmitter's release.
+        return (long) LONG.getAcquire(ringRegion, (long) capacity + BROADCAST_LATEST_OFFSET);
     }
 
     /** The producer's heartbeat at its last clean detach, ms since the Unix epoch (0: never detached). */
@@ -446,6 +712,9 @@ public final class RingFile implements AutoCloseable {
      * at the head (a producer killed between publishing it and storing the tail).
      */
     boolean recordsWaiting() {
+        if (kind == RingKind.BROADCAST) {
+            return false; // nobody waits for a broadcast's receivers
+        }
         long head = headPosition();
         int index = (int) head & (capacity - 1) & -RECORD_ALIGNMENT;
         // SYNC POINT record-length: acquire pairs with the producer's publishing release.
@@ -490,7 +759,10 @@ public final class RingFile implements AutoCloseable {
         storeHeartbeat(true, System.currentTimeMillis());
     }
 
-    /** Stores the consumer's heartbeat in the trailer slot Agrona's consumerHeartbeatTime uses. */
+    /**
+     * Stores the consumer's heartbeat in the trailer slot Agrona's consumerHeartbeatTime uses
+     * (nothing for a broadcast ring, whose trailer has no such slot).
+     */
     public void consumerHeartbeat() {
         storeHeartbeat(false, System.currentTimeMillis());
     }
@@ -499,17 +771,14 @@ public final class RingFile implements AutoCloseable {
         if (producer) {
             // SYNC POINT producer-heartbeat: release pairs with producerHeartbeatMs's acquire.
             LONG.setRelease(file, (long) PRODUCER_HEARTBEAT_OFFSET, nowMs);
-        } else {
+        } else if (kind != RingKind.BROADCAST) {
             // SYNC POINT consumer-heartbeat: release pairs with consumerHeartbeatMs's acquire.
             LONG.setRelease(ringRegion, (long) capacity + CONSUMER_HEARTBEAT_OFFSET, nowMs);
         }
     }
 
     private void claimPid(long pidOffset, String side, Runnable heartbeat) {
-        if (readOnly) {
-            throw new IllegalStateException(path + " was opened read-only (openReadOnly): open it with "
-                    + "RingFile.open to attach a " + side);
-        }
+        requireWritable("a " + side);
         int me = (int) ProcessHandle.current().pid();
         while (true) {
             int current = (int) INT.getVolatile(file, pidOffset);

@@ -82,9 +82,10 @@ class BadInputTest {
     @Test
     void shouldRejectAnUnknownLayoutVersion() throws IOException {
         Path path = newRing();
-        patch(path, RingDescriptor.LAYOUT_VERSION_OFFSET, 2, 4);
+        patch(path, RingDescriptor.LAYOUT_VERSION_OFFSET, 3, 4);
         var e = assertThrows(UnsupportedVersionException.class, () -> RingFile.open(path, SHORT));
-        assertEquals(2, e.version());
+        assertEquals(3, e.version());
+        assertTrue(e.getMessage().contains("versions 1 to 2"), e.getMessage());
     }
 
     @Test

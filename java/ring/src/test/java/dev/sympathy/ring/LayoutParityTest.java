@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.agrona.concurrent.broadcast.BroadcastBufferDescriptor;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,9 @@ class LayoutParityTest {
             "PRODUCER_WAKE_ARMED_OFFSET", "PRODUCER_WAITING_OFFSET", "PRODUCER_WAKE_SEQ_OFFSET", "TRAILER_LENGTH",
             "TAIL_POSITION_OFFSET", "HEAD_CACHE_POSITION_OFFSET", "HEAD_POSITION_OFFSET", "CORRELATION_COUNTER_OFFSET",
             "CONSUMER_HEARTBEAT_OFFSET", "RECORD_HEADER_LENGTH", "RECORD_ALIGNMENT", "LENGTH_OFFSET", "TYPE_OFFSET",
-            "PADDING_MSG_TYPE_ID");
+            "PADDING_MSG_TYPE_ID", "KIND_LAYOUT_VERSION", "KIND_OFFSET", "KIND_ONE_TO_ONE", "KIND_MANY_TO_ONE",
+            "KIND_BROADCAST", "BROADCAST_TRAILER_LENGTH", "BROADCAST_TAIL_INTENT_OFFSET", "BROADCAST_TAIL_OFFSET",
+            "BROADCAST_LATEST_OFFSET");
 
     @Test
     void shouldMatchAgronasDescriptors() {
@@ -44,6 +47,33 @@ class LayoutParityTest {
         assertEquals(RecordDescriptor.lengthOffset(0), RingDescriptor.LENGTH_OFFSET);
         assertEquals(RecordDescriptor.typeOffset(0), RingDescriptor.TYPE_OFFSET);
         assertEquals(org.agrona.concurrent.ringbuffer.RingBuffer.PADDING_MSG_TYPE_ID, RingDescriptor.PADDING_MSG_TYPE_ID);
+    }
+
+    @Test
+    void shouldMatchAgronasBroadcastDescriptors() {
+        assertEquals(BroadcastBufferDescriptor.TRAILER_LENGTH, RingDescriptor.BROADCAST_TRAILER_LENGTH);
+        assertEquals(BroadcastBufferDescriptor.TAIL_INTENT_COUNTER_OFFSET, RingDescriptor.BROADCAST_TAIL_INTENT_OFFSET);
+        assertEquals(BroadcastBufferDescriptor.TAIL_COUNTER_OFFSET, RingDescriptor.BROADCAST_TAIL_OFFSET);
+        assertEquals(BroadcastBufferDescriptor.LATEST_COUNTER_OFFSET, RingDescriptor.BROADCAST_LATEST_OFFSET);
+        assertEquals(org.agrona.concurrent.broadcast.RecordDescriptor.HEADER_LENGTH, RingDescriptor.RECORD_HEADER_LENGTH);
+        assertEquals(org.agrona.concurrent.broadcast.RecordDescriptor.RECORD_ALIGNMENT, RingDescriptor.RECORD_ALIGNMENT);
+        assertEquals(org.agrona.concurrent.broadcast.RecordDescriptor.TYPE_OFFSET, RingDescriptor.TYPE_OFFSET);
+        assertEquals(org.agrona.concurrent.broadcast.RecordDescriptor.PADDING_MSG_TYPE_ID,
+                RingDescriptor.PADDING_MSG_TYPE_ID);
+        assertEquals(org.agrona.concurrent.broadcast.RecordDescriptor.calculateMaxMessageLength(1024),
+                RingDescriptor.maxMessageLength(1024));
+    }
+
+    @Test
+    void shouldListTheKindsInTheirHeaderOrder() {
+        assertEquals(List.of(RingDescriptor.KIND_ONE_TO_ONE, RingDescriptor.KIND_MANY_TO_ONE, RingDescriptor.KIND_BROADCAST),
+                java.util.Arrays.stream(RingKind.values()).map(RingKind::code).toList());
+        assertEquals(List.of("spsc", "mpsc", "broadcast"),
+                java.util.Arrays.stream(RingKind.values()).map(RingKind::cliName).toList());
+        assertEquals(RingDescriptor.LAYOUT_VERSION, RingKind.ONE_TO_ONE.layoutVersion());
+        assertEquals(RingDescriptor.KIND_LAYOUT_VERSION, RingKind.BROADCAST.layoutVersion());
+        assertEquals(4096 + 1024 + 768, RingKind.MANY_TO_ONE.fileLength(1024));
+        assertEquals(4096 + 1024 + 128, RingKind.BROADCAST.fileLength(1024));
     }
 
     @Test
