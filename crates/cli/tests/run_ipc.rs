@@ -53,13 +53,24 @@ fn the_plan_lists_every_variant_with_the_catalog_values() {
             "echo",
             "ring-cross",
             "echo-cross-ffm",
-            "echo-cross-jni"
+            "echo-cross-jni",
+            "mpsc",
+            "mpsc",
+            "mpsc-mixed",
+            "broadcast",
+            "broadcast"
         ]
     );
     for plan in &plans {
         assert_eq!(plan["kind"], "plan");
         assert_eq!(plan["language"], "rust");
-        assert_eq!(plan["params"]["capacity"], 262144);
+        // A broadcast ring holds the whole run (no receiver lapped): its own capacity.
+        let capacity = if plan["variant"] == "broadcast" {
+            64 << 20
+        } else {
+            262144
+        };
+        assert_eq!(plan["params"]["capacity"], capacity, "{plan}");
         assert_eq!(plan["params"]["size_bytes"], 4);
         assert_eq!(plan["params"]["writes"], "per-message");
         assert!(plan["params"].get("preset").is_none(), "{plan}");
@@ -67,7 +78,18 @@ fn the_plan_lists_every_variant_with_the_catalog_values() {
     assert_eq!(plans[0]["params"]["count"], 2_000_000);
     assert_eq!(plans[1]["params"]["round_trips"], 100_000);
     assert_eq!(plans[2]["params"]["producer"], "java");
-    for echo_cross in &plans[3..] {
+    let producers: Vec<_> = plans[5..8]
+        .iter()
+        .map(|p| &p["params"]["producers"])
+        .collect();
+    assert_eq!(producers, [1, 2, 2]);
+    assert_eq!(plans[7]["params"]["producer"], "rust+java");
+    let receivers: Vec<_> = plans[8..]
+        .iter()
+        .map(|p| &p["params"]["receivers"])
+        .collect();
+    assert_eq!(receivers, [1, 2]);
+    for echo_cross in &plans[3..5] {
         assert_eq!(echo_cross["params"]["producer"], "rust", "{echo_cross}");
         assert_eq!(echo_cross["params"]["consumer"], "java", "{echo_cross}");
         assert_eq!(echo_cross["params"]["round_trips"], 100_000, "{echo_cross}");
@@ -82,7 +104,8 @@ fn a_smoke_run_reports_throughput_and_round_trips_with_the_plans_params() {
     }
     assert!(
         text(&out).contains(
-            "note: ipc ring-cross, echo-cross-ffm, echo-cross-jni skipped: Java is unavailable"
+            "note: ipc ring-cross, echo-cross-ffm, echo-cross-jni, mpsc-mixed skipped: Java is \
+             unavailable"
         ),
         "{}",
         text(&out)
@@ -106,6 +129,14 @@ fn a_smoke_run_reports_throughput_and_round_trips_with_the_plans_params() {
             ("echo", "rtt_p99_ns"),
             ("echo", "rtt_p999_ns"),
             ("echo", "rtt_max_ns"),
+            ("mpsc", "msgs_per_sec"),
+            ("mpsc", "bytes_per_sec"),
+            ("mpsc", "msgs_per_sec"),
+            ("mpsc", "bytes_per_sec"),
+            ("broadcast", "msgs_per_sec"),
+            ("broadcast", "bytes_per_sec"),
+            ("broadcast", "msgs_per_sec"),
+            ("broadcast", "bytes_per_sec"),
         ]
     );
     for r in &lines {
@@ -128,7 +159,7 @@ fn ring_cross_named_without_java_is_an_error_that_says_what_to_do() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(
         text(&bad)
-            .contains("[possible values: ring, echo, ring-cross, echo-cross-ffm, echo-cross-jni]"),
+            .contains("[possible values: ring, echo, ring-cross, echo-cross-ffm, echo-cross-jni, mpsc, mpsc-mixed, broadcast]"),
         "{}",
         text(&bad)
     );
@@ -221,6 +252,78 @@ fn the_ring_variant_alternates_write_modes_and_reports_each() {
         "{}",
         text(&unknown)
     );
+}
+
+#[test]
+fn the_mpsc_and_broadcast_variants_verify_every_message_of_every_peer() {
+    let out = run_ipc(&[
+        "--variants",
+        "mpsc,broadcast",
+        "--count",
+        "20001",
+        "--runs",
+        "1",
+        "--smoke",
+        "--json",
+    ]);
+    let Some(out) = pinned(out) else { return };
+    let lines = results(&out);
+    let rates: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|r| r["metric"] == "msgs_per_sec")
+        .collect();
+    let seen: Vec<(&str, &serde_json::Value)> = rates
+        .iter()
+        .map(|r| {
+            let peers = match r["variant"].as_str().unwrap() {
+                "mpsc" => &r["params"]["producers"],
+                _ => &r["params"]["receivers"],
+            };
+            (r["variant"].as_str().unwrap(), peers)
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("mpsc", &1.into()),
+            ("mpsc", &2.into()),
+            ("broadcast", &1.into()),
+            ("broadcast", &2.into())
+        ]
+    );
+    for r in rates {
+        assert_eq!(r["check"], "ok", "{r}");
+        assert_eq!(r["params"]["count"], 20001, "{r}");
+        assert!(r["value"].as_f64().unwrap() > 0.0, "{r}");
+    }
+    let human = String::from_utf8_lossy(&out.stderr);
+    assert!(human.contains("slowest of receivers"), "{human}");
+    assert!(human.contains("ratio producers=2 / producers=1"), "{human}");
+}
+
+#[test]
+fn a_broadcast_run_that_does_not_fit_half_the_ring_is_refused() {
+    let out = run_ipc(&["--variants", "broadcast", "--capacity", "32", "--plan"]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("half the ring"), "{}", text(&out));
+}
+
+#[test]
+#[ignore = "needs the Java build (a JDK and Maven, java/sidecar): ci/java-test runs the same both ways"]
+fn a_rust_consumer_verifies_a_rust_and_a_java_producer_into_one_many_to_one_ring() {
+    let args = "--variants mpsc-mixed --count 20000 --runs 1 --smoke --json";
+    let Some(out) = pinned(run_ipc(&args.split(' ').collect::<Vec<_>>())) else {
+        return;
+    };
+    let lines = results(&out);
+    let rate = lines
+        .iter()
+        .find(|r| r["metric"] == "msgs_per_sec")
+        .expect("a msgs_per_sec result");
+    assert_eq!(rate["variant"], "mpsc-mixed", "{rate}");
+    assert_eq!(rate["check"], "ok", "{rate}");
+    assert_eq!(rate["params"]["producer"], "rust+java", "{rate}");
+    assert_eq!(rate["params"]["producers"], 2, "{rate}");
 }
 
 #[test]

@@ -43,8 +43,17 @@ impl Ends {
 }
 
 /// A side as the report names it: the language, and for Java the ring it drives when the
-/// variant says (`Java (JNI)` for an `-jni` variant).
+/// variant says (`Java (JNI)` for an `-jni` variant); an end of several languages joined
+/// (`rust+java`: `Rust + Java`).
 fn side(language: &str, variant: &str) -> String {
+    if language.contains('+') {
+        // Several processes of different languages at this end (mpsc-mixed: `rust+java`).
+        return language
+            .split('+')
+            .map(|l| side(l, variant))
+            .collect::<Vec<_>>()
+            .join(" + ");
+    }
     let title = language_title(language);
     match (language, variant.rsplit('-').next()) {
         ("java", Some("jni")) => format!("{title} (JNI)"),
@@ -214,3 +223,15 @@ pub const MATRIX_HEADERS: [&str; 4] = [
     "figure",
     "against Rust -> Rust",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::side;
+
+    #[test]
+    fn an_end_of_several_languages_names_each() {
+        assert_eq!(side("rust+java", "mpsc-mixed"), "Rust + Java");
+        assert_eq!(side("java", "echo-cross-jni"), "Java (JNI)");
+        assert_eq!(side("rust", "ring"), "Rust");
+    }
+}

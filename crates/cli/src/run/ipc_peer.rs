@@ -8,17 +8,24 @@
 //! sympathy run ipc-peer producer /dev/shm/ring --size 4 --writes batch --batch 256 --count 1000 --core 1
 //! sympathy run ipc-peer echo /dev/shm/ping /dev/shm/pong --count 1000 --core 1
 //! sympathy run ipc-peer publisher /dev/shm/ring --encoding sbe --count 1000 --core 1
+//! sympathy run ipc-peer mpsc-producer /dev/shm/ring --size 4 --type 2 --count 1000 --core 0
+//! sympathy run ipc-peer transmitter /dev/shm/ring --size 4 --count 1000 --core 0
+//! sympathy run ipc-peer receiver /dev/shm/ring --size 4 --count 1000 --core 1
 //! ```
+//!
+//! The last three are the peers of `run ipc`'s mpsc and broadcast variants (Rust's and Java's):
+//! each prints `ready` once attached and starts on a `go` line on its standard input. Their Java
+//! twins are `java/sidecar run ipc peer ROLE ...` with the same arguments.
 
 use std::ffi::OsString;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use sympathy_lab::ipc::{self, EchoTask, ProduceTask};
+use sympathy_lab::ipc::{self, EchoTask, MpscProduceTask, ProduceTask, ReceiveTask, TransmitTask};
 use sympathy_lab::messaging::{self, PublishTask};
 use sympathy_lab::peer::PeerTask;
 
-/// `run ipc-peer <producer|echo|publisher> ...`
+/// `run ipc-peer <producer|echo|publisher|mpsc-producer|transmitter|receiver> ...`
 #[derive(Args, Debug)]
 pub struct PeerArgs {
     #[command(subcommand)]
@@ -36,6 +43,14 @@ enum PeerRole {
     Echo(EchoTask),
     /// The sending process of a messaging run: `publisher RING --encoding E --count N --core C`.
     Publisher(PublishTask),
+    /// A producer process of a many-to-one run:
+    /// `mpsc-producer RING --size S --type T --count N --core C`.
+    MpscProducer(MpscProduceTask),
+    /// The transmitter process of a broadcast run: `transmitter RING --size S --count N --core C`.
+    Transmitter(TransmitTask),
+    /// A receiver process of a broadcast run: `receiver RING --size S --count N --core C`
+    /// (prints `elapsed_ns=N`).
+    Receiver(ReceiveTask),
 }
 
 /// The command line (after the binary) of the Rust peer running `task`: `run ipc-peer` and the
@@ -54,6 +69,9 @@ pub fn run_peer(args: PeerArgs) -> Result<()> {
         PeerRole::Producer(task) => ipc::produce_in_peer(&task)?,
         PeerRole::Echo(task) => ipc::echo_in_peer(&task)?,
         PeerRole::Publisher(task) => messaging::publish_in_peer(&task)?,
+        PeerRole::MpscProducer(task) => ipc::mpsc_produce_in_peer(&task)?,
+        PeerRole::Transmitter(task) => ipc::transmit_in_peer(&task)?,
+        PeerRole::Receiver(task) => ipc::receive_in_peer(&task)?,
     }
     Ok(())
 }
@@ -114,5 +132,31 @@ mod tests {
             ..publish.clone()
         };
         assert_eq!(parsed(&publish), PeerRole::Publisher(rust_publish));
+        let run = PeerRun { count: 5, core: 0 };
+        let mpsc = MpscProduceTask {
+            ring: "/dev/shm/m".into(),
+            size: 4,
+            type_id: 2,
+            run,
+        };
+        assert_eq!(parsed(&mpsc), PeerRole::MpscProducer(mpsc.clone()));
+        let transmit = TransmitTask {
+            ring: "/dev/shm/b".into(),
+            size: 8,
+            run,
+        };
+        assert_eq!(parsed(&transmit), PeerRole::Transmitter(transmit.clone()));
+        let receive = ReceiveTask {
+            ring: "/dev/shm/b".into(),
+            size: 8,
+            run,
+        };
+        assert_eq!(parsed(&receive), PeerRole::Receiver(receive.clone()));
+        // A Java peer of these takes the same arguments after `run ipc peer`.
+        assert_eq!(
+            mpsc.java_args()[..4],
+            ["run", "ipc", "peer", "mpsc-producer"]
+        );
+        assert_eq!(mpsc.java_args()[3..], mpsc.rust_args()[..]);
     }
 }

@@ -21,18 +21,28 @@ pub enum Variant {
     EchoCrossFfm,
     /// Echo round trip, this Rust process pinging a Java echo on the Rust ring through JNI.
     EchoCrossJni,
+    /// Many-to-one throughput: `producers` Rust producer processes to this Rust consumer.
+    Mpsc,
+    /// Many-to-one throughput: a Rust and a Java producer process to this Rust consumer.
+    MpscMixed,
+    /// Broadcast throughput: a Rust transmitter process to `receivers` Rust receivers (this
+    /// process's and the others' processes).
+    Broadcast,
 }
 
 sympathy_harness::catalog_variant!(Variant, super::EXPERIMENT);
 
 impl Variant {
     /// Every variant, in report order.
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 8] = [
         Variant::Ring,
         Variant::Echo,
         Variant::RingCross,
         Variant::EchoCrossFfm,
         Variant::EchoCrossJni,
+        Variant::Mpsc,
+        Variant::MpscMixed,
+        Variant::Broadcast,
     ];
 
     /// The name in results and on the command line.
@@ -43,6 +53,9 @@ impl Variant {
             Variant::RingCross => "ring-cross",
             Variant::EchoCrossFfm => "echo-cross-ffm",
             Variant::EchoCrossJni => "echo-cross-jni",
+            Variant::Mpsc => "mpsc",
+            Variant::MpscMixed => "mpsc-mixed",
+            Variant::Broadcast => "broadcast",
         }
     }
 
@@ -52,6 +65,11 @@ impl Variant {
             self,
             Variant::Echo | Variant::EchoCrossFfm | Variant::EchoCrossJni
         )
+    }
+
+    /// Whether this variant runs on a many-to-one ring (`producers` producer processes).
+    pub fn is_many_to_one(self) -> bool {
+        matches!(self, Variant::Mpsc | Variant::MpscMixed)
     }
 
     /// The ring implementation the Java process of this variant drives (`ring-cross`'s
@@ -140,8 +158,10 @@ pub struct Case {
     pub writes: WriteMode,
     /// Messages per `try_write_batch` run (with [`WriteMode::Batch`]), else per publish.
     pub batch: usize,
-    /// Messages per throughput run, or timed round trips per echo run.
+    /// Messages per throughput run (all producers together), or timed round trips per echo run.
     pub messages: u64,
+    /// Producer processes (many-to-one variants) or receivers (broadcast); 1 otherwise.
+    pub peers: usize,
 }
 
 impl Case {
@@ -160,23 +180,45 @@ impl Case {
         }
     }
 
-    /// Whether one of the two processes is a Java one.
+    /// Whether one of the processes is a Java one.
     pub fn needs_java(&self) -> bool {
-        self.producer == Language::Java || self.consumer == Language::Java
+        self.producer == Language::Java
+            || self.consumer == Language::Java
+            || self.variant == Variant::MpscMixed
+    }
+
+    /// The language of each producer process of a many-to-one case, producer `t` writing type
+    /// `t + 1`: all the producer's language, or for mpsc-mixed Rust then Java.
+    pub fn producer_languages(&self) -> Vec<Language> {
+        if self.variant == Variant::MpscMixed {
+            vec![Language::Rust, Language::Java]
+        } else {
+            vec![self.producer; self.peers]
+        }
     }
 
     /// The result every measurement of this case starts from: experiment, variant and every
     /// param but the runner params all experiments share (cores, preset, ...).
     pub fn measurement(&self) -> Measurement {
+        let producer = if self.variant == Variant::MpscMixed {
+            "rust+java"
+        } else {
+            self.producer.name()
+        };
         let mut m = Measurement::new(EXPERIMENT, self.variant.name())
             .language(self.language().name())
-            .param("producer", self.producer.name())
+            .param("producer", producer)
             .param("consumer", self.consumer.name())
             .param("size_bytes", self.size_bytes as u64)
             .param("capacity", self.capacity as u64)
             .param("writes", self.writes.name());
         if self.writes == WriteMode::Batch {
             m = m.param("batch", self.batch as u64);
+        }
+        if self.variant.is_many_to_one() {
+            m = m.param("producers", self.peers as u64);
+        } else if self.variant == Variant::Broadcast {
+            m = m.param("receivers", self.peers as u64);
         }
         let count = if self.is_throughput() {
             "count"
@@ -252,6 +294,7 @@ pub fn cases(
         writes: WriteMode::PerMessage,
         batch,
         messages: count,
+        peers: 1,
     };
     let mut out = Vec::new();
     for &variant in variants {
@@ -278,9 +321,90 @@ pub fn cases(
                 messages: round_trips,
                 ..base.clone()
             }),
+            Variant::Mpsc | Variant::MpscMixed => {
+                for peers in catalog_counts(variant, "producers", preset)? {
+                    out.push(Case {
+                        variant,
+                        peers,
+                        capacity: kind_capacity(variant, preset, overrides, size_bytes)?,
+                        messages: count.max(peers as u64 * 2),
+                        ..base.clone()
+                    });
+                }
+            }
+            Variant::Broadcast => {
+                let capacity = kind_capacity(variant, preset, overrides, size_bytes)?;
+                let messages = broadcast_count(count, size_bytes, capacity)?;
+                for peers in catalog_counts(variant, "receivers", preset)? {
+                    out.push(Case {
+                        variant,
+                        peers,
+                        capacity,
+                        messages,
+                        ..base.clone()
+                    });
+                }
+            }
         }
     }
     Ok(out)
+}
+
+/// The ring capacity of a many-to-one or broadcast case: `--capacity`, else the variant's own
+/// (broadcast: sized for a whole run) or the experiment's, at least 8 x the size.
+fn kind_capacity(
+    variant: Variant,
+    preset: Preset,
+    overrides: &Overrides,
+    size_bytes: usize,
+) -> Result<usize, PeerError> {
+    if let Some(capacity) = overrides.capacity {
+        return Ok(capacity);
+    }
+    let capacity = catalog_counts(variant, "capacity", preset)?
+        .into_iter()
+        .next()
+        .unwrap_or(0);
+    Ok(capacity.max(size_bytes.saturating_mul(8).next_power_of_two()))
+}
+
+/// Messages per broadcast run: `count`, capped so that the whole run fits in half the ring
+/// (the transmitter never waits, so only a ring that holds the run keeps every receiver from
+/// being lapped).
+///
+/// # Errors
+/// Fewer than 2 messages fit.
+pub fn broadcast_count(count: u64, size_bytes: usize, capacity: usize) -> Result<u64, PeerError> {
+    let record = (size_bytes + 8).next_multiple_of(8) as u64;
+    let fits = capacity as u64 / 2 / record;
+    if fits < 2 {
+        return Err(PeerError::BadCase(format!(
+            "a broadcast run must fit in half the ring (no receiver lapped): {capacity} bytes \
+             hold {fits} messages of {size_bytes} bytes; give a larger --capacity"
+        )));
+    }
+    Ok(count.min(fits))
+}
+
+/// The whole numbers param `param` takes for `variant` at `preset` (the variant's own value,
+/// else the experiment's: one, or a list).
+fn catalog_counts(variant: Variant, param: &str, preset: Preset) -> Result<Vec<usize>, PeerError> {
+    let spec = catalog().experiment(EXPERIMENT);
+    let values = spec.map(|e| e.values_for(variant.name(), param, preset));
+    let counts: Option<Vec<usize>> = values.and_then(|vs| {
+        vs.iter()
+            .map(|v| v.as_integer().and_then(|i| usize::try_from(i).ok()))
+            .filter(|v| v != &Some(0))
+            .collect()
+    });
+    match counts {
+        Some(counts) if !counts.is_empty() => Ok(counts),
+        _ => Err(PeerError::BadCase(format!(
+            "experiments/ipc.toml gives {} no whole number `{param}` at preset {} (1 or more)",
+            variant.name(),
+            preset.name()
+        ))),
+    }
 }
 
 fn catalog_u64(param: &str, preset: Preset) -> Result<u64, PeerError> {
@@ -341,18 +465,22 @@ mod tests {
                     "echo",
                     "ring-cross",
                     "echo-cross-ffm",
-                    "echo-cross-jni"
+                    "echo-cross-jni",
+                    "mpsc",
+                    "mpsc",
+                    "mpsc-mixed",
+                    "broadcast",
+                    "broadcast"
                 ],
                 "{preset:?}"
             );
             assert!(all.iter().all(|c| c.language() == Language::Rust));
             assert_eq!(all[2].producer, Language::Java);
-            assert!(all[3..].iter().all(|c| c.consumer == Language::Java));
-            assert!(
-                all.iter()
-                    .map(Case::needs_java)
-                    .eq([false, false, true, true, true])
-            );
+            assert!(all[3..5].iter().all(|c| c.consumer == Language::Java));
+            assert!(all.iter().map(Case::needs_java).eq([
+                false, false, true, true, true, false, false, true, false, false
+            ]));
+            assert!(all[5..].iter().map(|c| c.peers).eq([1, 2, 2, 1, 2]));
         }
     }
 
@@ -394,6 +522,43 @@ mod tests {
         assert_eq!(echo_cross.params["consumer"], "java");
         assert!(echo_cross.params.contains_key("round_trips"));
         assert_eq!(all[4].variant.java_ring(), JavaRing::Jni);
+    }
+
+    #[test]
+    fn the_other_ring_kinds_carry_their_producers_and_receivers() {
+        let all = cases(
+            &[Variant::Mpsc, Variant::MpscMixed, Variant::Broadcast],
+            Preset::Full,
+            &Overrides::default(),
+        )
+        .unwrap();
+        let mpsc = all[1].measurement();
+        assert_eq!(mpsc.params["producers"], 2, "{:?}", mpsc.params);
+        assert!(!mpsc.params.contains_key("receivers"));
+        assert_eq!(
+            all[2].producer_languages(),
+            [Language::Rust, Language::Java]
+        );
+        assert_eq!(all[2].measurement().params["producer"], "rust+java");
+        assert_eq!(all[1].producer_languages(), [Language::Rust; 2]);
+        let broadcast = &all[4];
+        assert_eq!(broadcast.measurement().params["receivers"], 2);
+        assert_eq!(broadcast.capacity, 64 << 20);
+        // The run fits in half the ring (16-byte records): no receiver can be lapped.
+        assert!(broadcast.messages * 16 <= broadcast.capacity as u64 / 2);
+        assert_eq!(broadcast.messages, 2_097_152);
+        assert_eq!(broadcast_count(1000, 4, 64 << 20).unwrap(), 1000);
+        let err = broadcast_count(1000, 4, 16).unwrap_err();
+        assert!(err.to_string().contains("larger --capacity"), "{err}");
+        // Every write mode asked for still makes one case of each (they write per message).
+        let overrides = Overrides {
+            writes: vec![WriteMode::PerMessage, WriteMode::Batch],
+            ..Overrides::default()
+        };
+        let both = cases(&[Variant::Mpsc], Preset::Smoke, &overrides).unwrap();
+        assert!(both.iter().all(|c| c.writes == WriteMode::PerMessage));
+        assert_eq!(both.len(), 2);
+        assert_eq!(super::super::split_count(7, 2), [4, 3]);
     }
 
     #[test]

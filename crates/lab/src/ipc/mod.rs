@@ -8,7 +8,11 @@
 //!   process's Rust consumer;
 //! - `echo-cross-ffm`, `echo-cross-jni`: round trip, this process pings a Java echo process
 //!   (`java/sidecar echo`) on the FFM ring or on the Rust ring through JNI. Java's rows of the
-//!   same names are the mirror image: a Java pinger of that ring, a Rust echo.
+//!   same names are the mirror image: a Java pinger of that ring, a Rust echo;
+//! - `mpsc`, `mpsc-mixed`: throughput, `producers` producer processes (Rust; or one Rust and
+//!   one Java) into one many-to-one ring, this process consuming (`kinds.rs`);
+//! - `broadcast`: throughput, a Rust transmitter process to `receivers` Rust receivers (this
+//!   process's and receiver processes), the slowest receiver's rate (`kinds.rs`).
 //!
 //! The peer process is started through the peer layer ([`crate::peer`]): a [`ProduceTask`] or
 //! an [`EchoTask`] says how each language's command line asks for it, and a
@@ -21,14 +25,18 @@
 
 mod cases;
 mod echo;
+mod kinds;
 mod run;
 mod tasks;
 mod throughput;
 
-pub use cases::{Case, Overrides, Variant, WriteMode, cases, check_size};
+pub use cases::{Case, Overrides, Variant, WriteMode, broadcast_count, cases, check_size};
 pub use echo::{MIN_WARMUP, WARMUP_LAPS, echo_in_peer, measure_echo, warmup_round_trips};
+pub use kinds::{
+    measure_kind, mpsc_produce_in_peer, receive_in_peer, split_count, transmit_in_peer,
+};
 pub use run::run_cases;
-pub use tasks::{EchoTask, ProduceTask};
+pub use tasks::{EchoTask, MpscProduceTask, ProduceTask, ReceiveTask, TransmitTask};
 pub use throughput::{measure_throughput, produce_in_peer};
 
 /// The experiment's name in results and the catalog.

@@ -6,7 +6,7 @@
 use sympathy_harness::format;
 use sympathy_harness::{Check, Measurement, Metric, Reporter, Stats};
 
-use super::{Case, measure_echo, measure_throughput};
+use super::{Case, Variant, measure_echo, measure_kind, measure_throughput};
 use crate::peer::{PeerError, PeerRuns, Quantiles};
 
 const RTT_METRICS: [Metric; 4] = [
@@ -39,9 +39,18 @@ pub fn run_cases(
                 };
                 match samples {
                     Samples::Rates(rates) => {
-                        let rate = measure_throughput(case, cores, launcher).map_err(named)?;
-                        reporter
-                            .line(&format!("{run} - {label}: msgs/s={}", format::value(rate)))?;
+                        let (rate, note) = if case.variant.is_many_to_one()
+                            || case.variant == Variant::Broadcast
+                        {
+                            measure_kind(case, cores, launcher).map_err(named)?
+                        } else {
+                            let rate = measure_throughput(case, cores, launcher).map_err(named)?;
+                            (rate, String::new())
+                        };
+                        reporter.line(&format!(
+                            "{run} - {label}: msgs/s={}{note}",
+                            format::value(rate)
+                        ))?;
                         rates.push(rate);
                     }
                     Samples::Rtt(quantiles) => {
@@ -65,12 +74,24 @@ pub fn run_cases(
     Ok(())
 }
 
-/// `ring per-message`, `echo`, ...
+/// `ring per-message`, `echo`, `mpsc producers=2`, ...
 fn label(case: &Case) -> String {
     if case.is_throughput() {
-        format!("{} {}", case.variant.name(), case.writes.name())
+        format!("{} {}", case.variant.name(), tag(case))
     } else {
         case.variant.name().to_string()
+    }
+}
+
+/// What tells the cases of one throughput variant apart: the write mode, or the number of
+/// producers or receivers.
+fn tag(case: &Case) -> String {
+    if case.variant.is_many_to_one() {
+        format!("producers={}", case.peers)
+    } else if case.variant == Variant::Broadcast {
+        format!("receivers={}", case.peers)
+    } else {
+        case.writes.name().to_string()
     }
 }
 
@@ -128,11 +149,7 @@ fn print_ratios(
             continue;
         };
         let ratios: Vec<f64> = rates.iter().zip(first).map(|(r, r0)| r / r0).collect();
-        let what = format!(
-            "{} / {} (same round)",
-            case.writes.name(),
-            group[0].writes.name()
-        );
+        let what = format!("{} / {} (same round)", tag(case), tag(&group[0]));
         if let Some(line) = Stats::ratio_line(&what, &ratios, "rounds") {
             reporter.line(&line)?;
         }

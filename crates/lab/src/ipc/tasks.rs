@@ -111,3 +111,116 @@ impl PeerTask for EchoTask {
         args
     }
 }
+
+/// What a many-to-one producer process does: wait for `go` (see [`super::kinds`]), then write
+/// `count` pattern messages of `size` bytes as type `type_id` into the existing many-to-one ring
+/// `ring`, pinned to `core`. Its [`rust_args`](PeerTask::rust_args) parse back into it.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct MpscProduceTask {
+    /// The ring file (already created by the consumer's process).
+    pub ring: PathBuf,
+    /// Payload bytes per message.
+    #[arg(long)]
+    pub size: usize,
+    /// The type id of this producer's messages (its stream at the consumer).
+    #[arg(long = "type")]
+    pub type_id: i32,
+    /// Messages to write, and the core the producer pins itself to.
+    #[command(flatten)]
+    pub run: PeerRun,
+}
+
+/// What a broadcast transmitter process does: wait for `go`, then transmit `count` pattern
+/// messages of `size` bytes into the existing broadcast ring `ring`, pinned to `core`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct TransmitTask {
+    /// The ring file (already created by the measuring process).
+    pub ring: PathBuf,
+    /// Payload bytes per message.
+    #[arg(long)]
+    pub size: usize,
+    /// Messages to transmit, and the core the transmitter pins itself to.
+    #[command(flatten)]
+    pub run: PeerRun,
+}
+
+/// What a broadcast receiver process does: join the ring `ring` before the first message, wait
+/// for `go`, receive and verify `count` messages of `size` bytes pinned to `core`, and print
+/// `elapsed_ns=N`, its first message to its last.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct ReceiveTask {
+    /// The ring file (already created by the measuring process).
+    pub ring: PathBuf,
+    /// Payload bytes per message.
+    #[arg(long)]
+    pub size: usize,
+    /// Messages to receive, and the core the receiver pins itself to.
+    #[command(flatten)]
+    pub run: PeerRun,
+}
+
+/// `java/sidecar run ipc peer ROLE RING --size S [more] --count N --core C`: the Java peers of
+/// the other ring kinds take the Rust peers' arguments after `run ipc peer` (java/sidecar hands
+/// `run NAME` to the JMH runner unless the catalog has experiment NAME, hence not `ipc-peer`).
+fn java_peer_args(rust_args: Vec<OsString>) -> Vec<OsString> {
+    ["run".into(), "ipc".into(), "peer".into()]
+        .into_iter()
+        .chain(rust_args)
+        .collect()
+}
+
+impl PeerTask for MpscProduceTask {
+    fn rust_args(&self) -> Vec<OsString> {
+        vec![
+            "mpsc-producer".into(),
+            self.ring.clone().into(),
+            "--size".into(),
+            arg(self.size),
+            "--type".into(),
+            arg(self.type_id),
+        ]
+        .into_iter()
+        .chain(self.run.rust_args())
+        .collect()
+    }
+
+    fn java_args(&self) -> Vec<OsString> {
+        java_peer_args(self.rust_args())
+    }
+}
+
+impl PeerTask for TransmitTask {
+    fn rust_args(&self) -> Vec<OsString> {
+        vec![
+            "transmitter".into(),
+            self.ring.clone().into(),
+            "--size".into(),
+            arg(self.size),
+        ]
+        .into_iter()
+        .chain(self.run.rust_args())
+        .collect()
+    }
+
+    fn java_args(&self) -> Vec<OsString> {
+        java_peer_args(self.rust_args())
+    }
+}
+
+impl PeerTask for ReceiveTask {
+    fn rust_args(&self) -> Vec<OsString> {
+        vec![
+            "receiver".into(),
+            self.ring.clone().into(),
+            "--size".into(),
+            arg(self.size),
+        ]
+        .into_iter()
+        .chain(self.run.rust_args())
+        .collect()
+    }
+
+    fn java_args(&self) -> Vec<OsString> {
+        java_peer_args(self.rust_args())
+    }
+}

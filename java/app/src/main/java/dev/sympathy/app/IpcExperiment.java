@@ -25,7 +25,11 @@ import java.util.Set;
  * to an echo JVM), {@code ring-cross} (a Rust producer, {@code sympathy run ipc-peer producer}, to a
  * consumer thread of this JVM), {@code echo-cross-ffm} and {@code echo-cross-jni} (round trip from a
  * pinging thread of this JVM on the FFM ring, or on the Rust ring through JNI, to a Rust echo,
- * {@code sympathy run ipc-peer echo}). Each end is pinned to its own core, every message is
+ * {@code sympathy run ipc-peer echo}); on the other ring kinds ({@link IpcKinds}) {@code mpsc} (Java producer
+ * JVMs into one many-to-one ring, a consumer thread of this JVM), {@code mpsc-mixed} (a Rust and a Java
+ * producer), {@code broadcast} (a transmitter JVM, receivers: a thread of this JVM and receiver JVMs), and
+ * the reference rows {@code mpsc-agrona} and {@code broadcast-agrona} (Agrona's own classes, one JVM); their
+ * peers are {@code run ipc peer ROLE} ({@link IpcPeer}). Each end is pinned to its own core, every message is
  * verified. Values come from the catalog at the preset; {@code --plan} prints, from the same
  * {@link #cases} the run measures, one line per result group without measuring.
  *
@@ -43,22 +47,39 @@ final class IpcExperiment {
     private IpcExperiment() {}
 
     /** Catalog variant names, in report order. */
-    static final List<String> VARIANTS = List.of("ring", "echo", "ring-cross", "echo-cross-ffm", "echo-cross-jni");
+    static final List<String> VARIANTS = List.of("ring", "echo", "ring-cross", "echo-cross-ffm", "echo-cross-jni",
+            "mpsc", "mpsc-mixed", "mpsc-agrona", "broadcast", "broadcast-agrona");
 
     /**
      * One result group: a variant and every param its results carry (runner params aside).
      * {@code producer} and {@code consumer} are the languages of the two processes (of an echo:
-     * the pinger's, always Java here, and the echo's).
+     * the pinger's, always Java here, and the echo's; mpsc-mixed's producers: {@code rust+java}).
+     * {@code peers}: the producers of a many-to-one variant, the receivers of a broadcast one, else 1.
      */
     record Case(String variant, String producer, String consumer, int sizeBytes, long capacity, String writes,
-            long messages) {
+            long messages, int peers) {
         boolean throughput() {
-            return variant.equals("ring") || variant.equals("ring-cross");
+            return !variant.startsWith("echo");
         }
 
-        /** Whether the other process is the Rust binary. */
+        /** A many-to-one variant ({@code producers} producers). */
+        boolean manyToOne() {
+            return variant.startsWith("mpsc");
+        }
+
+        /** A broadcast variant ({@code receivers} receivers). */
+        boolean broadcast() {
+            return variant.startsWith("broadcast");
+        }
+
+        /** Whether another process is the Rust binary. */
         boolean needsRust() {
-            return producer.equals("rust") || consumer.equals("rust");
+            return producer.contains("rust") || consumer.equals("rust");
+        }
+
+        /** What tells the cases of one variant apart on the human lines: {@code producers=2}, ... */
+        String tag() {
+            return manyToOne() ? " producers=" + peers : broadcast() ? " receivers=" + peers : "";
         }
 
         /** The ring implementation of this JVM's end: {@code jni} for echo-cross-jni, else {@code ffm}. */
@@ -76,6 +97,11 @@ final class IpcExperiment {
             params.put("writes", writes);
             if (writes.equals(WriteMode.BATCH.label())) {
                 params.put("batch", RingImpl.ProducerEnd.BATCH); // as the Rust side's (its default --batch)
+            }
+            if (manyToOne()) {
+                params.put("producers", peers);
+            } else if (broadcast()) {
+                params.put("receivers", peers);
             }
             params.put(throughput() ? "count" : "round_trips", messages);
             params.put("placement", "cross-core");
@@ -99,16 +125,67 @@ final class IpcExperiment {
         List<Case> cases = new ArrayList<>();
         for (String variant : variants) {
             switch (variant) {
-                case "ring" -> cases.add(new Case(variant, "java", "java", size, capacity, writes, count));
-                case "echo" -> cases.add(new Case(variant, "java", "java", size, capacity, writes, roundTrips));
-                case "ring-cross" -> cases.add(new Case(variant, "rust", "java", size, capacity, writes, count));
+                case "ring" -> cases.add(new Case(variant, "java", "java", size, capacity, writes, count, 1));
+                case "echo" -> cases.add(new Case(variant, "java", "java", size, capacity, writes, roundTrips, 1));
+                case "ring-cross" -> cases.add(new Case(variant, "rust", "java", size, capacity, writes, count, 1));
                 case "echo-cross-ffm", "echo-cross-jni" ->
-                    cases.add(new Case(variant, "java", "rust", size, capacity, writes, roundTrips));
+                    cases.add(new Case(variant, "java", "rust", size, capacity, writes, roundTrips, 1));
+                // The other ring kinds: every message written one call at a time.
+                case "mpsc", "mpsc-mixed", "mpsc-agrona" -> {
+                    long own = Math.max(variantLongs(ipc, variant, "capacity", at).get(0), 8L * size);
+                    for (long producers : variantLongs(ipc, variant, "producers", at)) {
+                        cases.add(new Case(variant, variant.equals("mpsc-mixed") ? "rust+java" : "java", "java", size,
+                                own, WriteMode.PER_MESSAGE.label(), Math.max(count, 2 * producers),
+                                Math.toIntExact(producers)));
+                    }
+                }
+                case "broadcast", "broadcast-agrona" -> {
+                    long own = Math.max(variantLongs(ipc, variant, "capacity", at).get(0), 8L * size);
+                    long messages = broadcastCount(count, size, own);
+                    for (long receivers : variantLongs(ipc, variant, "receivers", at)) {
+                        cases.add(new Case(variant, "java", "java", size, own, WriteMode.PER_MESSAGE.label(), messages,
+                                Math.toIntExact(receivers)));
+                    }
+                }
                 default -> throw new UsageException("run ipc: unknown variant '" + variant + "' (choose from "
                         + String.join(", ", VARIANTS) + ")");
             }
         }
         return cases;
+    }
+
+    /**
+     * Messages per broadcast run: {@code count}, capped so that the whole run fits in half the
+     * ring (the transmitter never waits: only a ring that holds the run keeps every receiver from
+     * being lapped), as the Rust side's {@code broadcast_count}.
+     */
+    static long broadcastCount(long count, int size, long capacity) {
+        long record = (size + 8 + 7) / 8 * 8;
+        long fits = capacity / 2 / record;
+        if (fits < 2) {
+            throw new UsageException("run ipc: a broadcast run must fit in half the ring: " + capacity + " bytes hold "
+                    + fits + " messages of " + size + " bytes");
+        }
+        return Math.min(count, fits);
+    }
+
+    /**
+     * The whole numbers param {@code name} takes for {@code variant} at {@code preset}: the
+     * variant's own value ({@code params = { capacity = .. }}), else the experiment's (one or a list).
+     */
+    private static List<Long> variantLongs(ExperimentSpec ipc, String variant, String name, Preset at) {
+        Object fixed = ipc.variant(variant).map(v -> v.params().get(name)).orElse(null);
+        List<?> values = fixed == null ? param(ipc, name).valuesAt(at)
+                : fixed instanceof List<?> list ? list : List.of(fixed);
+        List<Long> longs = new ArrayList<>();
+        for (Object value : values) {
+            if (!(value instanceof Number n) || n.longValue() < 1) {
+                throw new CatalogException("experiments/ipc.toml: `" + name + "` of " + variant + " is not a whole number"
+                        + " >= 1: " + value);
+            }
+            longs.add(n.longValue());
+        }
+        return longs;
     }
 
     /** The repository: the parent of the catalog folder the launcher names. */
@@ -124,6 +201,10 @@ final class IpcExperiment {
 
     /** {@code run ipc [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--runs R] [--cores P,C]}. */
     static void run(String[] argv) throws IOException, InterruptedException {
+        if (argv.length >= 3 && argv[1].equals("ipc") && argv[2].equals("peer")) {
+            IpcPeer.run(argv); // a peer of a run (the mpsc and broadcast variants'), as `sympathy run ipc-peer`
+            return;
+        }
         if (argv.length < 2 || !argv[1].equals("ipc")) {
             final String name = argv.length < 2 ? "" : argv[1];
             throw new UsageException("run " + name + ": neither the JMH runner (java/jmh/run list) nor the sidecar runs"
@@ -188,13 +269,26 @@ final class IpcExperiment {
         params.put("jvm_args", String.join(" ", ChildJvm.jvmArgs()));
         if (c.throughput()) {
             double[] msgs = new double[runs];
+            if (c.variant().equals("mpsc-agrona")) {
+                IpcKinds.agronaManyToOne(c, cores, true); // one JVM: its first run compiles the loops
+            } else if (c.variant().equals("broadcast-agrona")) {
+                IpcKinds.agronaBroadcast(c, cores, true);
+            }
             for (int run = 0; run < runs; run++) {
                 Path file = dir.resolve("sympathy-run-ipc-" + ProcessHandle.current().pid() + "-" + run + ".ring");
-                msgs[run] = c.producer().equals("java")
-                        ? BenchCommands.oneBench(file, ffm, ffm, c.sizeBytes(), c.messages(), c.capacity(), cores,
-                                WriteMode.parse("run ipc", c.writes()), RingImpl.ProducerEnd.BATCH)
-                        : fromRust(sympathy, file, c, cores);
-                out.line(String.format("%d - %s: msgs/s=%s", run, c.variant(), Output.human(msgs[run])));
+                IpcKinds.Rate rate = switch (c.variant()) {
+                    case "mpsc", "mpsc-mixed" -> IpcKinds.manyToOne(c, cores, sympathy, file);
+                    case "mpsc-agrona" -> IpcKinds.agronaManyToOne(c, cores, false);
+                    case "broadcast" -> IpcKinds.broadcast(c, cores, sympathy, file);
+                    case "broadcast-agrona" -> IpcKinds.agronaBroadcast(c, cores, false);
+                    default -> new IpcKinds.Rate(c.producer().equals("java")
+                            ? BenchCommands.oneBench(file, ffm, ffm, c.sizeBytes(), c.messages(), c.capacity(), cores,
+                                    WriteMode.parse("run ipc", c.writes()), RingImpl.ProducerEnd.BATCH)
+                            : fromRust(sympathy, file, c, cores), "");
+                };
+                msgs[run] = rate.value();
+                out.line(String.format("%d - %s%s: msgs/s=%s%s", run, c.variant(), c.tag(), Output.human(msgs[run]),
+                        rate.note()));
             }
             double[] bytes = Arrays.stream(msgs).map(m -> m * c.sizeBytes()).toArray();
             out.result("ipc", c.variant(), params, "msgs_per_sec", "msgs/s", Stats.of(msgs));

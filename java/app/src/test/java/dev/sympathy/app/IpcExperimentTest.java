@@ -27,8 +27,9 @@ class IpcExperimentTest {
     @Test
     void shouldListEveryVariantWithTheCatalogValuesAndTheRustParamNames() throws Exception {
         List<IpcExperiment.Case> cases = IpcExperiment.cases(catalog(), IpcExperiment.VARIANTS, "quick");
-        assertEquals(List.of("ring", "echo", "ring-cross", "echo-cross-ffm", "echo-cross-jni"),
-                cases.stream().map(IpcExperiment.Case::variant).toList());
+        assertEquals(List.of("ring", "echo", "ring-cross", "echo-cross-ffm", "echo-cross-jni", "mpsc", "mpsc",
+                "mpsc-mixed", "mpsc-agrona", "mpsc-agrona", "broadcast", "broadcast", "broadcast-agrona",
+                "broadcast-agrona"), cases.stream().map(IpcExperiment.Case::variant).toList());
         assertEquals(List.of("producer", "consumer", "size_bytes", "capacity", "writes", "count", "placement"),
                 List.copyOf(cases.get(0).params().keySet()));
         assertTrue(cases.get(1).params().containsKey("round_trips"));
@@ -45,8 +46,29 @@ class IpcExperimentTest {
             assertEquals(100_000L, echoCross.params().get("round_trips"), echoCross.variant());
             assertTrue(echoCross.needsRust() && !echoCross.throughput(), echoCross.variant());
         }
-        assertEquals(List.of("ffm", "ffm", "ffm", "ffm", "jni"), cases.stream().map(IpcExperiment.Case::ringImpl).toList());
+        assertEquals(List.of("ffm", "ffm", "ffm", "ffm", "jni"),
+                cases.subList(0, 5).stream().map(IpcExperiment.Case::ringImpl).toList());
         assertFalse(cases.get(1).needsRust());
+    }
+
+    @Test
+    void shouldPlanTheOtherRingKindsWithTheirProducersAndReceivers() {
+        List<IpcExperiment.Case> cases = IpcExperiment.cases(catalog(),
+                List.of("mpsc", "mpsc-mixed", "mpsc-agrona", "broadcast", "broadcast-agrona"), "quick");
+        assertEquals(List.of(1, 2, 2, 1, 2, 1, 2, 1, 2), cases.stream().map(IpcExperiment.Case::peers).toList());
+        assertEquals(List.of("producer", "consumer", "size_bytes", "capacity", "writes", "producers", "count",
+                "placement"), List.copyOf(cases.get(0).params().keySet()));
+        assertEquals("rust+java", cases.get(2).params().get("producer"));
+        assertTrue(cases.get(2).needsRust() && !cases.get(0).needsRust() && !cases.get(3).needsRust());
+        assertTrue(cases.stream().allMatch(IpcExperiment.Case::throughput));
+        IpcExperiment.Case broadcast = cases.get(6);
+        assertEquals(2, broadcast.params().get("receivers"));
+        assertEquals(64L << 20, broadcast.capacity());
+        // The whole run fits in half the ring: 16-byte records of a 4-byte message.
+        assertTrue(broadcast.messages() * 16 <= broadcast.capacity() / 2, broadcast.toString());
+        assertEquals(2_097_152L, IpcExperiment.broadcastCount(50_000_000L, 4, 64L << 20));
+        assertEquals(1_000L, IpcExperiment.broadcastCount(1_000L, 4, 64L << 20));
+        assertEquals(List.of(1000L, 1000L, 999L), java.util.Arrays.stream(IpcKinds.split(2999, 3)).boxed().toList());
     }
 
     @Test
