@@ -162,6 +162,11 @@ impl Proc {
         }
     }
 
+    /// What the child has written to stdout so far.
+    pub fn stdout_so_far(&self) -> String {
+        std::fs::read_to_string(&self.stdout).unwrap_or_default()
+    }
+
     /// What the child has written to stderr so far.
     pub fn stderr_so_far(&self) -> String {
         std::fs::read_to_string(&self.stderr).unwrap_or_default()

@@ -116,6 +116,8 @@ impl Receiver {
             found = self.header_at(after);
         }
         let len = self.copy_payload(found);
+        // SYNC POINT: tail-intent (pairs with the transmitter's release fence after its intent
+        // store: a byte of the copy written after that intent makes the intent visible below).
         fence(Ordering::Acquire);
         if !self.not_overwritten(found.position) {
             self.lapped += 1;
