@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use sympathy_queue::{Consumer, Full, Producer, create_file};
 
 use super::message::{ElementKind, Message, Tick};
-use super::pair::Transfer;
+use super::pair::{SPINS_WHEN_WAITING, Transfer};
 use super::variants::{consume_each, produce_each};
 use super::{Placement, QueueRunError};
 use crate::scratch::ScratchFile;
@@ -270,10 +270,16 @@ fn produce_for_peer<M: Message>(
     Ok(elapsed)
 }
 
+/// Waits as every other variant's [`super::Waiter`] does: cross-core [`SPINS_WHEN_WAITING`]
+/// spin hints (one hint pulled the other side's line straight back), same-core a yield.
 #[inline(always)]
 fn idle(placement: Placement) {
     match placement {
-        Placement::CrossCore => std::hint::spin_loop(),
+        Placement::CrossCore => {
+            for _ in 0..SPINS_WHEN_WAITING {
+                std::hint::spin_loop();
+            }
+        }
         Placement::SameCore => std::thread::yield_now(),
     }
 }

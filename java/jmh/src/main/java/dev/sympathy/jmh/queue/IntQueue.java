@@ -14,6 +14,17 @@ public interface IntQueue {
     /** Takes the oldest value, or {@link #EMPTY}. Consumer thread only. */
     int poll();
 
+    /**
+     * Adds the values of up to {@code limit} consecutive sequence numbers from {@code first} (the
+     * value of sequence number {@code s} is {@code (int) (s & (Queues.POOL - 1))}, as the
+     * benchmark's producer sends them) and returns how many (0 when full). A queue that fills in
+     * batches ({@link P1C1BatchQueue}) publishes them with one store; the default offers one.
+     * Producer thread only.
+     */
+    default int offerSequence(long first, int limit) {
+        return offer((int) (first & (Queues.POOL - 1))) ? 1 : 0;
+    }
+
     /** Where {@link #drain} hands each value it takes, in order. */
     @FunctionalInterface
     interface Sink {

@@ -21,7 +21,8 @@ import org.jctools.queues.SpscArrayQueue;
 public final class Queues {
     /** Every variant {@link #create} knows, in report order. */
     public static final String[] VARIANTS = {
-        "p1c1", "p1c1-boxed", "p1c1-offheap", "fastflow", "ring", "jctools-spsc", "agrona-one-to-one", "array-blocking-queue", "concurrent-linked-queue",
+        "p1c1", "p1c1-boxed", "p1c1-batch", "p1c1-offheap", "p1c1-ipc", "fastflow", "ring", "jctools-spsc", "agrona-one-to-one",
+        "array-blocking-queue", "concurrent-linked-queue",
     };
     /**
      * Values cycle through {@code [0, POOL)}: a power of two larger than any capacity used, and the
@@ -60,12 +61,26 @@ public final class Queues {
 
     /**
      * Most values the consumer takes per read before it releases their slots (the {@code batch}
-     * parity fact): {@value FfmRingQueue#BATCH} for {@code ring}, 1 for every queue polled one value
-     * at a time.
+     * parity fact): {@value FfmRingQueue#BATCH} for {@code ring}, {@value P1C1BatchQueue#BATCH} for
+     * {@code p1c1-batch}, 1 for every queue polled one value at a time.
      */
     public static int batch(String variant) {
         requireKnown(variant);
-        return variant.equals("ring") ? FfmRingQueue.BATCH : 1;
+        return switch (variant) {
+            case "ring" -> FfmRingQueue.BATCH;
+            case "p1c1-batch" -> P1C1BatchQueue.BATCH;
+            default -> 1;
+        };
+    }
+
+    /**
+     * Most values the producer sends per call, published at once ({@link IntQueue#offerSequence}):
+     * {@value P1C1BatchQueue#BATCH} for {@code p1c1-batch}, 1 for every other queue (the record
+     * rings write one record per offer).
+     */
+    public static int producerBatch(String variant) {
+        requireKnown(variant);
+        return variant.equals("p1c1-batch") ? P1C1BatchQueue.BATCH : 1;
     }
 
     /**
@@ -85,10 +100,13 @@ public final class Queues {
     }
 
     /**
-     * A queue of {@code capacity} messages.
+     * A queue of {@code capacity} messages, both of its ends in this process: {@code p1c1-ipc}'s is
+     * its queue file with both roles claimed (the benchmark instead claims the producer's and
+     * starts a consumer JVM: {@link IpcConsumer}).
      *
      * @throws IllegalArgumentException for an unknown variant or a bad capacity
-     * @throws java.io.UncheckedIOException if the {@code ring} variant cannot create its ring file
+     * @throws java.io.UncheckedIOException if the {@code ring} or {@code p1c1-ipc} variant cannot
+     *     create its file
      */
     public static IntQueue create(String variant, int capacity) {
         if (capacity < 2 || Integer.bitCount(capacity) != 1 || capacity > POOL / 2) {
@@ -97,7 +115,9 @@ public final class Queues {
         return switch (variant) {
             case "p1c1" -> new P1C1IntQueue(capacity);
             case "p1c1-boxed" -> new P1C1BoxedQueue(capacity, Boxes.BOXES);
+            case "p1c1-batch" -> new P1C1BatchQueue(capacity);
             case "p1c1-offheap" -> new P1C1OffHeapQueue(capacity);
+            case "p1c1-ipc" -> P1C1FileQueue.create(capacity, P1C1FileQueue.PRODUCER_ROLE | P1C1FileQueue.CONSUMER_ROLE);
             case "fastflow" -> new FastFlowIntQueue(capacity);
             case "jctools-spsc" -> boxed(new SpscArrayQueue<>(capacity));
             case "array-blocking-queue" -> boxed(new ArrayBlockingQueue<>(capacity));

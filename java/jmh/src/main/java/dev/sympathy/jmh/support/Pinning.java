@@ -57,7 +57,16 @@ public final class Pinning {
      * the first two for a pair of threads. The parity fact {@code pinned} records the outcome.
      */
     public static void pinToAvailable(int nth) {
-        pin(AVAILABLE[Math.floorMod(nth, AVAILABLE.length)]);
+        pin(availableCore(nth));
+    }
+
+    /**
+     * The {@code nth} core the process may use (counting from 0, wrapping round), as read when this
+     * class was initialised: the core {@link #pinToAvailable} pins to, named for another process (a
+     * child JVM inherits the affinity of the thread that starts it, so it is told its core).
+     */
+    public static int availableCore(int nth) {
+        return AVAILABLE[Math.floorMod(nth, AVAILABLE.length)];
     }
 
     /** The cores of a {@code Cpus_allowed_list} value such as {@code 0-3,8,10-11}, ascending. */
