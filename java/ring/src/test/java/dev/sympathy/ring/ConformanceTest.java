@@ -66,7 +66,8 @@ class ConformanceTest {
                 Outcome want = Outcome.expected(c.get("expect"));
                 assertTrue(want.step() == null || STEPS.contains(want.step()), "unknown step " + want.step());
                 Path path = prepare(c);
-                assertEquals(want, runSteps(manifest, path), c.get("about").asText());
+                RingKind kind = c.has("ring") ? RingKind.ofCliName(c.get("ring").asText()) : RingKind.ONE_TO_ONE;
+                assertEquals(want, runSteps(manifest, path, kind), c.get("about").asText());
             }));
         }
         return tests.stream();
@@ -90,10 +91,12 @@ class ConformanceTest {
                 boolean refusedAtOpen = "open".equals(want.step()) && !want.kind().equals("corrupt-record")
                         && !want.kind().equals("wrong-kind");
                 Path path = prepare(c);
+                RingKind fileKind = c.path("make").has("kind")
+                        ? RingKind.ofCliName(c.get("make").get("kind").asText()) : RingKind.ONE_TO_ONE;
                 if ("open".equals(want.step()) && want.kind().equals("wrong-kind")) {
                     // The read-only open takes every kind: it opens the file and says what it is.
                     try (RingFile ring = RingFile.openReadOnly(path, timeout)) {
-                        assertTrue(ring.kind() != RingKind.ONE_TO_ONE, "open refused a one-to-one ring as wrong-kind");
+                        assertEquals(fileKind, ring.kind());
                     }
                     return;
                 }
@@ -114,8 +117,11 @@ class ConformanceTest {
                         positionsBad = true;
                     }
                     assertEquals("open".equals(want.step()), positionsBad);
-                    assertThrows(IllegalStateException.class, ring::consumer);
-                    assertThrows(IllegalStateException.class, ring::producer);
+                    // Read-only: no side attaches (a ring of another kind is refused for its kind first).
+                    Class<? extends RuntimeException> refusal = fileKind == RingKind.ONE_TO_ONE
+                            ? IllegalStateException.class : WrongKindException.class;
+                    assertThrows(refusal, ring::consumer);
+                    assertThrows(refusal, ring::producer);
                 }
             }));
         }
@@ -211,8 +217,93 @@ class ConformanceTest {
         return path;
     }
 
-    /** Runs the steps on {@code path}, stopping at the first {@link RingException}. */
-    private static Outcome runSteps(JsonNode manifest, Path path) throws IOException {
+    /**
+     * Runs the steps on {@code path} with the ring of {@code kind}, stopping at the first
+     * {@link RingException}: a many-to-one ring's consumer and a producer, a broadcast ring's
+     * receiver (attach-consumer, then receives up to the read limit) and transmitter.
+     */
+    private static Outcome runSteps(JsonNode manifest, Path path, RingKind kind) throws IOException {
+        return switch (kind) {
+            case ONE_TO_ONE -> runOneToOneSteps(manifest, path);
+            case MANY_TO_ONE -> runManyToOneSteps(manifest, path);
+            case BROADCAST -> runBroadcastSteps(manifest, path);
+        };
+    }
+
+    private static Outcome runManyToOneSteps(JsonNode manifest, Path path) throws IOException {
+        Duration timeout = Duration.ofMillis(manifest.get("open_timeout_ms").asLong());
+        int limit = manifest.get("first_read_limit").asInt();
+        int type = manifest.get("first_write").get("type").asInt();
+        byte[] payload = HexFormat.of().parseHex(manifest.get("first_write").get("payload").asText());
+        int[] delivered = {0};
+        String step = "open";
+        RingFile ring = null;
+        ManyToOneConsumer consumer = null;
+        ManyToOneProducer producer = null;
+        try {
+            ring = RingFile.open(path, timeout, RingKind.MANY_TO_ONE);
+            step = "attach-consumer";
+            consumer = ring.manyToOneConsumer();
+            step = "first-read";
+            consumer.read((t, buffer, offset, length) -> delivered[0]++, limit);
+            step = "attach-producer";
+            producer = ring.manyToOneProducer();
+            step = "first-write";
+            if (!producer.write(type, payload, 0, payload.length)) {
+                return new Outcome(step, "full", delivered[0]);
+            }
+            return new Outcome(null, "ok", delivered[0]);
+        } catch (RingException e) {
+            return new Outcome(step, e.kind(), delivered[0]);
+        } finally {
+            if (producer != null) {
+                producer.close();
+            }
+            if (consumer != null) {
+                consumer.close();
+            }
+            if (ring != null) {
+                ring.close();
+            }
+        }
+    }
+
+    private static Outcome runBroadcastSteps(JsonNode manifest, Path path) throws IOException {
+        Duration timeout = Duration.ofMillis(manifest.get("open_timeout_ms").asLong());
+        int limit = manifest.get("first_read_limit").asInt();
+        int type = manifest.get("first_write").get("type").asInt();
+        byte[] payload = HexFormat.of().parseHex(manifest.get("first_write").get("payload").asText());
+        int[] delivered = {0};
+        String step = "open";
+        RingFile ring = null;
+        BroadcastTransmitter transmitter = null;
+        try {
+            ring = RingFile.open(path, timeout, RingKind.BROADCAST);
+            step = "attach-consumer";
+            BroadcastReceiver receiver = ring.broadcastReceiver();
+            step = "first-read";
+            while (delivered[0] < limit && receiver.receive((t, buffer, offset, length) -> delivered[0]++) > 0) {
+                // one record per call, until none is new
+            }
+            step = "attach-producer";
+            transmitter = ring.broadcastTransmitter();
+            step = "first-write";
+            transmitter.transmit(type, payload, 0, payload.length);
+            return new Outcome(null, "ok", delivered[0]);
+        } catch (RingException e) {
+            return new Outcome(step, e.kind(), delivered[0]);
+        } finally {
+            if (transmitter != null) {
+                transmitter.close();
+            }
+            if (ring != null) {
+                ring.close();
+            }
+        }
+    }
+
+    /** Runs the one-to-one steps on {@code path}, stopping at the first {@link RingException}. */
+    private static Outcome runOneToOneSteps(JsonNode manifest, Path path) throws IOException {
         Duration timeout = Duration.ofMillis(manifest.get("open_timeout_ms").asLong());
         int limit = manifest.get("first_read_limit").asInt();
         int type = manifest.get("first_write").get("type").asInt();
