@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use sympathy_ring::inspect::RingView;
-use sympathy_ring::layout::*;
 use sympathy_ring::layout::Kind;
+use sympathy_ring::layout::*;
 use sympathy_ring::{BroadcastRing, ManyToOneRing, Ring, RingError};
 
 /// The folder of the manifest and the committed files.
@@ -101,8 +101,9 @@ struct Make {
 
 /// The kind a case names (`spsc`, `mpsc`, `broadcast`), one-to-one when it names none.
 fn kind_named(name: &Option<String>) -> Kind {
-    name.as_deref()
-        .map_or(Kind::OneToOne, |n| n.parse().unwrap_or_else(|e| panic!("{e}")))
+    name.as_deref().map_or(Kind::OneToOne, |n| {
+        n.parse().unwrap_or_else(|e| panic!("{e}"))
+    })
 }
 
 fn default_capacity() -> usize {
@@ -225,7 +226,12 @@ fn generate(make: &Make) -> Vec<u8> {
             let kind = kind_named(&make.kind);
             let mut b = vec![0u8; kind.file_length(capacity)];
             put(&mut b, MAGIC_OFFSET, 8, MAGIC.into());
-            put(&mut b, LAYOUT_VERSION_OFFSET, 4, kind.layout_version().into());
+            put(
+                &mut b,
+                LAYOUT_VERSION_OFFSET,
+                4,
+                kind.layout_version().into(),
+            );
             if kind.layout_version() >= KIND_LAYOUT_VERSION {
                 put(&mut b, KIND_OFFSET, 4, kind.word().into());
             }
