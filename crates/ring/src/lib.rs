@@ -50,6 +50,8 @@ mod futex;
 pub mod inspect;
 pub mod layout;
 #[cfg(all(test, loom))]
+mod loom_family;
+#[cfg(all(test, loom))]
 mod loom_model;
 mod many_to_one;
 mod open;

@@ -55,7 +55,7 @@ use crate::ring::{DEFAULT_OPEN_TIMEOUT, anonymous_region, create_region, open_ki
 /// producer and consumer are dropped.
 #[derive(Clone)]
 pub struct ManyToOneRing {
-    region: Arc<Region>,
+    pub(crate) region: Arc<Region>,
 }
 
 impl std::fmt::Debug for ManyToOneRing {
