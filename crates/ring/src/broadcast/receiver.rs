@@ -119,7 +119,9 @@ impl Receiver {
         // SYNC POINT: tail-intent (pairs with the transmitter's release fence after its intent
         // store: a byte of the copy written after that intent makes the intent visible below).
         fence(Ordering::Acquire);
-        if !self.not_overwritten(found.position) {
+        // From `cursor`, not the record's position: a padding record overwritten meanwhile
+        // could have sent the read to a wrong place (the Java receiver checks the same).
+        if !self.not_overwritten(cursor) {
             self.lapped += 1;
             self.next_record = self.region.lv_latest(); // SYNC POINT: latest
             return Ok(None);
