@@ -352,11 +352,26 @@ struct Outcome {
 
 /// Runs the manifest's steps on `path` with the ring of `kind`, stopping at the first failure.
 fn run_steps(manifest: &Manifest, path: &Path, kind: Kind) -> Outcome {
+    let steps = Steps {
+        timeout: Duration::from_millis(manifest.open_timeout_ms),
+        read_limit: manifest.first_read_limit,
+        write_type: manifest.first_write.type_id,
+        write_payload: hex(&manifest.first_write.payload),
+    };
     match kind {
-        Kind::OneToOne => run_one_to_one_steps(manifest, path),
-        Kind::ManyToOne => run_many_to_one_steps(manifest, path),
-        Kind::Broadcast => run_broadcast_steps(manifest, path),
+        Kind::OneToOne => steps.one_to_one(path),
+        Kind::ManyToOne => steps.many_to_one(path),
+        Kind::Broadcast => steps.broadcast(path),
     }
+}
+
+/// What the manifest's steps take: the open's timeout, the first read's limit, the first
+/// write's message.
+struct Steps {
+    timeout: Duration,
+    read_limit: usize,
+    write_type: i32,
+    write_payload: Vec<u8>,
 }
 
 fn fail(step: &str, e: RingError, delivered: usize) -> Outcome {
@@ -366,95 +381,91 @@ fn fail(step: &str, e: RingError, delivered: usize) -> Outcome {
     }
 }
 
-/// The steps on a many-to-one ring: open, the consumer, one read, a producer (which never
-/// fails: producers do not attach), one write.
-fn run_many_to_one_steps(manifest: &Manifest, path: &Path) -> Outcome {
-    let timeout = Duration::from_millis(manifest.open_timeout_ms);
-    let mut delivered = 0;
-    let ring = match ManyToOneRing::open_with_timeout(path, timeout) {
-        Ok(ring) => ring,
-        Err(e) => return fail("open", e, 0),
-    };
-    let mut consumer = match ring.consumer() {
-        Ok(c) => c,
-        Err(e) => return fail("attach-consumer", e, 0),
-    };
-    if let Err(e) = consumer.read(|_, _| delivered += 1, manifest.first_read_limit) {
-        return fail("first-read", e, delivered);
-    }
-    let mut producer = ring.producer();
-    let payload = hex(&manifest.first_write.payload);
-    if let Err(e) = producer.try_write(manifest.first_write.type_id, &payload) {
-        return fail("first-write", e, delivered);
-    }
-    Outcome {
-        failed: None,
-        delivered,
-    }
-}
-
-/// The steps on a broadcast ring: open, a receiver (`attach-consumer`), receives up to the
-/// read limit (`first-read`), the transmitter (`attach-producer`), one transmit
-/// (`first-write`).
-fn run_broadcast_steps(manifest: &Manifest, path: &Path) -> Outcome {
-    let timeout = Duration::from_millis(manifest.open_timeout_ms);
-    let mut delivered = 0;
-    let ring = match BroadcastRing::open_with_timeout(path, timeout) {
-        Ok(ring) => ring,
-        Err(e) => return fail("open", e, 0),
-    };
-    let mut receiver = match ring.receiver() {
-        Ok(r) => r,
-        Err(e) => return fail("attach-consumer", e, 0),
-    };
-    while delivered < manifest.first_read_limit {
-        match receiver.receive(|_, _| ()) {
-            Ok(Some(())) => delivered += 1,
-            Ok(None) => break,
-            Err(e) => return fail("first-read", e, delivered),
+impl Steps {
+    /// The steps on a many-to-one ring: open, the consumer, one read, a producer (which never
+    /// fails: producers do not attach), one write.
+    fn many_to_one(&self, path: &Path) -> Outcome {
+        let mut delivered = 0;
+        let ring = match ManyToOneRing::open_with_timeout(path, self.timeout) {
+            Ok(ring) => ring,
+            Err(e) => return fail("open", e, 0),
+        };
+        let mut consumer = match ring.consumer() {
+            Ok(c) => c,
+            Err(e) => return fail("attach-consumer", e, 0),
+        };
+        if let Err(e) = consumer.read(|_, _| delivered += 1, self.read_limit) {
+            return fail("first-read", e, delivered);
+        }
+        let mut producer = ring.producer();
+        if let Err(e) = producer.try_write(self.write_type, &self.write_payload) {
+            return fail("first-write", e, delivered);
+        }
+        Outcome {
+            failed: None,
+            delivered,
         }
     }
-    let mut transmitter = match ring.transmitter() {
-        Ok(t) => t,
-        Err(e) => return fail("attach-producer", e, delivered),
-    };
-    let payload = hex(&manifest.first_write.payload);
-    if let Err(e) = transmitter.transmit(manifest.first_write.type_id, &payload) {
-        return fail("first-write", e, delivered);
-    }
-    Outcome {
-        failed: None,
-        delivered,
-    }
-}
 
-/// The steps on a one-to-one ring: open, attach the consumer, one read, attach the producer,
-/// one write.
-fn run_one_to_one_steps(manifest: &Manifest, path: &Path) -> Outcome {
-    let timeout = Duration::from_millis(manifest.open_timeout_ms);
-    let mut delivered = 0;
-    let ring = match Ring::open_with_timeout(path, timeout) {
-        Ok(ring) => ring,
-        Err(e) => return fail("open", e, 0),
-    };
-    let mut consumer = match ring.consumer() {
-        Ok(c) => c,
-        Err(e) => return fail("attach-consumer", e, 0),
-    };
-    if let Err(e) = consumer.read(|_, _| delivered += 1, manifest.first_read_limit) {
-        return fail("first-read", e, delivered);
+    /// The steps on a broadcast ring: open, a receiver (`attach-consumer`), receives up to the
+    /// read limit (`first-read`), the transmitter (`attach-producer`), one transmit
+    /// (`first-write`).
+    fn broadcast(&self, path: &Path) -> Outcome {
+        let mut delivered = 0;
+        let ring = match BroadcastRing::open_with_timeout(path, self.timeout) {
+            Ok(ring) => ring,
+            Err(e) => return fail("open", e, 0),
+        };
+        let mut receiver = match ring.receiver() {
+            Ok(r) => r,
+            Err(e) => return fail("attach-consumer", e, 0),
+        };
+        while delivered < self.read_limit {
+            match receiver.receive(|_, _| ()) {
+                Ok(Some(())) => delivered += 1,
+                Ok(None) => break,
+                Err(e) => return fail("first-read", e, delivered),
+            }
+        }
+        let mut transmitter = match ring.transmitter() {
+            Ok(t) => t,
+            Err(e) => return fail("attach-producer", e, delivered),
+        };
+        if let Err(e) = transmitter.transmit(self.write_type, &self.write_payload) {
+            return fail("first-write", e, delivered);
+        }
+        Outcome {
+            failed: None,
+            delivered,
+        }
     }
-    let mut producer = match ring.producer() {
-        Ok(p) => p,
-        Err(e) => return fail("attach-producer", e, delivered),
-    };
-    let payload = hex(&manifest.first_write.payload);
-    if let Err(e) = producer.try_write(manifest.first_write.type_id, &payload) {
-        return fail("first-write", e, delivered);
-    }
-    Outcome {
-        failed: None,
-        delivered,
+
+    /// The steps on a one-to-one ring: open, attach the consumer, one read, attach the producer,
+    /// one write.
+    fn one_to_one(&self, path: &Path) -> Outcome {
+        let mut delivered = 0;
+        let ring = match Ring::open_with_timeout(path, self.timeout) {
+            Ok(ring) => ring,
+            Err(e) => return fail("open", e, 0),
+        };
+        let mut consumer = match ring.consumer() {
+            Ok(c) => c,
+            Err(e) => return fail("attach-consumer", e, 0),
+        };
+        if let Err(e) = consumer.read(|_, _| delivered += 1, self.read_limit) {
+            return fail("first-read", e, delivered);
+        }
+        let mut producer = match ring.producer() {
+            Ok(p) => p,
+            Err(e) => return fail("attach-producer", e, delivered),
+        };
+        if let Err(e) = producer.try_write(self.write_type, &self.write_payload) {
+            return fail("first-write", e, delivered);
+        }
+        Outcome {
+            failed: None,
+            delivered,
+        }
     }
 }
 
