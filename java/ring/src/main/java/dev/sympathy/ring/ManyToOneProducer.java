@@ -156,10 +156,8 @@ public final class ManyToOneProducer implements AutoCloseable {
      * @throws IllegalStateException if it was already committed or aborted
      */
     public void commit(long index) {
-        int recordIndex = claimedRecordIndex(index);
-        int recordLength = claimedLength(recordIndex);
-        // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
-        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        // SYNC POINT record-length: ClaimedRecords.commit publishes the length with release.
+        ClaimedRecords.commit(buffer, capacity, index, true);
         consumerWake.wake();
     }
 
@@ -170,11 +168,8 @@ public final class ManyToOneProducer implements AutoCloseable {
      * @throws IllegalStateException if it was already committed or aborted
      */
     public void abort(long index) {
-        int recordIndex = claimedRecordIndex(index);
-        int recordLength = claimedLength(recordIndex);
-        INT.set(buffer, (long) recordIndex + TYPE_OFFSET, PADDING_MSG_TYPE_ID);
-        // SYNC POINT record-length: publishing release pairs with RingConsumer.read's acquire.
-        INT.setRelease(buffer, (long) recordIndex, -recordLength);
+        // SYNC POINT record-length: ClaimedRecords.abort publishes the length with release.
+        ClaimedRecords.abort(buffer, capacity, index, true);
         consumerWake.wake();
     }
 
@@ -278,24 +273,6 @@ public final class ManyToOneProducer implements AutoCloseable {
             RingFile.checkProducerPositions(head, tail, capacity);
         }
         return head;
-    }
-
-    private int claimedRecordIndex(long index) {
-        long recordIndex = index - RECORD_HEADER_LENGTH;
-        if (recordIndex < 0 || recordIndex > capacity - RECORD_HEADER_LENGTH || (recordIndex & 7) != 0) {
-            throw new IllegalArgumentException("invalid claim index " + index + " (use the value tryClaim returned)");
-        }
-        return (int) recordIndex;
-    }
-
-    private int claimedLength(int recordIndex) {
-        int recordLength = (int) INT.getVolatile(buffer, (long) recordIndex);
-        if (recordLength < 0) {
-            return recordLength;
-        }
-        int type = (int) INT.get(buffer, (long) recordIndex + TYPE_OFFSET);
-        throw new IllegalStateException("claimed space was already "
-                + (type == PADDING_MSG_TYPE_ID ? "aborted" : "committed") + " (or unblocked by the consumer)");
     }
 
     private void checkLength(int length) {
