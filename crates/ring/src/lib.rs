@@ -1,7 +1,9 @@
-//! An Agrona-compatible single-producer, single-consumer ring of variable-length records in a
-//! memory-mapped file, so that processes in different languages exchange messages at memory
-//! speed. The file format is `docs/ring-layout.md`; its ring region is byte-compatible with
-//! Agrona's `OneToOneRingBuffer` and Aeron's `aeron_spsc_rb`.
+//! Agrona-compatible rings of variable-length records in a memory-mapped file, so that processes
+//! in different languages exchange messages at memory speed: a single-producer, single-consumer
+//! [`Ring`] (Agrona's `OneToOneRingBuffer`, Aeron's `aeron_spsc_rb`), a [`ManyToOneRing`]
+//! (producers in any number of processes; Agrona's `ManyToOneRingBuffer`, Aeron's
+//! `aeron_mpsc_rb`) and a [`BroadcastRing`] (one transmitter, any number of receivers; Agrona's
+//! broadcast buffer). The file format is `docs/ring-layout.md`.
 //!
 //! ```
 //! use sympathy_ring::Ring;
@@ -34,6 +36,10 @@
 //!   and `peer_alive`.
 //! - [`Wait`] / [`Strategy`]: busy-spin, spin-then-yield, backoff-then-park, or an idle wait
 //!   that sleeps in a futex and is woken by the peer (opt-in), with a timeout.
+//! - [`ManyToOneRing`]: `producer` (any number: [`ManyToOneProducer`], `try_write`, `try_claim`
+//!   → [`ManyToOneClaim`]) and the one [`ManyToOneConsumer`] (reads, `unblock` of a dead claim).
+//! - [`BroadcastRing`]: the one [`Transmitter`] and any number of [`Receiver`]s (copies out,
+//!   counts laps).
 //! - [`RingError`]: every failure, typed; [`PeerState`]: what a side knows of its peer.
 //! - [`layout`]: the descriptor of every offset; [`pattern`]: the cross-language test messages;
 //!   [`inspect`]: read-only snapshots for tools.

@@ -67,7 +67,7 @@ impl BroadcastRing {
     /// A broadcast ring in anonymous memory, for one process (threads) and tests.
     ///
     /// # Errors
-    /// [`RingError::BadCapacity`]; [`RingError::Io`] if the memory cannot be mapped.
+    /// [`RingError::BadCapacity`]; an I/O error ([`RingError::File`]) if the memory cannot be mapped.
     pub fn anonymous(capacity: usize) -> Result<BroadcastRing, RingError> {
         let region = anonymous_region(capacity, Kind::Broadcast)?;
         Ok(BroadcastRing { region })

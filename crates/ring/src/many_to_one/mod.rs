@@ -81,7 +81,7 @@ impl ManyToOneRing {
     /// A many-to-one ring in anonymous memory, for one process (threads) and tests.
     ///
     /// # Errors
-    /// [`RingError::BadCapacity`]; [`RingError::Io`] if the memory cannot be mapped.
+    /// [`RingError::BadCapacity`]; an I/O error ([`RingError::File`]) if the memory cannot be mapped.
     pub fn anonymous(capacity: usize) -> Result<ManyToOneRing, RingError> {
         let region = anonymous_region(capacity, Kind::ManyToOne)?;
         Ok(ManyToOneRing { region })
