@@ -208,6 +208,31 @@ pub static FILE_KIND: sympathy_mapped::FileKind = sympathy_mapped::FileKind {
     make_smaller: "with a smaller capacity (the file is 4096 + capacity + 768 bytes, 128 for a broadcast ring's trailer)",
 };
 
+/// Refuses a type id below 1 ([`RingError::InvalidTypeId`]) and a payload longer than `max`
+/// ([`RingError::MessageTooLong`], naming a capacity that would fit it): the check every
+/// writer of every kind makes before it claims room.
+#[inline]
+pub(crate) fn check_message(type_id: i32, len: usize, max: usize) -> Result<(), RingError> {
+    if type_id < 1 {
+        return Err(RingError::InvalidTypeId { type_id });
+    }
+    if len > max {
+        return Err(too_long(len, max));
+    }
+    Ok(())
+}
+
+#[cold]
+fn too_long(len: usize, max: usize) -> RingError {
+    RingError::MessageTooLong {
+        length: len,
+        max,
+        needed: (len * 8)
+            .next_power_of_two()
+            .max(crate::layout::MIN_CAPACITY),
+    }
+}
+
 impl RingError {
     /// The kind of error as a stable lower-kebab name, the same one the Java ring's
     /// `RingException.kind()` gives for the same failure (the conformance suite in

@@ -55,17 +55,8 @@ impl Transmitter {
     /// # Errors
     /// [`RingError::MessageTooLong`], [`RingError::InvalidTypeId`].
     pub fn transmit(&mut self, type_id: i32, payload: &[u8]) -> Result<(), RingError> {
-        if type_id < 1 {
-            return Err(RingError::InvalidTypeId { type_id });
-        }
         let len = payload.len();
-        if len > self.max_message_length {
-            return Err(RingError::MessageTooLong {
-                length: len,
-                max: self.max_message_length,
-                needed: (len * 8).next_power_of_two().max(MIN_CAPACITY),
-            });
-        }
+        crate::error::check_message(type_id, len, self.max_message_length)?;
         let region = &*self.attachment.region;
         let record_length = len + RECORD_HEADER_LENGTH;
         let aligned = align_record(record_length);

@@ -124,16 +124,7 @@ impl ManyToOneProducer {
     /// Checks the message, claims its record and marks it in progress (a negative length, as
     /// Agrona's `write` and `tryClaim` store before the payload); returns the record's index.
     fn start_claim(&mut self, type_id: i32, len: usize) -> Result<usize, RingError> {
-        if type_id < 1 {
-            return Err(RingError::InvalidTypeId { type_id });
-        }
-        if len > self.max_message_length {
-            return Err(RingError::MessageTooLong {
-                length: len,
-                max: self.max_message_length,
-                needed: (len * 8).next_power_of_two().max(MIN_CAPACITY),
-            });
-        }
+        crate::error::check_message(type_id, len, self.max_message_length)?;
         let record_length = (len + RECORD_HEADER_LENGTH) as i32;
         let index = self.claim(align_record(record_length as usize))?;
         // In progress: the consumer stops here until the release of the final header, and an

@@ -437,26 +437,11 @@ impl Producer {
         Ok(head)
     }
 
-    /// Refuses a type id below 1 ([`RingError::InvalidTypeId`]) and a payload longer than
-    /// [`Producer::max_message_length`] ([`RingError::MessageTooLong`]).
+    /// Refuses a type id below 1 and a payload longer than [`Producer::max_message_length`]
+    /// ([`crate::error::check_message`]).
     #[inline]
     fn check_message(&self, type_id: i32, len: usize) -> Result<(), RingError> {
-        if type_id < 1 {
-            return Err(RingError::InvalidTypeId { type_id });
-        }
-        if len > self.max_message_length {
-            return Err(self.too_long(len));
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn too_long(&self, len: usize) -> RingError {
-        RingError::MessageTooLong {
-            length: len,
-            max: self.max_message_length,
-            needed: (len * 8).next_power_of_two().max(MIN_CAPACITY),
-        }
+        crate::error::check_message(type_id, len, self.max_message_length)
     }
 }
 
