@@ -201,6 +201,101 @@ public final class RingConsumer implements AutoCloseable {
     }
 
     /**
+     * Reads records from {@code from} without releasing any: the head stays where it is and the
+     * producer cannot reuse what was read until {@link #releaseTo} gives it back. For a consumer
+     * that must keep records until someone else confirms them (a forwarder to another host).
+     * Reads at most up to the end of the record area (the next call goes on from the start),
+     * with the validation of {@link #read}; an {@code ABORT} leaves the cursor at that record.
+     *
+     * <pre>{@code
+     * long cursor = consumer.position();
+     * cursor = consumer.readAhead(cursor, (position, type, buffer, offset, length) -> Action.CONTINUE, 16);
+     * consumer.releaseTo(cursor); // everything read so far goes back to the producer
+     * }</pre>
+     *
+     * @param from where to read: the head, or a position a previous call returned
+     * @return the position after the last record taken and the padding skipped: the next call's
+     *     {@code from}
+     * @throws IllegalArgumentException if {@code from} is behind the head or more than the
+     *     capacity ahead of it
+     * @throws CorruptRecordException if a record header is impossible
+     */
+    public long readAhead(long from, ReadAheadHandler handler, int limit) {
+        requireOneToOne();
+        if (from < head || from - head > capacity || (from & (RECORD_ALIGNMENT - 1)) != 0) {
+            throw new IllegalArgumentException("read-ahead position " + from + " is not a record position between the head "
+                    + head + " and one capacity (" + capacity + " bytes) ahead of it");
+        }
+        final MemorySegment buffer = this.buffer;
+        final int fromIndex = (int) from & mask;
+        final int contiguousBlockLength = (int) Math.min(capacity - fromIndex, capacity - (from - head));
+        int bytesRead = 0;
+        int messagesRead = 0;
+        while (bytesRead < contiguousBlockLength && messagesRead < limit) {
+            final int recordIndex = fromIndex + bytesRead;
+            // SYNC POINT record-length: acquire pairs with RingProducer's publishing release.
+            final long header = (long) LONG.getAcquire(buffer, (long) recordIndex);
+            final int recordLength = (int) header;
+            if (recordLength <= 0) {
+                break;
+            }
+            final int alignedLength = align(recordLength, RECORD_ALIGNMENT);
+            if (recordLength < RECORD_HEADER_LENGTH || alignedLength > contiguousBlockLength - bytesRead
+                    || alignedLength < 0) {
+                throw badLength(from + bytesRead, recordLength, contiguousBlockLength - bytesRead);
+            }
+            final int typeId = (int) (header >>> 32);
+            if (typeId == PADDING_MSG_TYPE_ID) {
+                bytesRead += alignedLength;
+                continue;
+            }
+            final int length = recordLength - RECORD_HEADER_LENGTH;
+            if (typeId < 1 || length > maxMessageLength) {
+                throw badMessage(from + bytesRead, typeId, length);
+            }
+            final ControlledMessageHandler.Action action = handler.onMessage(
+                    from + bytesRead, typeId, buffer, recordIndex + RECORD_HEADER_LENGTH, length);
+            if (action == ControlledMessageHandler.Action.ABORT) {
+                break;
+            }
+            bytesRead += alignedLength;
+            ++messagesRead;
+            if (action == ControlledMessageHandler.Action.BREAK) {
+                break;
+            }
+        }
+        return from + bytesRead;
+    }
+
+    /**
+     * Gives the records before {@code position} back to the producer: the release that
+     * {@link #readAhead} leaves to its caller. A position at or behind the head does nothing.
+     *
+     * @param position a position {@link #readAhead} returned or handed to its handler as a
+     *     record's end, at most one capacity ahead of the head
+     * @throws IllegalArgumentException if {@code position} is more than a capacity ahead of the
+     *     head or not a record position
+     */
+    public void releaseTo(long position) {
+        requireOneToOne();
+        if (position <= head) {
+            return;
+        }
+        if (position - head > capacity || (position & (RECORD_ALIGNMENT - 1)) != 0) {
+            throw new IllegalArgumentException("release position " + position + " is not a record position within one capacity ("
+                    + capacity + " bytes) of the head " + head);
+        }
+        release(position);
+    }
+
+    /** Read-ahead is a one-to-one ring's: a many-to-one ring's release zeroes what it gives back, one block at a time. */
+    private void requireOneToOne() {
+        if (zeroReleased) {
+            throw new IllegalStateException("read-ahead and releaseTo are for one-to-one rings; a many-to-one consumer reads with read");
+        }
+    }
+
+    /**
      * Moves the head to {@code newHead}: the records before it are the producer's again (zeroed
      * first on a many-to-one ring, the bytes never past the end of the area: a read stops there).
      */
