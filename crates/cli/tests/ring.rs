@@ -376,3 +376,98 @@ fn a_futex_wait_on_both_sides_moves_every_message_through_a_small_ring() {
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     let _ = std::fs::remove_file(&path);
 }
+
+/// Waits until a consumer has attached to the ring `p` (`ring inspect` shows its pid), so the
+/// producers that follow write to a consumer that counts on them.
+fn wait_for_consumer(p: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let s = text(&ring(&["inspect", p]));
+        let pid = s
+            .lines()
+            .find_map(|l| l.strip_prefix("consumer"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|pid| pid.parse::<i32>().ok());
+        if pid.is_some_and(|pid| pid != 0) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no consumer attached:\n{s}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// Starts `ring consume p --count 2000 EXTRA...` on a thread once `p` exists, and waits until it
+/// has attached.
+fn consume_2000(p: &str, extra: &[&str]) -> std::thread::JoinHandle<std::process::Output> {
+    let args: Vec<String> = ["consume", p, "--count", "2000"]
+        .iter()
+        .chain(extra)
+        .map(|a| a.to_string())
+        .collect();
+    let consumer = std::thread::spawn(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ring(&args)
+    });
+    wait_for_consumer(p);
+    consumer
+}
+
+#[test]
+fn with_producer_restarts_a_consumer_waits_for_the_next_producer() {
+    let path = temp("restarts");
+    let p = path.to_str().unwrap();
+    create(p, "65536");
+    let consumer = consume_2000(p, &["--producer-restarts", "--timeout-ms", "10000"]);
+    // The first producer writes half the stream and exits (detaching); the consumer drains the
+    // ring and, counting on it, sees it leave; the next producer writes the rest.
+    let first = ring(&["produce", p, "--count", "1000", "--size", "8"]);
+    assert!(first.status.success(), "{}", text(&first));
+    let second = ring(&[
+        "produce", p, "--count", "1000", "--first", "1000", "--size", "8",
+    ]);
+    assert!(second.status.success(), "{}", text(&second));
+    let out = consumer.join().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("consumed and verified 2000 messages"),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn without_producer_restarts_a_producer_that_leaves_ends_the_read() {
+    let path = temp("norestarts");
+    let p = path.to_str().unwrap();
+    create(p, "65536");
+    let consumer = consume_2000(p, &["--timeout-ms", "10000"]);
+    let first = ring(&["produce", p, "--count", "1000", "--size", "8"]);
+    assert!(first.status.success(), "{}", text(&first));
+    // The consumer counted on that producer: its leaving ends the read, before any other
+    // producer comes.
+    let out = consumer.join().unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("the producer is gone after 1000 of 2000 messages"),
+        "{}",
+        text(&out)
+    );
+    // --producer-restarts is for one-to-one rings.
+    let mpsc = temp("restarts-mpsc");
+    let m = mpsc.to_str().unwrap();
+    let out = ring(&["create", m, "--kind", "mpsc"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = ring(&["consume", m, "--count", "1", "--producer-restarts"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("--producer-restarts does not apply to"),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&mpsc);
+}

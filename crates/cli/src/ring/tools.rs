@@ -148,8 +148,8 @@ impl SizeDraw {
     }
 }
 
-/// `ring consume PATH --count N [--first I|auto] [--until-detached] [--timeout-ms M]
-/// [--json [--producer LABEL]] [--wait spin|futex]`
+/// `ring consume PATH --count N [--first I|auto] [--until-detached] [--producer-restarts]
+/// [--timeout-ms M] [--json [--producer LABEL]] [--wait spin|futex]`
 #[derive(Args, Debug)]
 pub struct ConsumeArgs {
     /// The ring file.
@@ -168,6 +168,12 @@ pub struct ConsumeArgs {
     /// error.
     #[arg(long)]
     until_detached: bool,
+    /// A producer that dies or detaches is waited for: a new one (a restarted `bridge receive`)
+    /// may attach and go on writing the stream; only --timeout-ms without a message ends the
+    /// read. With --until-detached a clean detach still ends it, and only a producer that died
+    /// is waited for.
+    #[arg(long)]
+    producer_restarts: bool,
     /// Give up when no message arrives for this long.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
@@ -307,6 +313,8 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
         .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
     let mut bytes = 0u64;
     let mut written = 0u64;
+    // The longest one write waited for room (back pressure).
+    let mut longest_wait = Duration::ZERO;
     while written < count {
         // Reading the clock costs ~20 ns: look every 256 messages.
         if written.is_multiple_of(256) && deadline.is_some_and(|d| Instant::now() >= d) {
@@ -316,7 +324,17 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
         let size = draw.next();
         let message = &mut buf[..size];
         pattern.fill_len(i, message);
-        match producer.write(args.type_id, message, &wait) {
+        // The clock is read only on back pressure: a write that finds room costs nothing more.
+        let outcome = match producer.try_write(args.type_id, message) {
+            Err(e) if e.is_full() => {
+                let stalled = Instant::now();
+                let outcome = producer.write(args.type_id, message, &wait);
+                longest_wait = longest_wait.max(stalled.elapsed());
+                outcome
+            }
+            other => other,
+        };
+        match outcome {
             Ok(()) => {}
             // The library's timeout says what the consumer did and what to do.
             Err(e @ RingError::Timeout { .. }) => bail!(
@@ -330,8 +348,11 @@ pub fn produce(args: ProduceArgs) -> Result<()> {
         written += 1;
     }
     println!(
-        "produced {written} messages ({bytes} bytes, sizes {}, type {})",
-        args.size, args.type_id
+        "produced {written} messages ({bytes} bytes, sizes {}, type {}); longest wait for room \
+         {:.1} ms",
+        args.size,
+        args.type_id,
+        longest_wait.as_secs_f64() * 1e3
     );
     Ok(())
 }
@@ -372,6 +393,18 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
                     empty = if n == 0 { empty + 1 } else { 0 };
                 }
                 break;
+            }
+            Err(e @ RingError::PeerDead { .. }) if args.producer_restarts => {
+                let timeout = Duration::from_millis(args.timeout_ms);
+                if !await_next_producer(&mut consumer, &mut v, timeout)? {
+                    bail!(
+                        "{e}; verified {} of {} messages: the producer left and no new \
+                         producer wrote within --timeout-ms {}",
+                        v.verified,
+                        describe_count(args.count),
+                        args.timeout_ms
+                    );
+                }
             }
             Err(e @ RingError::PeerDead { .. }) => bail!(
                 "{e}: the producer is gone after {} of {} messages",
@@ -459,6 +492,49 @@ pub fn consume(args: ConsumeArgs) -> Result<()> {
 
 /// Messages asked of the ring per read: a batch releases the head once.
 const READ_BATCH: u64 = 1024;
+
+/// Empty polls `--producer-restarts` spins through before it parks between polls.
+const RESTART_SPINS: u32 = 1024;
+
+/// How long `--producer-restarts` parks between empty polls once spinning found nothing.
+const RESTART_PARK: Duration = Duration::from_micros(50);
+
+/// `consume --producer-restarts`, once the producer has left and the ring is drained: polls
+/// (spinning a little, then parking [`RESTART_PARK`] at a time, and storing the consumer's
+/// heartbeat as it goes, so the next producer never takes it for hung) until a new producer's
+/// messages arrive. Returns `true` when one was consumed (or verification stopped at a
+/// mismatch, which `v` holds), `false` when nothing came for `timeout`.
+fn await_next_producer(
+    consumer: &mut sympathy_ring::Consumer,
+    v: &mut Verifier,
+    timeout: Duration,
+) -> Result<bool> {
+    let since = Instant::now();
+    let mut idle = 0u32;
+    while !v.done() {
+        let limit = v.limit();
+        let n = consumer
+            .read_controlled(|t, b| v.accept(t, b), limit)
+            .with_context(|| format!("after {} verified messages", v.verified))?;
+        if n > 0 || v.done() {
+            return Ok(true);
+        }
+        idle = idle.wrapping_add(1);
+        if idle < RESTART_SPINS {
+            std::hint::spin_loop();
+            continue;
+        }
+        // Every read ticks towards a heartbeat, but parked polls are slow: beat every 64.
+        if idle.is_multiple_of(64) {
+            consumer.heartbeat();
+        }
+        if since.elapsed() >= timeout {
+            return Ok(false);
+        }
+        std::thread::sleep(RESTART_PARK);
+    }
+    Ok(true)
+}
 
 /// Checks each message against the pattern, in order, and counts what was verified. Its
 /// handler consumes exactly the messages it verified: it never sees more than are still

@@ -31,6 +31,9 @@ pub(super) fn refuse(args: &ConsumeArgs, kind: Kind) -> Result<()> {
     if kind != Kind::Broadcast && args.no_laps {
         given.push("--no-laps");
     }
+    if kind != Kind::OneToOne && args.producer_restarts {
+        given.push("--producer-restarts");
+    }
     if let Some(option) = given.first() {
         bail!(
             "{option} does not apply to {} ring {}",

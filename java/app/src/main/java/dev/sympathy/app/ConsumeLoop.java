@@ -10,7 +10,8 @@ import dev.sympathy.ring.RingFile;
  * consumer attached (a reused ring: waits up to the timeout for a new one), a producer that
  * died or left early while this consumer counted on it (fails with what was received), a
  * stalled producer (stale: paused, stopped, in a long GC; waited for, never taken for dead),
- * a live producer that sends nothing (fails after the timeout).
+ * a live producer that sends nothing (fails after the timeout). With {@link #producerRestarts}
+ * a producer that leaves is waited for too: a new one may go on writing the stream.
  */
 final class ConsumeLoop {
     /** How often, at most, an idle loop looks at its peer (the Rust ring's PEER_LOOK_EVERY_MS). */
@@ -27,6 +28,13 @@ final class ConsumeLoop {
      * messages that is (at most {@link #count}): a soak. A producer that dies is still a failure.
      */
     boolean untilDetached;
+    /**
+     * A producer that dies or detaches is waited for: a new one (a restarted {@code bridge
+     * receive}) may attach and go on writing the stream; only {@link #timeoutMs} without a message
+     * ends the read ({@code --producer-restarts}). With {@link #untilDetached} a clean detach still
+     * ends it, and only a producer that died is waited for.
+     */
+    boolean producerRestarts;
     /**
      * Sleep in the futex wait ({@code --wait futex}) instead of spinning while the ring is empty:
      * the producer wakes this consumer; the liveness checks run after every sleep.
@@ -99,11 +107,27 @@ final class ConsumeLoop {
                 }
                 lookedMs = now;
                 PeerState producer = watch.look(staleMs);
-                if (watch.hasLeft(producer)) {
+                boolean left = watch.hasLeft(producer);
+                if (left) {
                     drain(consumer, check);
                     if (check.received() >= count || (untilDetached && producer == PeerState.DETACHED)) {
                         break;
                     }
+                }
+                if (left && producerRestarts) {
+                    // Waits on for the next producer; what the drain verified is progress.
+                    if (check.received() != seenAtCheck) {
+                        seenAtCheck = check.received();
+                        lastProgressMs = now;
+                    } else if (now - lastProgressMs > timeoutMs) {
+                        throw new Incomplete("producer " + (producer == PeerState.DEAD ? "died" : "detached")
+                                + ": received and verified " + check.received() + " of " + count + " messages ("
+                                + check.bytes() + " bytes), and no new producer wrote within " + timeoutMs
+                                + " ms (--producer-restarts)");
+                    }
+                    continue;
+                }
+                if (left) {
                     throw new Incomplete((producer == PeerState.DEAD ? "producer died" : "producer detached early")
                             + ": received and verified " + check.received() + " of " + count
                             + " messages (" + check.bytes() + " bytes)");

@@ -132,11 +132,12 @@ final class RingCommands {
     static void consume(String[] argv) throws IOException {
         Args args = new Args("consume", argv, 1, Set.of("count", "first", "type", "impl", "timeout-ms", "stale-ms",
                 "producer", "core", "wait", "warmup", "producers", "unblock-after-ms"),
-                Set.of("report-elapsed", "json", "until-detached", "no-laps"));
+                Set.of("report-elapsed", "json", "until-detached", "no-laps", "producer-restarts"));
         Path path = Path.of(args.positional(0, "PATH (the ring file)"));
         args.expectPositional(1);
         ConsumeLoop loop = new ConsumeLoop();
         loop.untilDetached = args.flag("until-detached");
+        loop.producerRestarts = args.flag("producer-restarts");
         loop.count = loop.untilDetached && !args.flag("count") ? Long.MAX_VALUE
                 : args.requiredLong("count", 0, Long.MAX_VALUE);
         loop.expectedType = (int) args.longOption("type", 1, Integer.MAX_VALUE, 0);
@@ -176,7 +177,7 @@ final class RingCommands {
      */
     private static void consumeOtherKind(Args args, Path path, RingFile ring, ConsumeLoop options) {
         refuseOptions(args, ring, "impl", "type", "producer", "core", "wait", "warmup", "json", "report-elapsed",
-                "until-detached");
+                "until-detached", "producer-restarts");
         if (ring.kind() == RingKind.BROADCAST) {
             refuseOptions(args, ring, "producers", "unblock-after-ms");
             if (options.first == MessageCheck.FIRST_FROM_MESSAGE) {

@@ -101,6 +101,9 @@ class RingKindCommandsTest {
         assertEquals(2, run("consume", broadcast, "--count", "1", "--unblock-after-ms", "5"));
         assertEquals(2, run("consume", spsc, "--count", "1", "--producers", "2"));
         assertEquals(2, run("consume", spsc, "--count", "1", "--no-laps"));
+        assertEquals(2, run("consume", mpsc, "--count", "1", "--producer-restarts"));
+        assertTrue(stderr.contains("--producer-restarts does not apply to a mpsc ring"), stderr);
+        assertEquals(2, run("consume", broadcast, "--count", "1", "--producer-restarts"));
         assertEquals(2, run("produce", mpsc, "--count", "1", "--size", "8", "--impl", "agrona"));
         assertEquals(2, run("produce", broadcast, "--count", "1", "--size", "8", "--claim"));
     }

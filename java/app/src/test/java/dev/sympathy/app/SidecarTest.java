@@ -104,6 +104,39 @@ class SidecarTest {
     }
 
     @Test
+    void shouldWaitForTheNextProducerOnlyWithProducerRestarts() throws Exception {
+        String ring = dir.resolve("restarts").toString();
+        assertEquals(0, run(new String[] {"create", ring, "--capacity", "64k"}));
+        var consumer = java.util.concurrent.CompletableFuture.supplyAsync(() -> Sidecar.run(new String[] {"consume",
+                ring, "--count", "2000", "--producer-restarts", "--timeout-ms", "10000"}));
+        awaitConsumer(ring);
+        // The first producer writes half the stream and detaches; the next one writes the rest.
+        assertEquals(0, run(new String[] {"produce", ring, "--count", "1000", "--size", "8"}));
+        assertEquals(0, run(new String[] {"produce", ring, "--count", "1000", "--first", "1000", "--size", "8"}));
+        assertEquals(0, consumer.get(60, java.util.concurrent.TimeUnit.SECONDS));
+
+        // Without the flag, the producer this consumer counted on ends the read when it leaves.
+        String once = dir.resolve("once").toString();
+        assertEquals(0, run(new String[] {"create", once, "--capacity", "64k"}));
+        consumer = java.util.concurrent.CompletableFuture.supplyAsync(() -> Sidecar.run(new String[] {"consume",
+                once, "--count", "2000", "--timeout-ms", "10000"}));
+        awaitConsumer(once);
+        assertEquals(0, run(new String[] {"produce", once, "--count", "1000", "--size", "8"}));
+        assertEquals(1, consumer.get(60, java.util.concurrent.TimeUnit.SECONDS));
+    }
+
+    /** Waits until a consumer has attached to the ring at {@code path}. */
+    private static void awaitConsumer(String path) throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        try (var ring = dev.sympathy.ring.RingFile.openReadOnly(Path.of(path), java.time.Duration.ofSeconds(5))) {
+            while (ring.consumerPid() == 0) {
+                assertTrue(System.currentTimeMillis() < deadline, "no consumer attached to " + path);
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    @Test
     void shouldSleepInTheFutexWaitOnBothSidesAndRejectABadWait() throws InterruptedException {
         String ring = dir.resolve("futex").toString();
         assertEquals(0, run(new String[] {"create", ring, "--capacity", "4k"}));
