@@ -7,10 +7,13 @@
 //! sympathy ring <create|produce|consume|inspect|layout|wake> ...
 //! sympathy map <create|load-users|verify-users|get|inspect|copy|layout|stress-write|stress-read> ...
 //! sympathy serve-map FILE --port P
+//! sympathy bridge <send|receive|bench> ...
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod bridge;
+mod checkout;
 mod compare;
 mod experiment;
 mod map;
@@ -51,6 +54,10 @@ enum Command {
     Map(map::MapArgs),
     /// Serve a map of users over HTTP: GET /users/{id} as JSON (the seed's lookup service).
     ServeMap(map::serve::ServeArgs),
+    /// Move a ring's messages to another host over Aeron: send, receive, bench (the Java
+    /// bridge).
+    #[command(long_about = bridge::LONG_ABOUT)]
+    Bridge(bridge::BridgeArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +68,7 @@ fn main() -> ExitCode {
         Command::Ring(args) => ring::run(args),
         Command::Map(args) => map::run(args),
         Command::ServeMap(args) => map::serve::run(args),
+        Command::Bridge(args) => bridge::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -290,7 +290,7 @@ fn run_experiments(args: &CompareArgs) -> Result<Option<(orchestrate::Outcome, C
             "preparing the Java side (ci/find-jdk, java/sidecar builds its jar if missing) ...",
         );
     }
-    let root = toolchain::repo_root();
+    let root = crate::checkout::repo_root();
     let preparing = Instant::now();
     let launcher = toolchain::RealLauncher::new(
         need_java,

@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn the_record_names_the_run_and_reads_back() {
-        let root = super::super::toolchain::repo_root();
+        let root = crate::checkout::repo_root();
         let setup = Setup {
             preset: Preset::Quick,
             rounds: 2,

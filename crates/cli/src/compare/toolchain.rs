@@ -1,23 +1,12 @@
-//! What `compare` needs besides itself: the checkout's root, a JDK >= 22 (`ci/find-jdk`) and
-//! the Java launcher `java/sidecar`, which builds the Java side when it is missing.
+//! What `compare` needs besides itself: a JDK >= 22 (`ci/find-jdk`, in the checkout that
+//! [`crate::checkout::repo_root`] finds) and the Java launcher `java/sidecar`, which builds the
+//! Java side when it is missing.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::process::Launcher;
 use super::runners::{JMH_PREPARE_ARGS, Program, SIDECAR_PREPARE_ARGS};
-
-/// The checkout root: the first ancestor of the current folder, then of the executable, that
-/// holds `ci/find-jdk`.
-pub fn repo_root() -> Option<PathBuf> {
-    let starts = [std::env::current_dir().ok(), std::env::current_exe().ok()];
-    starts.into_iter().flatten().find_map(|start| {
-        start
-            .ancestors()
-            .find(|d| d.join("ci/find-jdk").is_file())
-            .map(Path::to_path_buf)
-    })
-}
 
 /// Launches `sympathy` (this executable) and `java/sidecar` (when the Java side is ready).
 pub struct RealLauncher {

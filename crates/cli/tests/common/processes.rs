@@ -203,6 +203,23 @@ impl Proc {
         }
     }
 
+    /// Sends `signal` to the child alone (not its group): SIGTERM for a clean stop, SIGSTOP and
+    /// SIGCONT to pause it, SIGKILL for a crash.
+    pub fn signal(&self, signal: i32) {
+        let pid = i32::try_from(self.pid()).expect("a pid fits an i32");
+        // SAFETY: kill(2) on the pid of a child this process started and has not collected yet
+        // (the handle holds it until waited), so the pid is not reused by another process.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+    }
+
+    /// Whether the child is still running.
+    pub fn running(&mut self) -> bool {
+        let child = self.child.as_mut().expect("a child not yet collected");
+        child.try_wait().expect("the child's status").is_none()
+    }
+
     /// Kills the child (SIGKILL to its process group) and collects it.
     pub fn kill(&mut self) -> Finished {
         let mut child = self.child.take().expect("a child not yet collected");

@@ -1,5 +1,6 @@
 package dev.sympathy.app;
 
+import dev.sympathy.bridge.BridgeException;
 import dev.sympathy.map.MapException;
 import dev.sympathy.map.user.UserCodecException;
 import dev.sympathy.ring.RingDescriptor;
@@ -28,6 +29,7 @@ import java.util.Map;
  * java/sidecar map create|copy|load-users|verify-users|watch-users|get|inspect|layout|stress-write|stress-read ...
  * java/sidecar serve-map PATH --port P
  * java/sidecar run messaging [--smoke|--quick|--full] [--json] [--plan] [--variants V,..] [--senders S,..]
+ * java/sidecar bridge send|receive RING --channel C --confirm-channel K [...]
  * java/sidecar publish PATH --encoding W --count N [--impl ffm|jni] [--core C]
  * java/sidecar COMMAND --help
  * </pre>
@@ -50,7 +52,7 @@ public final class Sidecar {
      * trees): {@code ring}'s verbs and {@code map}'s are the commands of those groups;
      * {@code compare} is the Rust command's, which starts the Java side itself.
      */
-    static final List<String> VERBS = List.of("run", "compare", "ring", "map", "serve-map");
+    static final List<String> VERBS = List.of("run", "compare", "ring", "map", "serve-map", "bridge");
 
     /** {@code sidecar ring VERB}: the ring file's tools, as {@code sympathy ring VERB}. */
     static final List<String> RING_VERBS =
@@ -87,6 +89,8 @@ public final class Sidecar {
                           [--first I|auto]  pattern index of the first message (a restarted consumer);
                                             auto: the first message's own index (its first 8 bytes)
                           [--until-detached]  read until the producer detaches (then --count is optional)
+                          [--producer-restarts]  wait for the next producer when one leaves (a restarted
+                                            bridge receive); only --timeout-ms without a message ends it
                           [--core C]        pin the reading thread to core C
                           [--warmup N]      as produce's (default 1000000 with --core, else 0)
                           [--wait spin|futex]  on an empty ring: spin (default) or sleep until a write (ffm)
@@ -131,6 +135,7 @@ public final class Sidecar {
                                                            cross-language round trip of the Rust tests)""");
         c.put("map", MapCommands.USAGE);
         c.put("serve-map", MapService.USAGE);
+        c.put("bridge", BridgeCommands.USAGE);
         c.put("jni-cost", """
                   jni-cost [--size S] [--count N]          ns per message through JNI: one write per call,
                           [--batch B] [--runs R] [--json]  --batch writes per call, one claim + commit""");
@@ -237,6 +242,7 @@ public final class Sidecar {
                 }
                 case "map" -> MapCommands.run(argv);
                 case "serve-map" -> MapService.run(argv);
+                case "bridge" -> BridgeCommands.run(argv);
                 case "publish" -> MessagingExperiment.publish(argv);
                 case "sbe-echo" -> SbeEcho.run(System.in, System.out);
                 case "layout" -> RingDescriptor.constants().forEach((name, value) -> System.out.println(name + "=" + value));
@@ -248,6 +254,9 @@ public final class Sidecar {
         } catch (UsageException e) {
             System.err.println("sidecar: " + e.getMessage());
             return 2;
+        } catch (BridgeException e) {
+            System.err.println("sidecar " + command + ": " + e.kind() + ": " + e.getMessage());
+            return 1;
         } catch (RingException | MapException | UserCodecException | PatternMismatchException | ConsumeLoop.Incomplete
                 | IllegalStateException e) {
             System.err.println("sidecar " + command + ": " + e.getMessage());
