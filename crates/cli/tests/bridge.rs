@@ -14,6 +14,7 @@
 //! fails on a repeat or a gap), order kept. Once with a Rust consumer, once with a Java one.
 //!
 //! `#[ignore]`d: needs the Java build; ci/java-test runs it with `--ignored`.
+//! `SYMPATHY_BRIDGE_HOSTS=loopback` runs both hosts on loopback, as a machine without root does.
 
 #[path = "common/processes.rs"]
 mod processes;
@@ -45,6 +46,12 @@ impl Hosts {
     /// Two namespaces `sympathy-a-PID`, `sympathy-b-PID` with a veth pair 10.201.0.1/24 (A),
     /// 10.201.0.2/24 (B); on any failure (not root, no `ip`, no netns support) loopback, saying why.
     fn create() -> Hosts {
+        if std::env::var("SYMPATHY_BRIDGE_HOSTS").is_ok_and(|v| v == "loopback") {
+            println!(
+                "bridge test: SYMPATHY_BRIDGE_HOSTS=loopback: both hosts on loopback (127.0.0.1)"
+            );
+            return Hosts::loopback();
+        }
         let id = std::process::id();
         let (a, b) = (format!("sympathy-a-{id}"), format!("sympathy-b-{id}"));
         let (veth_a, veth_b) = (
@@ -88,14 +95,18 @@ impl Hosts {
                      (127.0.0.1) instead, one network stack for both",
                     step.join(" ")
                 );
-                return Hosts {
-                    namespaces: None,
-                    address_a: "127.0.0.1".into(),
-                    address_b: "127.0.0.1".into(),
-                };
+                return Hosts::loopback();
             }
         }
         hosts
+    }
+
+    fn loopback() -> Hosts {
+        Hosts {
+            namespaces: None,
+            address_a: "127.0.0.1".into(),
+            address_b: "127.0.0.1".into(),
+        }
     }
 
     fn describe(&self) -> String {
