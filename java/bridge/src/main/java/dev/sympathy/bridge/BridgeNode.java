@@ -11,6 +11,7 @@ import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * One bridge end's Aeron: an embedded media driver (or a connection to a running one) and a
@@ -97,6 +98,7 @@ final class BridgeNode implements AutoCloseable {
             case SPIN -> new BusySpinIdleStrategy();
             case BACKOFF -> new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1),
                     TimeUnit.MILLISECONDS.toNanos(1));
+            case YIELD -> new YieldingIdleStrategy();
         };
     }
 
@@ -104,9 +106,13 @@ final class BridgeNode implements AutoCloseable {
         return aeron;
     }
 
-    /** A system counter of this end's driver (NAKs sent, retransmits, ...): Aeron's own account of the link. */
+    /**
+     * A system counter of this end's driver (NAKs sent, retransmits, ...): Aeron's own account of
+     * the link; -1 once the client is closed.
+     */
     long systemCounter(io.aeron.driver.status.SystemCounterDescriptor counter) {
-        return aeron.countersReader().getCounterValue(counter.id());
+        // A client whose driver went first (another end's, over IPC) is closed: nothing to read.
+        return aeron.isClosed() ? -1 : aeron.countersReader().getCounterValue(counter.id());
     }
 
     /** One duty cycle of the embedded driver (INVOKER mode) and of the client's conductor: work done. */

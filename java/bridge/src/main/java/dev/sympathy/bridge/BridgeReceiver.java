@@ -38,6 +38,8 @@ public final class BridgeReceiver implements BridgeEnd {
     private final RingProducer producer;
     private final ReceiverState state;
     private final BridgeNode node;
+    /** Whether this end started {@link #node} (and turns and closes it) or shares another end's. */
+    private final boolean ownsNode;
     private final Subscription data;
     private final ExclusivePublication confirms;
     private final UnsafeBuffer ringBuffer;
@@ -61,11 +63,12 @@ public final class BridgeReceiver implements BridgeEnd {
     private long recovered;
 
     private BridgeReceiver(RingFile ring, RingProducer producer, ReceiverState state, BridgeNode node,
-            Subscription data, ExclusivePublication confirms) {
+            boolean ownsNode, Subscription data, ExclusivePublication confirms) {
         this.ring = ring;
         this.producer = producer;
         this.state = state;
         this.node = node;
+        this.ownsNode = ownsNode;
         this.data = data;
         this.confirms = confirms;
         MemorySegment region = producer.buffer();
@@ -83,23 +86,30 @@ public final class BridgeReceiver implements BridgeEnd {
      * unrecorded, starts the driver, the subscription and the confirm publication.
      */
     public static BridgeReceiver open(BridgeSettings settings) throws IOException {
+        return open(settings, null);
+    }
+
+    /** As {@link #open(BridgeSettings)}, on {@code shared}'s driver and client when not null (a duplex end). */
+    static BridgeReceiver open(BridgeSettings settings, BridgeNode shared) throws IOException {
         RingFile ring = RingFile.open(settings.ring, Duration.ofSeconds(10), RingKind.ONE_TO_ONE);
         RingProducer producer = null;
         ReceiverState state = null;
-        BridgeNode node = null;
+        BridgeNode node = shared;
         try {
             producer = ring.producer();
             state = ReceiverState.open(ReceiverState.pathFor(settings.ring), ring.creationTimeMs());
             boolean recovered = settle(state, producer);
-            node = new BridgeNode(settings, "receive");
+            if (node == null) {
+                node = new BridgeNode(settings, "receive");
+            }
             Subscription data = node.aeron().addSubscription(settings.channel, settings.stream);
             ExclusivePublication confirms = node.aeron().addExclusivePublication(settings.confirmChannel,
                     settings.confirmStream);
-            BridgeReceiver receiver = new BridgeReceiver(ring, producer, state, node, data, confirms);
+            BridgeReceiver receiver = new BridgeReceiver(ring, producer, state, node, shared == null, data, confirms);
             receiver.recovered = recovered ? 1 : 0;
             return receiver;
         } catch (IOException | RuntimeException e) {
-            if (node != null) {
+            if (node != null && shared == null) {
                 node.close();
             }
             if (state != null) {
@@ -141,7 +151,7 @@ public final class BridgeReceiver implements BridgeEnd {
 
     @Override
     public int doWork() {
-        int work = node.invoke();
+        int work = ownsNode ? node.invoke() : 0;
         work += data.controlledPoll(assembler, FRAGMENT_LIMIT);
         long now = System.currentTimeMillis();
         if (confirmed != sentConfirmed || rewind != sentRewind || now - sentAtMs >= CONFIRM_IDLE_EVERY_MS) {
@@ -229,7 +239,12 @@ public final class BridgeReceiver implements BridgeEnd {
 
     @Override
     public void close() {
-        node.close();
+        if (ownsNode) {
+            node.close();
+        } else {
+            data.close();
+            confirms.close();
+        }
         state.close();
         producer.close();
         ring.close();

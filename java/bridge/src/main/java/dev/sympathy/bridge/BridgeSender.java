@@ -42,6 +42,8 @@ public final class BridgeSender implements BridgeEnd {
     private final RingFile ring;
     private final RingConsumer consumer;
     private final BridgeNode node;
+    /** Whether this end started {@link #node} (and turns and closes it) or shares another end's. */
+    private final boolean ownsNode;
     private final ExclusivePublication publication;
     private final Subscription confirms;
     private final UnsafeBuffer ringBuffer;
@@ -66,11 +68,12 @@ public final class BridgeSender implements BridgeEnd {
     private long backPressured;
     private long confirmed = NOTHING_CONFIRMED;
 
-    private BridgeSender(RingFile ring, RingConsumer consumer, BridgeNode node, ExclusivePublication publication,
-            Subscription confirms) {
+    private BridgeSender(RingFile ring, RingConsumer consumer, BridgeNode node, boolean ownsNode,
+            ExclusivePublication publication, Subscription confirms) {
         this.ring = ring;
         this.consumer = consumer;
         this.node = node;
+        this.ownsNode = ownsNode;
         this.publication = publication;
         this.confirms = confirms;
         MemorySegment region = ring.ringRegion();
@@ -88,12 +91,19 @@ public final class BridgeSender implements BridgeEnd {
      * @throws BridgeException if the ring's largest message does not fit the publication's
      */
     public static BridgeSender open(BridgeSettings settings) throws IOException {
+        return open(settings, null);
+    }
+
+    /** As {@link #open(BridgeSettings)}, on {@code shared}'s driver and client when not null (a duplex end). */
+    static BridgeSender open(BridgeSettings settings, BridgeNode shared) throws IOException {
         RingFile ring = RingFile.open(settings.ring, Duration.ofSeconds(10), RingKind.ONE_TO_ONE);
         RingConsumer consumer = null;
-        BridgeNode node = null;
+        BridgeNode node = shared;
         try {
             consumer = ring.consumer();
-            node = new BridgeNode(settings, "send");
+            if (node == null) {
+                node = new BridgeNode(settings, "send");
+            }
             ExclusivePublication publication = node.aeron().addExclusivePublication(settings.channel, settings.stream);
             int largest = ring.maxMessageLength() + DATA_HEADER_LENGTH;
             if (largest > publication.maxMessageLength()) {
@@ -103,9 +113,9 @@ public final class BridgeSender implements BridgeEnd {
                         + " --term-length to at least " + Integer.highestOneBit(largest * 8 - 1) * 2);
             }
             Subscription confirms = node.aeron().addSubscription(settings.confirmChannel, settings.confirmStream);
-            return new BridgeSender(ring, consumer, node, publication, confirms);
+            return new BridgeSender(ring, consumer, node, shared == null, publication, confirms);
         } catch (RuntimeException e) {
-            if (node != null) {
+            if (node != null && shared == null) {
                 node.close();
             }
             if (consumer != null) {
@@ -118,7 +128,7 @@ public final class BridgeSender implements BridgeEnd {
 
     @Override
     public int doWork() {
-        int work = node.invoke();
+        int work = ownsNode ? node.invoke() : 0;
         work += confirms.poll(onConfirm, 16);
         if (publication.isConnected()) {
             long before = cursor;
@@ -209,7 +219,12 @@ public final class BridgeSender implements BridgeEnd {
 
     @Override
     public void close() {
-        node.close();
+        if (ownsNode) {
+            node.close();
+        } else {
+            publication.close();
+            confirms.close();
+        }
         consumer.close();
         ring.close();
     }

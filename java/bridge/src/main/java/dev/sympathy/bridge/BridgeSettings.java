@@ -25,8 +25,14 @@ public final class BridgeSettings {
     public enum Idle {
         /** Busy-spin: the lowest latency, a whole core. */
         SPIN,
-        /** Spin, then yield, then park up to 1 ms: little CPU when idle, microseconds to wake. */
-        BACKOFF
+        /** Spin, then yield, then park up to 1 ms: little CPU when idle, up to a millisecond to wake. */
+        BACKOFF,
+        /**
+         * Yield the core on every idle turn: a whole core when nothing else wants it, handed over
+         * at once when something does. Where the bridge's ends share cores with busy ring ends
+         * (a small machine), the lowest latency without parking.
+         */
+        YIELD
     }
 
     /** The local ring: drained by a sender, written by a receiver. */

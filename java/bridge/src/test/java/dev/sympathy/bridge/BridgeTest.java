@@ -164,6 +164,43 @@ class BridgeTest {
     }
 
     @Test
+    void shouldCarryMessagesOverIpcThroughOneDriver() throws IOException {
+        Path a = dir.resolve("a.ring");
+        Path b = dir.resolve("b.ring");
+        BridgeSettings send = settings(a, 0);
+        send.channel = "aeron:ipc";
+        send.confirmChannel = "aeron:ipc";
+        send.threading = BridgeSettings.Threading.SHARED; // the driver's own thread: the receiver connects to it
+        BridgeSettings receive = settings(b, 0);
+        receive.channel = "aeron:ipc";
+        receive.confirmChannel = "aeron:ipc";
+        receive.aeronDir = send.aeronDir;
+        receive.externalDriver = true;
+        int count = 20_000;
+        try (RingFile ringA = RingFile.create(a, 64 << 10); RingFile ringB = RingFile.create(b, 64 << 10);
+                RingProducer producer = ringA.producer(); RingConsumer consumer = ringB.consumer();
+                BridgeSender sender = BridgeSender.open(send);
+                BridgeReceiver receiver = BridgeReceiver.open(receive)) {
+            List<Received> got = new ArrayList<>();
+            int[] written = {0};
+            turn(() -> {
+                while (written[0] < count) {
+                    byte[] m = message(written[0], 24);
+                    if (!producer.write(1, m, 0, m.length)) {
+                        break;
+                    }
+                    written[0]++;
+                }
+                drain(consumer, got);
+                return got.size() >= count;
+            }, sender, receiver);
+            for (int i = 0; i < count; i++) {
+                assertArrayEquals(message(i, 24), got.get(i).bytes(), "bytes of message " + i);
+            }
+        }
+    }
+
+    @Test
     void shouldRefuseARingWhoseLargestMessageDoesNotFitThePublication() throws IOException {
         Path a = dir.resolve("big.ring");
         try (RingFile ring = RingFile.create(a, 16 << 20)) { // largest message 2 MiB

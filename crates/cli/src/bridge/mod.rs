@@ -1,6 +1,10 @@
-//! `sympathy bridge send|receive ARGS...`: starts the Java bridge (`java/sidecar bridge`)
-//! of the checkout, which moves a ring's messages between hosts over Aeron. The arguments pass
-//! through untouched; the bridge's own `--help` documents them.
+//! `sympathy bridge send|receive|duplex ARGS...`: starts the Java bridge (`java/sidecar
+//! bridge`) of the checkout, which moves a ring's messages between hosts over Aeron. The
+//! arguments pass through untouched; the bridge's own `--help` documents them.
+//! `sympathy bridge hosts up|down` makes (or removes) two hosts on this machine to run it
+//! between ([`hosts`]).
+
+pub mod hosts;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,16 +36,57 @@ enum BridgeCommand {
     /// (`sympathy bridge receive --help`: its options).
     #[command(disable_help_flag = true)]
     Receive(PassThrough),
+    /// Both directions on one driver and thread: send one ring, receive into another
+    /// (`sympathy bridge duplex --help`: its options).
+    #[command(disable_help_flag = true)]
+    Duplex(PassThrough),
+    /// Two hosts on this machine: network namespaces PREFIX-a (10.201.0.1) and PREFIX-b
+    /// (10.201.0.2) joined by a veth pair (root only); run a bridge end on one with
+    /// `ip netns exec PREFIX-a ...`.
+    Hosts(HostsArgs),
+}
+
+/// `bridge hosts up|down [--prefix P]`
+#[derive(Args, Debug)]
+struct HostsArgs {
+    /// `up` makes the two namespaces (replacing any of the same prefix), `down` removes them.
+    #[arg(value_parser = ["up", "down"])]
+    action: String,
+    /// The namespaces' prefix: PREFIX-a and PREFIX-b (at most 14 characters).
+    #[arg(long, default_value = "sympathy")]
+    prefix: String,
 }
 
 impl BridgeCommand {
-    /// The verb `java/sidecar bridge` takes, and the arguments after it.
-    fn split(self) -> (&'static str, Vec<String>) {
+    /// The verb `java/sidecar bridge` takes, and the arguments after it; `None` for `hosts`.
+    fn split(self) -> Result<(&'static str, Vec<String>), HostsArgs> {
         match self {
-            BridgeCommand::Send(p) => ("send", p.args),
-            BridgeCommand::Receive(p) => ("receive", p.args),
+            BridgeCommand::Send(p) => Ok(("send", p.args)),
+            BridgeCommand::Receive(p) => Ok(("receive", p.args)),
+            BridgeCommand::Duplex(p) => Ok(("duplex", p.args)),
+            BridgeCommand::Hosts(h) => Err(h),
         }
     }
+}
+
+/// `bridge hosts up|down`: prints each host's namespace and address once made.
+fn hosts(args: HostsArgs) -> Result<()> {
+    if args.action == "down" {
+        return hosts::TwoHosts::down(&args.prefix);
+    }
+    let made = hosts::TwoHosts::up(&args.prefix)?;
+    println!(
+        "host a: namespace {} address {}",
+        made.namespace_a(),
+        hosts::ADDRESS_A
+    );
+    println!(
+        "host b: namespace {} address {}",
+        made.namespace_b(),
+        hosts::ADDRESS_B
+    );
+    made.keep();
+    Ok(())
 }
 
 /// The arguments of a bridge verb, handed to the Java bridge as they are (`--help` included).
@@ -53,8 +98,13 @@ struct PassThrough {
 }
 
 /// Runs `java/sidecar bridge VERB ARGS...` of the checkout in place of this process (stdio
-/// inherited; on Unix by `exec`, so signals reach the JVM and its exit status is this command's).
+/// inherited; on Unix by `exec`, so signals reach the JVM and its exit status is this command's);
+/// `hosts` runs here.
 pub fn run(args: BridgeArgs) -> Result<()> {
+    let (verb, rest) = match args.command.split() {
+        Ok(java) => java,
+        Err(h) => return hosts(h),
+    };
     let Some(root) = crate::checkout::repo_root() else {
         bail!(
             "`sympathy bridge` starts the Java bridge from the sympathy checkout (java/sidecar), \
@@ -63,7 +113,6 @@ pub fn run(args: BridgeArgs) -> Result<()> {
         );
     };
     let sidecar = sidecar_in(&root)?;
-    let (verb, rest) = args.command.split();
     let mut command = Command::new(&sidecar);
     command.arg("bridge").arg(verb).args(rest);
     start(command, &sidecar)
@@ -121,7 +170,7 @@ mod tests {
     fn parse(args: &[&str]) -> (&'static str, Vec<String>) {
         let cli = Cli::try_parse_from([&["sympathy", "bridge"], args].concat()).unwrap();
         let Top::Bridge(bridge) = cli.command;
-        bridge.command.split()
+        bridge.command.split().expect("a Java verb")
     }
 
     #[test]
