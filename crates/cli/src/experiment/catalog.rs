@@ -199,6 +199,7 @@ mod tests {
     fn every_experiments_variant_names_round_trip_through_the_catalog() {
         names_round_trip::<sympathy_lab::atomic_increment::Variant>();
         names_round_trip::<sympathy_lab::back_pressure::Variant>();
+        names_round_trip::<sympathy_lab::bridge::Variant>();
         names_round_trip::<sympathy_lab::dispatch::Variant>();
         names_round_trip::<sympathy_lab::memory_walk::Variant>();
         names_round_trip::<sympathy_lab::ping_pong::Variant>();

@@ -5,24 +5,20 @@
 //! enough to warm a Java echo's JIT and to map every page of both rings. The echo is started
 //! through the [`PeerLauncher`]; a Rust echo runs [`echo_in_peer`].
 //!
-//! Round trips are timed with the CPU's time-stamp counter on x86_64 (`rdtsc`, converted with
-//! the tick rate measured against `Instant` before the run): `Instant::now()` is a vDSO
-//! `clock_gettime` that cost ~34 ns per call on the 2-core KVM guest, and about one whole call
-//! falls inside every timed interval, against ~13 ns for `rdtsc` (this relies on an invariant
-//! TSC, which the kernel's `tsc` clocksource implies). Elsewhere `Instant` is used.
+//! The pinger's loop is the peer layer's [`ping_loop`](crate::peer) (shared with the bridge's
+//! echo), timed with the CPU's time-stamp counter; here it watches the echo process.
 
-use std::process::Child;
 use std::time::Duration;
 
 use hdrhistogram::Histogram;
 use sympathy_harness::pin::pin_current_thread;
 use sympathy_ring::layout::{RECORD_ALIGNMENT, RECORD_HEADER_LENGTH};
-use sympathy_ring::pattern::Pattern;
-use sympathy_ring::{Consumer, Producer, Ring, Role};
+use sympathy_ring::{Ring, Role};
 
 use super::{Case, EchoTask};
-use crate::clock::{ns_per_tick, ticks};
-use crate::peer::{self, PeerError, PeerLauncher, PeerRun, Progress, scratch_ring};
+use crate::peer::{
+    self, LOOK_EVERY, PeerError, PeerLauncher, PeerRun, Progress, ping_loop, scratch_ring,
+};
 
 /// Round trips of warm-up at the least: a Java echo's loop is compiled by C2 well before.
 pub const MIN_WARMUP: u64 = 100_000;
@@ -49,8 +45,6 @@ pub fn warmup_round_trips(timed: u64, capacity: usize, size: usize) -> u64 {
         .max(WARMUP_LAPS * capacity as u64 / record)
 }
 
-/// Polls between two looks at whether the peer is still there.
-const LOOK_EVERY: u32 = 1 << 20;
 /// How long the echo waits for a ping before giving up.
 const NO_PING_LIMIT: Duration = Duration::from_secs(120);
 
@@ -81,59 +75,19 @@ pub fn measure_echo(
     };
     peer::run_beside(launcher, case.consumer, &task, "echo", cores.0, |child| {
         let ends = (&mut producer, &mut consumer);
-        ping_loop(ends, case.size_bytes, case.messages, warmup, child)
-    })
-}
-
-fn ping_loop(
-    (producer, consumer): (&mut Producer, &mut Consumer),
-    size: usize,
-    count: u64,
-    warmup: u64,
-    child: &mut Child,
-) -> Result<Histogram<u64>, PeerError> {
-    let histogram_error = |e: &dyn std::fmt::Display| PeerError::Histogram(e.to_string());
-    let pattern = Pattern::new(size);
-    let mut h = Histogram::<u64>::new(3).map_err(|e| histogram_error(&e))?;
-    let mut buf = vec![0u8; size];
-    let mut bad: Option<String> = None;
-    let ns_per_tick = ns_per_tick();
-    for i in 0..warmup + count {
-        pattern.fill(i, &mut buf);
-        let start = ticks();
-        producer.try_write(1, &buf)?; // one message in flight: never full
-        let mut idle: u32 = 0;
-        loop {
-            let got = consumer.read(
-                |_, bytes| {
-                    if let Err(m) = pattern.check(i, bytes) {
-                        bad.get_or_insert_with(|| format!("echo of message {i}: {m}"));
-                    }
-                },
-                1,
-            )?;
-            if got == 1 {
-                break;
-            }
-            idle = idle.wrapping_add(1);
-            if idle.is_multiple_of(LOOK_EVERY)
-                && let Some(status) = child.try_wait()?
-            {
-                return Err(PeerError::Peer(format!(
+        ping_loop(
+            ends,
+            case.size_bytes,
+            case.messages,
+            warmup,
+            |i| match child.try_wait()? {
+                Some(status) => Err(PeerError::Peer(format!(
                     "the echo process exited ({status}) at round trip {i}"
-                )));
-            }
-            std::hint::spin_loop();
-        }
-        let rtt = (ticks().wrapping_sub(start) as f64 * ns_per_tick) as u64;
-        if i >= warmup {
-            h.record(rtt.max(1)).map_err(|e| histogram_error(&e))?;
-        }
-    }
-    if let Some(m) = bad {
-        return Err(PeerError::Mismatch(m));
-    }
-    Ok(h)
+                ))),
+                None => Ok(()),
+            },
+        )
+    })
 }
 
 /// The Rust echo process: pins itself and sends every ping back on the pong ring.
@@ -180,57 +134,4 @@ pub fn echo_in_peer(task: &EchoTask) -> Result<(), PeerError> {
         std::hint::spin_loop();
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The pinger checks every echo against its sequence number: an echo process that returns
-    /// message 3 with the pattern of another index fails the run, naming the message.
-    #[test]
-    fn an_echo_of_the_wrong_message_fails_the_run() {
-        let (ping_file, pong_file) = (scratch_ring("test-ping"), scratch_ring("test-pong"));
-        let ping = Ring::create(ping_file.path(), 4096).unwrap();
-        let pong = Ring::create(pong_file.path(), 4096).unwrap();
-        let (mut producer, mut consumer) = (ping.producer().unwrap(), pong.consumer().unwrap());
-        let (mut from_ping, mut to_pong) = (ping.consumer().unwrap(), pong.producer().unwrap());
-        // A live stand-in for the echo process, which the pinger looks at while it waits.
-        let mut child = std::process::Command::new("sleep")
-            .arg("60")
-            .spawn()
-            .unwrap();
-        let (size, count) = (8, 10u64);
-        let outcome = std::thread::scope(|s| {
-            s.spawn(move || {
-                let pattern = Pattern::new(size);
-                let mut wrong = vec![0u8; size];
-                let mut echoed = 0u64;
-                while echoed < count {
-                    let n = from_ping
-                        .read(
-                            |type_id, bytes| {
-                                let out = if echoed == 3 {
-                                    pattern.fill(echoed + 1, &mut wrong);
-                                    &wrong[..]
-                                } else {
-                                    bytes
-                                };
-                                to_pong.try_write(type_id, out).unwrap();
-                            },
-                            1,
-                        )
-                        .unwrap();
-                    echoed += n as u64;
-                }
-            });
-            ping_loop((&mut producer, &mut consumer), size, count, 0, &mut child)
-        });
-        let _ = child.kill();
-        let _ = child.wait();
-        match outcome {
-            Err(PeerError::Mismatch(m)) => assert!(m.contains("echo of message 3"), "{m}"),
-            other => panic!("expected a mismatch, got {other:?}"),
-        }
-    }
 }

@@ -30,7 +30,9 @@ mod run;
 mod tasks;
 mod throughput;
 
-pub use cases::{Case, Overrides, Variant, WriteMode, broadcast_count, cases, check_size};
+pub use cases::{
+    Case, DEFAULT_BATCH, Overrides, Variant, WriteMode, broadcast_count, cases, check_size,
+};
 pub use echo::{MIN_WARMUP, WARMUP_LAPS, echo_in_peer, measure_echo, warmup_round_trips};
 pub use kinds::{
     measure_kind, mpsc_produce_in_peer, receive_in_peer, split_count, transmit_in_peer,

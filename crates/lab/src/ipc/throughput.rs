@@ -9,14 +9,15 @@
 //! `batch` fixed-size messages in place and publishes them together.
 
 use std::process::Child;
-use std::time::Instant;
 
 use sympathy_harness::pin::pin_current_thread;
 use sympathy_ring::pattern::Pattern;
 use sympathy_ring::{Consumer, Ring};
 
 use super::{Case, ProduceTask, WriteMode};
-use crate::peer::{self, EmptyRing, FullRing, PeerError, PeerLauncher, PeerRun, scratch_ring};
+use crate::peer::{
+    self, EmptyRing, FullRing, PeerError, PeerLauncher, PeerRun, consume_pattern, scratch_ring,
+};
 
 /// One throughput run of `case` on a fresh ring: returns messages per second, first message to
 /// last (`count - 1` intervals). The producer is pinned to `cores.0`, the consumer to `cores.1`.
@@ -60,34 +61,10 @@ fn consume(
     count: u64,
     child: &mut Child,
 ) -> Result<f64, PeerError> {
-    let pattern = Pattern::new(size);
-    let mut next = 0u64;
-    let mut first = None;
-    let mut bad: Option<String> = None;
     let mut empty = EmptyRing::new("producer", count);
-    while next < count {
-        let n = consumer.read(
-            |_, bytes| {
-                if let Err(m) = pattern.check(next, bytes) {
-                    bad.get_or_insert_with(|| format!("message {next}: {m}"));
-                }
-                next += 1;
-            },
-            usize::MAX,
-        )?;
-        if n > 0 {
-            if first.is_none() {
-                first = Some(Instant::now());
-            }
-            continue;
-        }
-        empty.idle(consumer, Some(&mut *child), next)?;
-    }
-    let seconds = first.map_or(0.0, |t| t.elapsed().as_secs_f64());
-    if let Some(m) = bad {
-        return Err(PeerError::Mismatch(m));
-    }
-    Ok(seconds.max(1e-9))
+    consume_pattern(consumer, size, count, |consumer, received| {
+        empty.idle(consumer, Some(&mut *child), received)
+    })
 }
 
 /// The Rust producer process: pins itself, writes `task.run.count` pattern messages.

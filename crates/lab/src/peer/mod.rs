@@ -4,13 +4,16 @@
 //! `run ipc-peer` subcommand and `java/sidecar` ask for it), a [`PeerLauncher`] turns it into
 //! the command of a process of a language, and [`start`]/[`finish`] run and watch it. Also:
 //! the run's error type ([`PeerError`]), a scratch ring file ([`scratch_ring`]), a watch on a
-//! peer that stalls ([`Progress`]), round-trip [`Quantiles`], and the plan of a run across
-//! processes ([`PeerRuns`]).
+//! peer that stalls ([`Progress`]), round-trip [`Quantiles`], the plan of a run across
+//! processes ([`PeerRuns`]), and the measuring loops over any pair of ring ends (a verifying
+//! consumer, a pinger).
 //!
-//! No experiment imports another: each imports this layer.
+//! No experiment imports another's kernels: each imports this layer. (The bridge's ring ends
+//! are ipc's peers, so it starts them with ipc's own tasks.)
 
 mod java;
 mod launch;
+mod loops;
 mod quantiles;
 mod runs;
 mod wait;
@@ -22,6 +25,7 @@ use crate::scratch::ScratchFile;
 pub use java::{JavaRing, JavaSidecar, repository_root};
 pub use launch::{PeerLauncher, PeerRun, PeerTask};
 pub(crate) use launch::{arg, run_beside};
+pub(crate) use loops::{LOOK_EVERY, consume_pattern, ping_loop};
 pub use quantiles::Quantiles;
 pub use runs::PeerRuns;
 pub(crate) use wait::{EmptyRing, FullRing, Progress};

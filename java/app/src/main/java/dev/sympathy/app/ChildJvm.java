@@ -39,7 +39,21 @@ final class ChildJvm {
 
     /** Starts {@code sidecar args...}; stdout is piped to the caller, stderr inherited. */
     static Process start(List<String> args) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), args);
+    }
+
+    /**
+     * As {@link #start(List)}, the JVM's command line run by the command {@code prefix} (empty:
+     * none), e.g. {@code [ip, netns, exec, NS]}: a child on another network namespace (run
+     * bridge's veth hosts). The prefix must exec the JVM in its own process, so that the child's
+     * pid, signals and exit status are the JVM's.
+     *
+     * <pre>{@code
+     * ChildJvm.start(List.of("ip", "netns", "exec", "sym42-a"), List.of("bridge", "send", ...));
+     * }</pre>
+     */
+    static Process start(List<String> prefix, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("--add-exports");

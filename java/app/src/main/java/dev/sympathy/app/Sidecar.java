@@ -124,7 +124,10 @@ public final class Sidecar {
                   run messaging [--smoke|--quick|--full]   the messaging experiment (experiments/messaging.toml)
                           [--json] [--plan]                in Java: price updates received and decoded per
                           [--variants V,..] [--senders S,..]  second (raw, sbe, struct, byte-buffer,
-                          [--runs R] [--cores P,C]         java-serialization), sent by a Java or a Rust process""");
+                          [--runs R] [--cores P,C]         java-serialization), sent by a Java or a Rust process
+                  run bridge [--smoke|--quick|--full]      the bridge experiment (experiments/bridge.toml) in Java:
+                          [--json] [--plan]                ring -> Aeron -> ring with Java ring ends, and Aeron
+                          [--variants V,..] [--transports T,..]  alone, over ipc, udp, veth (root)""");
         c.put("publish", """
                   publish PATH --encoding W --count N       the sender of a messaging run: N price updates
                           [--impl ffm|jni] [--core C]      (raw, sbe, struct, hand-codec, java-serialization)
@@ -237,6 +240,7 @@ public final class Sidecar {
                             return MapServiceExperiment.run(argv);
                         }
                         case "messaging" -> MessagingExperiment.run(argv);
+                        case "bridge" -> BridgeExperiment.run(argv);
                         default -> IpcExperiment.run(argv);
                     }
                 }
