@@ -212,21 +212,22 @@ fn all_confirmed(ring: &Path, within: Duration) -> Result<(), String> {
     }
 }
 
+/// Host A's ring and host B's (256 KiB each) in `dir`: their paths.
+fn two_rings(hosts: &Hosts, dir: &TempDir) -> Result<(String, String), String> {
+    let rings = ["a.ring", "b.ring"].map(|name| dir.join(name).display().to_string());
+    for ring in &rings {
+        let args = ["ring", "create", ring, "--capacity", "256k"];
+        let create = hosts.command(true, &sympathy_bin(), &args);
+        Proc::spawn("create", create, dir, DEADLINE).wait()?.ok()?;
+    }
+    let [a, b] = rings;
+    Ok((a, b))
+}
+
 fn run_case(hosts: &Hosts, consumer_lang: Lang) -> Result<String, String> {
     let dir = TempDir::new("bridge");
-    let a_ring = dir.join("a.ring").display().to_string();
-    let b_ring = dir.join("b.ring").display().to_string();
+    let (a_ring, b_ring) = two_rings(hosts, &dir)?;
     let rust = sympathy_bin();
-    for ring in [&a_ring, &b_ring] {
-        Proc::spawn(
-            "create",
-            hosts.command(true, &rust, &["ring", "create", ring, "--capacity", "256k"]),
-            &dir,
-            DEADLINE,
-        )
-        .wait()?
-        .ok()?;
-    }
     let mut receiver = bridge(hosts, &dir, "receive", &b_ring, 1, 11);
     let mut sender = bridge(hosts, &dir, "send", &a_ring, 1, 21);
     // Reads until the receiver (its producer) detaches cleanly; a receiver that dies is waited
@@ -347,19 +348,8 @@ fn multicast(hosts: &Hosts) -> Result<String, String> {
         );
     }
     let dir = TempDir::new("bridge-multicast");
-    let a_ring = dir.join("a.ring").display().to_string();
-    let b_ring = dir.join("b.ring").display().to_string();
+    let (a_ring, b_ring) = two_rings(hosts, &dir)?;
     let rust = sympathy_bin();
-    for ring in [&a_ring, &b_ring] {
-        Proc::spawn(
-            "create",
-            hosts.command(true, &rust, &["ring", "create", ring, "--capacity", "256k"]),
-            &dir,
-            DEADLINE,
-        )
-        .wait()?
-        .ok()?;
-    }
     let group = |address: &str| format!("aeron:udp?endpoint=224.0.1.1:40456|interface={address}");
     let confirms = format!("aeron:udp?endpoint={}:{CONFIRM_PORT}", hosts.address_a);
     let sidecar = root().join("java/sidecar");

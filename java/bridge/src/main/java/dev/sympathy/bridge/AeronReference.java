@@ -164,16 +164,49 @@ public final class AeronReference {
         }
     }
 
+    /**
+     * What every peer holds: its node, and whether that node's driver is its own (else it runs
+     * in another process, which sends for it).
+     */
+    abstract static class Peer implements AutoCloseable {
+        final BridgeNode node;
+        private final boolean ownsDriver;
+
+        Peer(BridgeNode node, boolean ownsDriver) {
+            this.node = node;
+            this.ownsDriver = ownsDriver;
+        }
+
+        /**
+         * Turns the node for {@code ms} more milliseconds (over UDP an end's driver sends only
+         * while turned: what is still in the term, a retransmit a NAK asks for). An end on another
+         * process's driver (IPC: which may be gone by now) returns at once.
+         */
+        public void linger(long ms, IdleStrategy idle) {
+            if (!ownsDriver) {
+                return;
+            }
+            long until = System.currentTimeMillis() + ms;
+            while (System.currentTimeMillis() < until) {
+                idle.idle(node.invoke());
+            }
+        }
+
+        @Override
+        public void close() {
+            node.close();
+        }
+    }
+
     /** The subscribing end of the throughput row: polls frames, checks them, times first to last. */
-    public static final class Subscriber implements AutoCloseable {
-        private final BridgeNode node;
+    public static final class Subscriber extends Peer {
         private final Subscription subscription;
         private final FragmentAssembler assembler;
         private final int frameLength;
         private long received;
 
-        private Subscriber(BridgeNode node, Subscription subscription, int size) {
-            this.node = node;
+        private Subscriber(BridgeNode node, boolean ownsDriver, Subscription subscription, int size) {
+            super(node, ownsDriver);
             this.subscription = subscription;
             this.frameLength = frameLength(size);
             this.assembler = new FragmentAssembler(this::onFragment);
@@ -185,7 +218,8 @@ public final class AeronReference {
             defaultDir(settings, "sub");
             BridgeNode node = new BridgeNode(settings, "sub");
             try {
-                return new Subscriber(node, node.aeron().addSubscription(settings.channel, settings.stream), size);
+                return new Subscriber(node, !settings.externalDriver,
+                        node.aeron().addSubscription(settings.channel, settings.stream), size);
             } catch (RuntimeException e) {
                 node.close();
                 throw e;
@@ -231,29 +265,20 @@ public final class AeronReference {
             }
             return System.nanoTime() - first;
         }
-
-        @Override
-        public void close() {
-            node.close();
-        }
     }
 
     /** The publishing end of the throughput row: {@code count} frames through {@code tryClaim}, filled in place. */
-    public static final class Publisher implements AutoCloseable {
-        private final BridgeNode node;
+    public static final class Publisher extends Peer {
         private final ExclusivePublication publication;
         private final BufferClaim claim = new BufferClaim();
         private final int size;
         private final int frameLength;
         private final long source = System.currentTimeMillis();
-        /** Whether this end embeds its driver (else it uses one running elsewhere, which sends for it). */
-        private final boolean ownsDriver;
         private long sent;
         private long backPressured;
 
         private Publisher(BridgeNode node, boolean ownsDriver, ExclusivePublication publication, int size) {
-            this.node = node;
-            this.ownsDriver = ownsDriver;
+            super(node, ownsDriver);
             this.publication = publication;
             this.size = size;
             this.frameLength = frameLength(size);
@@ -324,41 +349,19 @@ public final class AeronReference {
             }
         }
 
-        /**
-         * Turns the node for {@code ms} more milliseconds (over UDP the driver of this end sends
-         * only while turned: what is still in the term, and a retransmit a NAK asks for). An end
-         * on another process's driver (IPC: the subscriber's, which may be gone by now) returns at once.
-         */
-        public void linger(long ms, IdleStrategy idle) {
-            if (!ownsDriver) {
-                return;
-            }
-            long until = System.currentTimeMillis() + ms;
-            while (System.currentTimeMillis() < until) {
-                idle.idle(node.invoke());
-            }
-        }
-
-        @Override
-        public void close() {
-            node.close();
-        }
     }
 
     /** The echoing end of the round-trip row: sends every frame back on the reply channel. */
-    public static final class Pong implements AutoCloseable {
-        private final BridgeNode node;
+    public static final class Pong extends Peer {
         private final Subscription in;
         private final ExclusivePublication out;
         private final BufferClaim claim = new BufferClaim();
         private final ControlledFragmentAssembler assembler;
         private final int frameLength;
-        private final boolean ownsDriver;
         private long echoed;
 
         private Pong(BridgeNode node, boolean ownsDriver, Subscription in, ExclusivePublication out, int size) {
-            this.node = node;
-            this.ownsDriver = ownsDriver;
+            super(node, ownsDriver);
             this.in = in;
             this.out = out;
             this.frameLength = frameLength(size);
@@ -417,26 +420,10 @@ public final class AeronReference {
             }
         }
 
-        /** Turns the node for {@code ms} more milliseconds (the last reply's datagrams, a retransmit); at once on another's driver. */
-        public void linger(long ms, IdleStrategy idle) {
-            if (!ownsDriver) {
-                return;
-            }
-            long until = System.currentTimeMillis() + ms;
-            while (System.currentTimeMillis() < until) {
-                idle.idle(node.invoke());
-            }
-        }
-
-        @Override
-        public void close() {
-            node.close();
-        }
     }
 
     /** The pinging end of the round-trip row: one frame in flight, each round trip timed. */
-    public static final class Pinger implements AutoCloseable {
-        private final BridgeNode node;
+    public static final class Pinger extends Peer {
         private final ExclusivePublication out;
         private final Subscription in;
         private final BufferClaim claim = new BufferClaim();
@@ -448,8 +435,8 @@ public final class AeronReference {
         private long expected;
         private long returned;
 
-        private Pinger(BridgeNode node, ExclusivePublication out, Subscription in, int size) {
-            this.node = node;
+        private Pinger(BridgeNode node, boolean ownsDriver, ExclusivePublication out, Subscription in, int size) {
+            super(node, ownsDriver);
             this.out = out;
             this.in = in;
             this.size = size;
@@ -472,7 +459,7 @@ public final class AeronReference {
                             + " bytes is over what tryClaim takes (" + out.maxPayloadLength() + " bytes)");
                 }
                 Subscription in = node.aeron().addSubscription(settings.confirmChannel, settings.confirmStream);
-                return new Pinger(node, out, in, size);
+                return new Pinger(node, !settings.externalDriver, out, in, size);
             } catch (RuntimeException e) {
                 node.close();
                 throw e;
@@ -523,11 +510,6 @@ public final class AeronReference {
                 progress.check(returned, "frame " + i + " not back" + (in.isConnected() ? "" : ", no pong connected"));
             }
             return System.nanoTime() - start;
-        }
-
-        @Override
-        public void close() {
-            node.close();
         }
     }
 }
