@@ -39,6 +39,25 @@ impl<W> Case<W> {
         }
     }
 
+    /// A case whose params are those of the lab's own description of it as a result
+    /// (`measurement`), the runner params of `common.toml` left out (a run adds those itself):
+    /// for the experiments whose lab module builds its cases (ipc, messaging, bridge).
+    pub fn from_measurement(
+        work: W,
+        variant: &'static str,
+        language: &'static str,
+        measurement: Measurement,
+    ) -> Case<W> {
+        let runner = &sympathy_harness::catalog::catalog().common.runner_params;
+        let params = measurement
+            .params
+            .into_iter()
+            .filter(|(k, _)| !runner.contains(k));
+        params.fold(Case::new(work, variant, language), |case, (key, value)| {
+            case.param(&key, value)
+        })
+    }
+
     /// Adds a result param.
     pub fn param(mut self, key: &str, value: impl Into<Value>) -> Case<W> {
         self.params.insert(key.to_string(), value.into());

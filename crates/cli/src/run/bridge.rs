@@ -21,7 +21,6 @@ use std::process::Command;
 use anyhow::Result;
 use clap::Args;
 use sympathy_harness::Reporter;
-use sympathy_harness::catalog::catalog;
 use sympathy_lab::bridge::{self, BridgeHosts, Overrides, Transport, Variant};
 use sympathy_lab::peer::{JavaSidecar, PeerError, PeerRuns};
 
@@ -75,16 +74,11 @@ impl Experiment for BridgeArgs {
             count: self.count,
             round_trips: self.round_trips,
         };
-        let runner = &catalog().common.runner_params;
         Ok(bridge::cases(&variants, common.preset(), &overrides)?
             .into_iter()
             .map(|work| {
-                let m = work.measurement();
-                let params = m.params.into_iter().filter(|(k, _)| !runner.contains(k));
-                params.fold(
-                    Case::new(work.clone(), work.variant.name(), work.language().name()),
-                    |case, (key, value)| case.param(&key, value),
-                )
+                let (variant, language) = (work.variant.name(), work.language().name());
+                Case::from_measurement(work.clone(), variant, language, work.measurement())
             })
             .collect())
     }

@@ -17,7 +17,6 @@ use crate::run::peers::{CliPeers, pick_cores};
 use anyhow::Result;
 use clap::Args;
 use sympathy_harness::Reporter;
-use sympathy_harness::catalog::catalog;
 use sympathy_lab::ipc::{self, Overrides, Variant, WriteMode};
 use sympathy_lab::peer::{JavaSidecar, PeerRuns};
 
@@ -69,16 +68,11 @@ impl Experiment for IpcArgs {
             writes: self.writes.clone(),
             batch: self.batch.map(|b| b as usize),
         };
-        let runner = &catalog().common.runner_params;
         Ok(ipc::cases(&variants, common.preset(), &overrides)?
             .into_iter()
             .map(|work| {
-                let m = work.measurement();
-                let params = m.params.into_iter().filter(|(k, _)| !runner.contains(k));
-                params.fold(
-                    Case::new(work.clone(), work.variant.name(), work.language().name()),
-                    |case, (key, value)| case.param(&key, value),
-                )
+                let (variant, language) = (work.variant.name(), work.language().name());
+                Case::from_measurement(work.clone(), variant, language, work.measurement())
             })
             .collect())
     }

@@ -15,7 +15,6 @@
 use anyhow::Result;
 use clap::Args;
 use sympathy_harness::Reporter;
-use sympathy_harness::catalog::catalog;
 use sympathy_lab::messaging::{self, EXPERIMENT, Overrides, Sender, Variant};
 use sympathy_lab::peer::{JavaSidecar, PeerRuns};
 
@@ -62,16 +61,11 @@ impl Experiment for MessagingArgs {
             capacity: self.capacity,
             senders: self.senders.clone(),
         };
-        let runner = &catalog().common.runner_params;
         Ok(messaging::cases(&variants, common.preset(), &overrides)?
             .into_iter()
             .map(|work| {
-                let m = work.measurement();
-                let params = m.params.into_iter().filter(|(k, _)| !runner.contains(k));
-                params.fold(
-                    Case::new(work.clone(), work.variant.name(), work.receiver.name()),
-                    |case, (key, value)| case.param(&key, value),
-                )
+                let (variant, language) = (work.variant.name(), work.receiver.name());
+                Case::from_measurement(work.clone(), variant, language, work.measurement())
             })
             .collect())
     }
