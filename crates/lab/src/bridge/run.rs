@@ -115,28 +115,15 @@ pub fn measure_throughput(
     let mut ends = Ends::default();
     // ipc: the sender's driver first, the receiver joins it; udp and veth: the receiver
     // listening before the sender publishes.
-    if case.transport == Transport::Ipc {
-        let send = end("send", &path_a, true)?;
-        ends.start("bridge send", send, scratch.path(), "send", "bridge send:")?;
-        let receive = end("receive", &path_b, false)?;
-        ends.start(
-            "bridge receive",
-            receive,
-            scratch.path(),
-            "receive",
-            "bridge receive:",
-        )?;
+    let order = if case.transport == Transport::Ipc {
+        [("send", &path_a), ("receive", &path_b)]
     } else {
-        let receive = end("receive", &path_b, true)?;
-        ends.start(
-            "bridge receive",
-            receive,
-            scratch.path(),
-            "receive",
-            "bridge receive:",
-        )?;
-        let send = end("send", &path_a, false)?;
-        ends.start("bridge send", send, scratch.path(), "send", "bridge send:")?;
+        [("receive", &path_b), ("send", &path_a)]
+    };
+    for (k, (verb, ring)) in order.into_iter().enumerate() {
+        let command = end(verb, ring, k == 0)?;
+        let name = format!("bridge {verb}");
+        ends.start(&name, command, scratch.path(), verb, &format!("{name}:"))?;
     }
     let task = ProduceTask {
         ring: path_a.clone(),
