@@ -15,6 +15,8 @@
 //!   Java names of variants named differently (dispatch: `mono`/`bi`/`mega` pair with
 //!   `dyn-1`/`dyn-2`/`dyn-4`, [`pairing_variant`]), metric units and directions, and the seed
 //!   figures.
+//! - [`gaps`]: beside every row whose interval puts one side more than [`LARGE_GAP`] times
+//!   behind, the cause and evidence from the catalog's `[[gaps]]` entries.
 //! - back-pressure gets one more table, latency against offered load per variant and language,
 //!   and in HTML a latency-vs-load line chart (p99, log scale).
 //! - [`baseline::compare`]: the ratio new/old of every result line found in an older file.
@@ -49,6 +51,7 @@ mod chart;
 mod ends;
 mod failure;
 mod findings;
+mod gaps;
 mod load_table;
 mod merge;
 mod parse;
@@ -63,6 +66,7 @@ pub use answer::{Answer, answers};
 pub use ends::{Ends, cell_ends, ends_of, mixed_ends};
 pub use failure::retried_suffix;
 pub use findings::{Finding, LessonStatus, findings};
+pub use gaps::{Gap, LARGE_GAP, evidence_text, gaps};
 pub use merge::{Merged, PairKey, pairing_variant, param_text, variant_label};
 pub use parse::{ParseError, Stream, parse_jsonl, read_jsonl};
 pub use record::{ComparisonRecord, Conditions, EnvRecord, ResultRecord, Source, Spread};

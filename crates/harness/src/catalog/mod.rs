@@ -29,7 +29,8 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use spec::{
-    Better, CommonSpec, Expect, ExperimentSpec, HeadlineSpec, Language, MetricSpec, ParamSpec,
+    Better, CommonSpec, EVIDENCE_DRIFT_PERCENT, EvidenceSpec, EvidenceValue, Expect,
+    ExperimentSpec, GapSpec, HeadlineSpec, Language, Measure, MetricSpec, ParamSpec,
     ParityFactSpec, PerPreset, Preset, PresetSeconds, Role, SeedFigureSpec, VariantSpec, validate,
 };
 pub use variant::CatalogVariant;
@@ -439,6 +440,82 @@ full = 4
         );
         let err = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &headline)]).unwrap_err();
         assert!(err.contains("`plain` is a headline variant"), "{err}");
+    }
+
+    /// A gap entry of the toy: `plain` slower in Java than in Rust, with `evidence`.
+    fn gap(evidence: &str) -> String {
+        experiment(&format!(
+            "[[gaps]]\nvariant = \"plain\"\nslower = \"java\"\nthan = \"rust\"\n\
+             cause = \"a cause\"\ndiffers = \"a check\"\n{evidence}"
+        ))
+    }
+
+    #[test]
+    fn a_gap_entry_with_its_evidence_parses() {
+        let text = gap(
+            "[[gaps.evidence]]\nmeasure = \"instructions\"\nwhat = \"per message\"\n\
+             rust = { value = 10.0, ids = [\"a/b/c\"] }\njava = { value = 25.0, ids = [\"a/b/c\"] }\n\
+             [[gaps.evidence]]\nmeasure = \"bytes-allocated\"\nwhat = \"per message\"\n\
+             source = \"ci/java-profile --gc-only\"\njava = { value = 0.0 }",
+        );
+        let catalog = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &text)]).unwrap();
+        let gap = &catalog.experiment("toy").unwrap().gaps[0];
+        assert_eq!((gap.slower, gap.than), (Language::Java, Language::Rust));
+        let counts = &gap.evidence[0];
+        assert_eq!(counts.unit(), "instructions");
+        assert_eq!(counts.values()[1].1.value, 25.0);
+        assert_eq!(gap.evidence[1].unit(), "bytes");
+    }
+
+    #[test]
+    fn a_gap_entry_without_evidence_fails_the_catalog() {
+        let cases = [
+            (gap(""), "no evidence"),
+            (
+                gap(
+                    "[[gaps.evidence]]\nmeasure = \"instructions\"\nwhat = \"per message\"\n\
+                     java = { value = 25.0, ids = [\"a/b/c\"] }",
+                ),
+                "give rust's",
+            ),
+            (
+                gap(
+                    "[[gaps.evidence]]\nmeasure = \"instructions\"\nwhat = \"per message\"\n\
+                     rust = { value = 10.0 }\njava = { value = 25.0, ids = [\"a/b/c\"] }",
+                ),
+                "rust's count names no gate ids",
+            ),
+            (
+                gap(
+                    "[[gaps.evidence]]\nmeasure = \"figure\"\nwhat = \"failed polls\"\n\
+                     unit = \"polls/s\"\njava = { value = 3.0 }",
+                ),
+                "name the command that measured it",
+            ),
+            (
+                gap(
+                    "[[gaps.evidence]]\nmeasure = \"bytes-allocated\"\nwhat = \"per op\"\n\
+                     source = \"ci/java-profile\"\nrust = { value = 0.0 }",
+                ),
+                "no figure for the slower language, java",
+            ),
+            (
+                gap("").replace("cause = \"a cause\"", "cause = \"\""),
+                "give the `cause`",
+            ),
+            (
+                gap("").replace("variant = \"plain\"\nslower", "variant = \"nope\"\nslower"),
+                "unknown variant `nope`",
+            ),
+            (
+                gap("").replace("than = \"rust\"", "than = \"c\""),
+                "does not run in c",
+            ),
+        ];
+        for (text, expected) in cases {
+            let err = Catalog::parse(&[("common.toml", COMMON), ("toy.toml", &text)]).unwrap_err();
+            assert!(err.contains(expected), "expected `{expected}` in: {err}");
+        }
     }
 
     #[test]

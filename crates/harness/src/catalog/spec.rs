@@ -165,6 +165,11 @@ pub struct ExperimentSpec {
     /// whose values differ, or one that lacks a fact, and says why.
     #[serde(default)]
     pub parity: Vec<String>,
+    /// Why its languages differ where they differ by much: each entry names the rows it
+    /// explains, the cause in one line, and the figures that show it. The report prints the
+    /// cause and the figures beside every such row (docs/report.md, "Why the gaps").
+    #[serde(default)]
+    pub gaps: Vec<GapSpec>,
 }
 
 fn yes() -> bool {
@@ -326,6 +331,237 @@ pub struct SeedFigureSpec {
     /// How the figure was read or converted.
     #[serde(default)]
     pub note: String,
+}
+
+/// Why one language's rows of a variant are slower than another's, with the evidence:
+///
+/// ```toml
+/// [[gaps]]
+/// variant = "ring"
+/// slower = "java"
+/// than = "rust"
+/// cause = "every access to the mapped ring goes through a checked FFM segment"
+/// differs = "Java's write checks the segment's bounds and liveness on each of its four accesses"
+/// [[gaps.evidence]]
+/// measure = "instructions"
+/// what = "one write and one read of a 4-byte record"
+/// rust = { value = 143.3, ids = ["ring/write/4b", "ring/read/4b"] }
+/// java = { value = 260.0, ids = ["ring/write/4b", "ring/read/4b"] }
+/// ```
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GapSpec {
+    /// The variant whose rows it explains (the catalog's name).
+    pub variant: String,
+    /// Params a row must carry to be explained (values as in results, as text); empty: every
+    /// row of the variant.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+    /// The metrics whose tables it explains; empty: every metric of the experiment.
+    #[serde(default)]
+    pub metrics: Vec<String>,
+    /// The language whose figure is the worse one.
+    pub slower: Language,
+    /// The language it is compared with in the report's pair (Java with Rust, Rust with C).
+    pub than: Language,
+    /// One line: why.
+    pub cause: String,
+    /// What the slower side's loop does that the other's does not (a bounds check, a spill, a
+    /// call, an allocation, a lock).
+    pub differs: String,
+    /// The figures behind the cause: at least one.
+    #[serde(default)]
+    pub evidence: Vec<EvidenceSpec>,
+}
+
+/// How a piece of evidence was measured ([`EvidenceSpec::measure`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Measure {
+    /// Instructions per message under valgrind's callgrind, counted the same way in each
+    /// language: the difference between runs of n and 2n messages (`ci/instructions` for Rust,
+    /// `ci/java-instructions` for Java), by the ids of those gates, whose baselines keep the
+    /// catalog's figures current.
+    Instructions,
+    /// Bytes allocated per message or operation (JMH `-prof gc`'s `gc.alloc.rate.norm`).
+    BytesAllocated,
+    /// Another measured figure, named in `what` with the command that measured it in `source`.
+    Figure,
+}
+
+impl Measure {
+    /// The unit its values are in.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Measure::Instructions => "instructions",
+            Measure::BytesAllocated => "bytes",
+            Measure::Figure => "",
+        }
+    }
+}
+
+/// One figure behind a gap's cause, in each language it was taken in.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceSpec {
+    /// How it was measured.
+    pub measure: Measure,
+    /// What one unit of it is, e.g. `per message: one write and one read of a 4-byte record`.
+    pub what: String,
+    /// The command that measures it (for [`Measure::Instructions`] the gates are implied).
+    #[serde(default)]
+    pub source: String,
+    /// Its unit, for [`Measure::Figure`] (the others imply theirs).
+    #[serde(default)]
+    pub unit: String,
+    /// Rust's figure.
+    #[serde(default)]
+    pub rust: Option<EvidenceValue>,
+    /// Java's figure.
+    #[serde(default)]
+    pub java: Option<EvidenceValue>,
+    /// C's figure.
+    #[serde(default)]
+    pub c: Option<EvidenceValue>,
+}
+
+impl EvidenceSpec {
+    /// The figures it holds, by language, in [`Language`] order.
+    pub fn values(&self) -> Vec<(Language, &EvidenceValue)> {
+        [
+            (Language::Rust, &self.rust),
+            (Language::Java, &self.java),
+            (Language::C, &self.c),
+        ]
+        .into_iter()
+        .filter_map(|(l, v)| Some((l, v.as_ref()?)))
+        .collect()
+    }
+
+    /// Its unit: the measure's, or `unit` for a [`Measure::Figure`].
+    pub fn unit(&self) -> &str {
+        match self.measure {
+            Measure::Figure => &self.unit,
+            m => m.unit(),
+        }
+    }
+}
+
+/// One language's figure of a piece of evidence.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceValue {
+    /// The figure.
+    pub value: f64,
+    /// For [`Measure::Instructions`]: the gate ids whose counts add up to it
+    /// (`["ring/write/4b", "ring/read/4b"]`).
+    #[serde(default)]
+    pub ids: Vec<String>,
+}
+
+/// How far, in percent, an instruction count in a gap's evidence may drift from the sum of its
+/// ids in the gate's committed baseline before the catalog's figure must be taken again.
+pub const EVIDENCE_DRIFT_PERCENT: f64 = 10.0;
+
+/// Checks one experiment's gap entries: each names a known variant and metrics, two different
+/// languages that both run the variant, a cause, what the loops do differently, and at least one
+/// piece of evidence with a positive figure for the slower language and, for instruction
+/// counts, for both languages with the gate ids behind them.
+fn validate_gaps(e: &ExperimentSpec, errors: &mut Vec<String>, at: &dyn Fn(String) -> String) {
+    for (i, g) in e.gaps.iter().enumerate() {
+        let name = format!(
+            "gaps[{i}] ({} {} than {})",
+            g.variant,
+            g.slower.name(),
+            g.than.name()
+        );
+        match e.variants.iter().find(|v| v.name == g.variant) {
+            None => errors.push(at(format!("{name}: unknown variant `{}`", g.variant))),
+            Some(v) => {
+                for l in [g.slower, g.than] {
+                    let runs = v.languages.contains(&l);
+                    if !runs {
+                        errors.push(at(format!(
+                            "{name}: the variant does not run in {}",
+                            l.name()
+                        )));
+                    }
+                }
+            }
+        }
+        if g.slower == g.than {
+            errors.push(at(format!("{name}: `slower` and `than` name one language")));
+        }
+        for m in &g.metrics {
+            if !e.metrics.contains(m) {
+                errors.push(at(format!("{name}: metric `{m}` is not the experiment's")));
+            }
+        }
+        for key in g.params.keys() {
+            if !e.params.iter().any(|p| &p.name == key) {
+                errors.push(at(format!(
+                    "{name}: `{key}` is not a param of the experiment"
+                )));
+            }
+        }
+        if g.cause.trim().is_empty() || g.differs.trim().is_empty() {
+            errors.push(at(format!(
+                "{name}: give the `cause` in one line and what the loops do differently (`differs`)"
+            )));
+        }
+        if g.evidence.is_empty() {
+            errors.push(at(format!(
+                "{name}: no evidence; add a [[gaps.evidence]] with the figures that show the cause \
+                 (instructions per message, bytes allocated, or a measured figure and its command)"
+            )));
+        }
+        for (j, ev) in g.evidence.iter().enumerate() {
+            let which = format!("{name} evidence[{j}]");
+            let values = ev.values();
+            if values
+                .iter()
+                .any(|(_, v)| !(v.value >= 0.0 && v.value.is_finite()))
+            {
+                errors.push(at(format!("{which}: a figure is negative or not a number")));
+            }
+            if ev.what.trim().is_empty() {
+                errors.push(at(format!("{which}: say what one unit is (`what`)")));
+            }
+            match ev.measure {
+                Measure::Instructions => {
+                    for l in [g.slower, g.than] {
+                        match values.iter().find(|(vl, _)| *vl == l) {
+                            None => errors.push(at(format!(
+                                "{which}: instruction counts compare two languages; give {}'s",
+                                l.name()
+                            ))),
+                            Some((_, v)) if v.ids.is_empty() => errors.push(at(format!(
+                                "{which}: {}'s count names no gate ids (`ids`)",
+                                l.name()
+                            ))),
+                            Some(_) => {}
+                        }
+                    }
+                }
+                Measure::BytesAllocated | Measure::Figure => {
+                    if !values.iter().any(|(l, _)| *l == g.slower) {
+                        errors.push(at(format!(
+                            "{which}: no figure for the slower language, {}",
+                            g.slower.name()
+                        )));
+                    }
+                    if ev.source.trim().is_empty() {
+                        errors.push(at(format!(
+                            "{which}: name the command that measured it (`source`)"
+                        )));
+                    }
+                    if ev.measure == Measure::Figure && ev.unit.trim().is_empty() {
+                        errors.push(at(format!("{which}: give the figure's `unit`")));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Checks what serde cannot: unique and well-formed names, known metrics and variants, array
@@ -494,6 +730,7 @@ pub fn validate(common: &CommonSpec, experiments: &[(String, ExperimentSpec)]) -
                 )));
             }
         }
+        validate_gaps(e, &mut errors, &at);
         for f in &e.seed_figures {
             if !f.variant.is_empty() && !variants.contains(f.variant.as_str()) {
                 errors.push(at(format!(

@@ -4,7 +4,7 @@ use super::columns::{MARKS_LEGEND, TextTable, common_params_text, metric_columns
 use super::{
     ANSWER_NOTE, BASELINE_HEADERS, CONDITION_HEADERS, MACHINE_HEADERS, RUN_HEADERS, Report,
     TABLES_NOTE, baseline_missing, baseline_texts, baseline_title, condition_rows, contents,
-    machine_rows, metric_title, run_rows,
+    gaps_note, machine_rows, metric_title, run_rows,
 };
 use crate::ends::{MATRIX_HEADERS, matrix_rows};
 use crate::load_table;
@@ -77,6 +77,16 @@ pub(super) fn render(report: &Report) -> String {
             if !rows.is_empty() {
                 out.push_str("\nWho sent what, each against Rust -> Rust:\n\n");
                 out.push_str(&table(&TextTable::fixed(MATRIX_HEADERS, 2..3, rows)));
+            }
+        }
+        let gaps = crate::gaps::gaps(experiment);
+        if !gaps.is_empty() {
+            out.push_str(&format!("\n### why the gaps\n\n{}\n\n", gaps_note()));
+            for gap in &gaps {
+                out.push_str(&format!(
+                    "- {}\n",
+                    escape(&gap.line(&experiment.experiment))
+                ));
             }
         }
         let runs = run_rows(report, &experiment.experiment);

@@ -654,6 +654,19 @@ rounds. A verdict word only when the whole interval lies outside the parity band
 languages (a Java producer feeding a Rust consumer) do not count in the sentence: their cells \
 name both ends.";
 
+/// What a "why the gaps" list is.
+pub(crate) fn gaps_note() -> String {
+    format!(
+        "Every row whose 95% interval puts one side more than {}x behind the other, and every \
+         row the catalog explains whose interval agrees: why, what the slower loop does that the \
+         other does not, and the figures that show it (instructions per message under callgrind, \
+         counted the same way in both languages; bytes allocated per message from JMH -prof gc; \
+         or another measured figure with its command). The causes live in the catalog \
+         (experiments/<experiment>.toml, [[gaps]]); docs/report.md says how to read them.",
+        crate::gaps::LARGE_GAP
+    )
+}
+
 /// How to read a metric table, over the tables.
 pub(crate) const TABLES_NOTE: &str = "Each cell is the median over the rounds with the spread of \
 every run (min..max) in brackets. Java vs Rust is Java/Rust taken round by round (each round \

@@ -209,6 +209,9 @@ pub(super) fn render(report: &Report) -> String {
             out.push_str(&format!("-- {}\n", metric_title(metric)));
             out.push_str(&table(&brief(metric)));
         }
+        for gap in crate::gaps::gaps(experiment) {
+            out.push_str(&wrap(&gap.line(&experiment.experiment), "  why: ", "    "));
+        }
     }
     if let Some(b) = &report.baseline {
         out.push_str(&format!("\n== against baseline {}\n", b.name));

@@ -8,7 +8,7 @@ mod tables;
 
 use super::{
     ANSWER_NOTE, BASELINE_HEADERS, CONDITION_HEADERS, MACHINE_HEADERS, RUN_HEADERS, Report,
-    baseline_texts, condition_rows, machine_rows, metric_title, run_rows,
+    baseline_texts, condition_rows, gaps_note, machine_rows, metric_title, run_rows,
 };
 use crate::answer::forest_rows;
 use crate::chart::{self, FONT_STACK, RowLabels, escape};
@@ -249,6 +249,17 @@ fn experiment_section(report: &Report, e: &ExperimentTable) -> String {
         if let Some(svg) = chart::bar_chart(&format!("{}: {title}", e.experiment), metric) {
             out.push_str(&figure(svg));
         }
+    }
+    let gaps = crate::gaps::gaps(e);
+    if !gaps.is_empty() {
+        out.push_str(&format!(
+            "<h3>why the gaps</h3>\n<p class=\"params\">{}</p>\n<ul class=\"gaps\">\n",
+            escape(&gaps_note())
+        ));
+        for gap in &gaps {
+            out.push_str(&format!("<li>{}</li>\n", escape(&gap.line(&e.experiment))));
+        }
+        out.push_str("</ul>\n");
     }
     let runs = run_rows(report, &e.experiment);
     if !runs.is_empty() {

@@ -140,7 +140,7 @@ public final class Catalog {
                     .toList();
             narrowed.put(e.getKey(), new ExperimentSpec(spec.name(), spec.purpose(), spec.seeds(), kept, spec.params(),
                     spec.metrics(), spec.headline(), spec.seedFigures(), spec.estimateS(), spec.compareDefault(),
-                    spec.runs(), spec.hopDependent(), spec.parity()));
+                    spec.runs(), spec.hopDependent(), spec.parity(), spec.gaps()));
         }
         return new Catalog(common, narrowed);
     }

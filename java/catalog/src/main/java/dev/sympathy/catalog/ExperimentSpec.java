@@ -31,6 +31,8 @@ import java.util.Optional;
  *     absent); only the report reads it
  * @param parity the parity facts ({@code common.toml}'s {@code parity_facts}) its results carry
  *     and the two sides of a pair must share; only the report reads it
+ * @param gaps why its languages differ where they differ by much, with the evidence; only the
+ *     report reads it (the Rust catalog validates them), so they are kept here as read
  */
 public record ExperimentSpec(
         @JsonProperty(required = true) String name,
@@ -45,8 +47,10 @@ public record ExperimentSpec(
         Boolean compareDefault,
         @JsonProperty(required = true) Map<String, Integer> runs,
         Boolean hopDependent,
-        List<String> parity) {
+        List<String> parity,
+        List<Map<String, Object>> gaps) {
     public ExperimentSpec {
+        gaps = gaps == null ? List.of() : List.copyOf(gaps);
         parity = parity == null ? List.of() : List.copyOf(parity);
         compareDefault = compareDefault == null || compareDefault;
         runs = Map.copyOf(runs);
