@@ -132,7 +132,21 @@ fn the_ratio_column_gives_the_interval_of_the_per_round_ratios() {
     assert!(row.contains("retried 1 time"), "{row}");
     assert!(!row.contains("noisy"), "the interval says how noisy: {row}");
     assert!(
-        md.contains("**5 drifted rows, 3 of 5 ratios inconclusive, 1 row kept after a retry**"),
+        md.contains(
+            "**5 drifted rows, 3 of 5 ratios inconclusive, 1 row kept after a retry, \
+             1 large gap without a cause**"
+        ),
+        "{md}"
+    );
+    // Java 2.0x slower by the whole interval, and the catalog says nothing about lock-xadd's
+    // Java row: the banner and the experiment's list say no cause is recorded.
+    assert!(
+        md.contains("1 large gap without a cause (")
+            && md.contains(": atomic-increment lock-xadd threads=2\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- `lock-xadd threads=2` (ns_per_op): Java 2.0x slower (95% CI 1.9..2.1, 3 rounds). No cause recorded"),
         "{md}"
     );
     // The banner names each drifted row once, with its params, and says what to run.

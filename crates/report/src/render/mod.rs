@@ -238,6 +238,28 @@ impl Report {
             names: retried,
             advice: None,
         });
+        let unexplained: Vec<String> = self
+            .tables
+            .experiments
+            .iter()
+            .flat_map(|e| {
+                crate::gaps::gaps(e)
+                    .into_iter()
+                    .filter(|g| g.cause.is_none())
+                    .map(|g| format!("{} {}", e.experiment, g.row))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        items.push(Attention {
+            count: unexplained.len(),
+            total: None,
+            noun: ("large gap without a cause", "large gaps without a cause"),
+            why: "one side is behind past the report's large-gap bound over the whole interval, \
+                  and the catalog records no cause for it (each is listed under its experiment's \
+                  why the gaps)",
+            names: distinct(unexplained.into_iter()),
+            advice: None,
+        });
         items.retain(|i| i.count > 0);
         items
     }
