@@ -149,10 +149,16 @@ impl Line {
 
     /// Why this line fails the gate, if it does.
     pub fn failure(&self) -> Option<String> {
+        self.failure_updated_by(DEFAULT_UPDATE_COMMAND)
+    }
+
+    /// Why this line fails the gate, if it does, naming `update` as the command that takes a new
+    /// id into the baseline.
+    pub fn failure_updated_by(&self, update: &str) -> Option<String> {
         match (self.baseline, self.now, self.change_percent()) {
             (Some(_), None, _) => Some(format!("{}: in the baseline but not measured", self.id)),
             (None, Some(_), _) => Some(format!(
-                "{}: measured but not in the baseline (run ci/instructions --update)",
+                "{}: measured but not in the baseline (run {update})",
                 self.id
             )),
             (_, _, Some(change)) if change > REGRESSION_LIMIT_PERCENT => Some(format!(
@@ -164,17 +170,39 @@ impl Line {
     }
 }
 
+/// The command a failure names to take a new id into the baseline, unless
+/// [`Comparison::updated_by`] names another.
+pub const DEFAULT_UPDATE_COMMAND: &str = "ci/instructions --update";
+
 /// The comparison of a run with the baseline, one line per id of either.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
     /// Lines in id order.
     pub lines: Vec<Line>,
+    /// The command that rewrites this baseline (named by the failure of a new id).
+    pub update_command: String,
 }
 
 impl Comparison {
+    /// The same comparison, its failures naming `command` as the one that updates the baseline.
+    ///
+    /// ```
+    /// use sympathy_instructions::gate::{Baseline, compare};
+    /// let now = Baseline::from([("queue/offer/u32".to_string(), 19.5)]);
+    /// let comparison = compare(&Baseline::new(), &now).updated_by("ci/java-instructions --update");
+    /// assert!(comparison.failures()[0].contains("ci/java-instructions --update"));
+    /// ```
+    pub fn updated_by(mut self, command: &str) -> Comparison {
+        self.update_command = command.to_string();
+        self
+    }
+
     /// Every failure, one sentence each.
     pub fn failures(&self) -> Vec<String> {
-        self.lines.iter().filter_map(Line::failure).collect()
+        self.lines
+            .iter()
+            .filter_map(|line| line.failure_updated_by(&self.update_command))
+            .collect()
     }
 
     /// Whether no id regressed, went missing or is new.
@@ -225,6 +253,7 @@ pub fn compare(baseline: &Baseline, now: &Baseline) -> Comparison {
                 now: now.get(id).copied(),
             })
             .collect(),
+        update_command: DEFAULT_UPDATE_COMMAND.to_string(),
     }
 }
 
