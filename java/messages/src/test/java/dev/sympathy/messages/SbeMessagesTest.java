@@ -60,6 +60,30 @@ class SbeMessagesTest {
         }
     }
 
+    /**
+     * Every accessor of the order, encoder and decoder, stays inside the message's 192 bytes from
+     * its offset: the buffer ends where the message does (Agrona's bounds checks, on in tests, throw
+     * past it) and the bytes before the offset keep their sentinel. This is what lets the
+     * serialization experiment run the generated order code with the per-access checks off and one
+     * check of the message's extent.
+     */
+    @Test
+    void everyOrderAccessStaysWithinItsMessage() {
+        final int offset = 40;
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[offset + SbeMessages.ORDER_LENGTH]);
+        buffer.setMemory(0, buffer.capacity(), (byte) 0x5A);
+        SplittableRandom random = new SplittableRandom(20);
+        for (int i = 0; i < 100; i++) {
+            Order order = new Order(random.nextLong(), random.nextBoolean(), random.nextInt(), random.nextInt(),
+                    random.doubles(10).toArray(), random.longs(10).toArray());
+            assertEquals(SbeMessages.ORDER_LENGTH, sbe.encodeOrder(order, buffer, offset, SbeMessages.ORDER_LENGTH));
+            assertEquals(order, sbe.decodeOrder(buffer, offset, SbeMessages.ORDER_LENGTH));
+            for (int b = 0; b < offset; b++) {
+                assertEquals((byte) 0x5A, buffer.getByte(b), "byte " + b + " before the message");
+            }
+        }
+    }
+
     @Test
     void whatDoesNotFitIsRefusedBeforeAnythingIsWritten() {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);

@@ -22,6 +22,13 @@ final class SbeCodec implements OrderCodec {
     /** Bytes of one encoded order: header and block. */
     static final int SIZE = SbeMessages.ORDER_LENGTH;
 
+    /**
+     * The JVM flag the serialization experiment's forks run with: Agrona's buffers skip their
+     * per-access bounds checks, so the generated code checks a message's extent once, as Rust's
+     * does (see {@link SerializationExperiment}).
+     */
+    static final String NO_PER_ACCESS_BOUNDS_CHECKS = "-Dagrona.disable.bounds.checks=true";
+
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(BATCH * SIZE));
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
