@@ -103,7 +103,30 @@ fn poll_u32(
     (producer, consumer, sum)
 }
 
-library_benchmark_group!(name = queue, benchmarks = [offer_u32, poll_u32]);
+#[library_benchmark]
+#[bench::n1000(args = (N), setup = empty_queue)]
+#[bench::n2000(args = (N2), setup = empty_queue)]
+fn offer_u32_batch(
+    ((mut producer, consumer), n): ((Producer<u32>, Consumer<u32>), usize),
+) -> (Producer<u32>, Consumer<u32>) {
+    kernels::queue_offer_batch(&mut producer, n).expect("room for every value");
+    (producer, consumer)
+}
+
+#[library_benchmark]
+#[bench::n1000(args = (N), setup = full_queue)]
+#[bench::n2000(args = (N2), setup = full_queue)]
+fn poll_u32_batch(
+    ((producer, mut consumer), n): ((Producer<u32>, Consumer<u32>), usize),
+) -> (Producer<u32>, Consumer<u32>, u64) {
+    let sum = kernels::queue_poll_batch(&mut consumer, n).expect("every value waiting");
+    (producer, consumer, sum)
+}
+
+library_benchmark_group!(
+    name = queue,
+    benchmarks = [offer_u32, poll_u32, offer_u32_batch, poll_u32_batch]
+);
 
 macro_rules! codec_benches {
     ($codec:ty, $encode:ident, $decode:ident, $bytes:ident) => {

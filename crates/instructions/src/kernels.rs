@@ -11,6 +11,7 @@
 
 use std::hint::black_box;
 
+use sympathy_lab::queue::BATCH;
 use sympathy_lab::serialization::{Codec, CodecError, Order};
 use sympathy_queue::{Consumer as QueueConsumer, MemoryKind, Producer as QueueProducer, queue};
 use sympathy_ring::{Consumer, Producer, Ring, RingError};
@@ -126,6 +127,48 @@ pub fn queue_poll(consumer: &mut QueueConsumer<u32>, n: usize) -> anyhow::Result
     Ok(sum)
 }
 
+/// Offers `0..n` in batches of up to [`BATCH`] values, one publish per batch (the
+/// producer of `p1c1-batch`).
+///
+/// # Errors
+/// When the queue is full before `n` values.
+#[inline(never)]
+pub fn queue_offer_batch(producer: &mut QueueProducer<u32>, n: usize) -> anyhow::Result<()> {
+    let mut next = 0u32;
+    while (next as usize) < n {
+        let max = (n - next as usize).min(BATCH);
+        let sent = producer.offer_batch(max, || {
+            next += 1;
+            black_box(next - 1)
+        });
+        if sent == 0 {
+            anyhow::bail!("the queue was full after {next} of {n} values");
+        }
+    }
+    Ok(())
+}
+
+/// Polls `n` values in batches of up to [`BATCH`], one head release per batch (the
+/// consumer of `p1c1-batch`); returns their sum.
+///
+/// # Errors
+/// When fewer than `n` values were waiting.
+#[inline(never)]
+pub fn queue_poll_batch(consumer: &mut QueueConsumer<u32>, n: usize) -> anyhow::Result<u64> {
+    let mut sum = 0u64;
+    let mut polled = 0;
+    while polled < n {
+        let taken = consumer.poll_batch((n - polled).min(BATCH), |value| {
+            sum += u64::from(black_box(value));
+        });
+        if taken == 0 {
+            anyhow::bail!("the queue was empty after {polled} of {n} values");
+        }
+        polled += taken;
+    }
+    Ok(sum)
+}
+
 /// A buffer holding one order encoded by `C`, for [`decode`].
 ///
 /// # Errors
@@ -182,6 +225,22 @@ mod tests {
         let (_producer, mut consumer) = queue_filled(2000).unwrap();
         assert_eq!(queue_poll(&mut consumer, 2000).unwrap(), 1999 * 2000 / 2);
         assert!(queue_poll(&mut consumer, 1).is_err());
+    }
+
+    #[test]
+    fn the_batch_queue_kernels_move_every_value_in_order() {
+        let (mut producer, mut consumer) = queue_filled(0).unwrap();
+        queue_offer_batch(&mut producer, 2000).unwrap();
+        assert_eq!(
+            queue_poll_batch(&mut consumer, 2000).unwrap(),
+            1999 * 2000 / 2
+        );
+        assert!(queue_poll_batch(&mut consumer, 1).is_err());
+        let (mut full, _consumer) = queue_filled(QUEUE_CAPACITY).unwrap();
+        assert!(
+            queue_offer_batch(&mut full, 1).is_err(),
+            "a full queue is an error"
+        );
     }
 
     #[test]

@@ -42,7 +42,7 @@ import java.lang.invoke.MethodHandle;
 public final class InstructionCounts {
     /** Warm-up calls of the loop. */
     static final int WARMUP_ROUNDS = 2000;
-    /** Messages of each warm-up call. */
+    /** Messages of each warm-up call (a kernel may ask for more: {@link Kernel#warmupMessages}). */
     static final int WARMUP_MESSAGES = 100;
     /**
      * Pairs of sections run first and not counted: the first calls of the markers link their
@@ -94,10 +94,11 @@ public final class InstructionCounts {
         // now. Loaded later, a class (of FFM, of the VarHandles, of the buffers println uses)
         // can invalidate what C2 assumed of the class hierarchy when it compiled the loop, and
         // send the loop back to the interpreter during the sections.
-        measure(kernel, WARMUP_MESSAGES, false);
-        measure(kernel, 2 * WARMUP_MESSAGES, false);
+        final int warmupMessages = kernel.warmupMessages();
+        measure(kernel, warmupMessages, false);
+        measure(kernel, 2 * warmupMessages, false);
         for (int round = 0; round < rounds; round++) {
-            kernel.runChecked(WARMUP_MESSAGES);
+            kernel.runChecked(warmupMessages);
         }
         for (int pair = 0; pair < PRIMING_PAIRS + COUNTED_PAIRS; pair++) {
             final boolean counted = pair >= PRIMING_PAIRS;

@@ -36,6 +36,7 @@ public final class Kernel<S> {
     private final IntFunction<S> input;
     private final Loop<S> loop;
     private final Check<S> check;
+    private int warmupMessages = InstructionCounts.WARMUP_MESSAGES;
 
     Kernel(String id, String method, IntFunction<S> input, Loop<S> loop, Check<S> check) {
         this.id = id;
@@ -43,6 +44,22 @@ public final class Kernel<S> {
         this.input = input;
         this.loop = loop;
         this.check = check;
+    }
+
+    /**
+     * This kernel, warmed up over {@code messages} per call instead of
+     * {@value InstructionCounts#WARMUP_MESSAGES}: a loop that makes one call per batch of
+     * {@code 256} takes one trip per call at the default, too few for the JIT's back-edge counters
+     * to reach C2 within the warm-up's calls.
+     */
+    Kernel<S> warmingUpOver(int messages) {
+        warmupMessages = messages;
+        return this;
+    }
+
+    /** Messages of each warm-up call. */
+    public int warmupMessages() {
+        return warmupMessages;
     }
 
     /** The id, {@code group/op/param}, as Rust's gate names its twin. */

@@ -1,6 +1,7 @@
 package dev.sympathy.jmh.instructions;
 
 import dev.sympathy.jmh.queue.IntQueue;
+import dev.sympathy.jmh.queue.P1C1BatchQueue;
 import dev.sympathy.jmh.queue.P1C1IntQueue;
 import dev.sympathy.jmh.queue.P1C1OffHeapQueue;
 import dev.sympathy.jmh.serialization.Order;
@@ -28,7 +29,9 @@ import java.util.function.IntFunction;
  *       per message of a filled ring; the handler adds up the first byte of each payload.
  *   <li>{@code queue/offer/u32}, {@code queue/poll/u32}: one offer / poll of an int on the heap
  *       P1C1 queue ({@link P1C1IntQueue}); {@code -offheap}: the same on {@link P1C1OffHeapQueue}
- *       (Java only).
+ *       (Java only); {@code -batch}: up to {@value P1C1BatchQueue#BATCH} values per
+ *       {@link P1C1BatchQueue#offerSequence} / {@link P1C1BatchQueue#drain}, one publish each (the
+ *       queue experiment's {@code p1c1-batch}).
  *   <li>{@code serialization/encode/<codec>}, {@code serialization/decode/<codec>}: one encode of
  *       the seed's order ({@link Order#seedItem}) / one decode of it, through the serialization
  *       experiment's Java codec paired with Rust's {@code codec}: {@code hand-codec} is
@@ -54,12 +57,16 @@ public final class Kernels {
     /** The smallest ring made: room for a 256-byte message (the most a ring takes is capacity / 8). */
     private static final long MIN_RING_CAPACITY = 4096;
 
+    /** Messages of each warm-up call of the batch kernels: ten batches. */
+    private static final int BATCH_WARMUP_MESSAGES = 10 * P1C1BatchQueue.BATCH;
+
     /** The seed's order, the one every codec kernel encodes (a batch of one). */
     private static final Order[] SEED = {Order.seedItem()};
 
     /** Every id, in the order of Rust's baseline groups. */
     private static final List<String> IDS = List.of("ring/write/4b", "ring/read/4b", "ring/write/256b", "ring/read/256b",
-            "queue/offer/u32", "queue/poll/u32", "queue/offer/u32-offheap", "queue/poll/u32-offheap",
+            "queue/offer/u32", "queue/poll/u32", "queue/offer/u32-batch", "queue/poll/u32-batch",
+            "queue/offer/u32-offheap", "queue/poll/u32-offheap",
             "serialization/encode/hand-codec", "serialization/decode/hand-codec", "serialization/encode/zero-copy",
             "serialization/decode/zero-copy", "serialization/encode/sbe", "serialization/decode/sbe");
 
@@ -85,6 +92,18 @@ public final class Kernels {
             case "ring/read/256b" -> ringReadKernel(256);
             case "queue/offer/u32" -> queueOfferKernel("u32", P1C1IntQueue::new);
             case "queue/poll/u32" -> queuePollKernel("u32", P1C1IntQueue::new);
+            case "queue/offer/u32-batch" -> new Kernel<>(id, method("queueOfferBatch"),
+                    n -> new P1C1BatchQueue(queueCapacity(n)), Kernels::queueOfferBatch,
+                    (in, n, result) -> {
+                        expect(id, n, result);
+                        expect(id, sequenceSum(n), queuePollBatch(in, n));
+                    }).warmingUpOver(BATCH_WARMUP_MESSAGES);
+            case "queue/poll/u32-batch" -> new Kernel<>(id, method("queuePollBatch"), n -> {
+                final P1C1BatchQueue queue = new P1C1BatchQueue(queueCapacity(n));
+                queueOfferBatch(queue, n);
+                return queue;
+            }, Kernels::queuePollBatch, (in, n, result) -> expect(id, sequenceSum(n), result))
+                    .warmingUpOver(BATCH_WARMUP_MESSAGES);
             case "queue/offer/u32-offheap" -> queueOfferKernel("u32-offheap", P1C1OffHeapQueue::new);
             case "queue/poll/u32-offheap" -> queuePollKernel("u32-offheap", P1C1OffHeapQueue::new);
             case "serialization/encode/hand-codec" -> encodeKernel("hand-codec", "byte-buffer");
@@ -298,6 +317,62 @@ public final class Kernels {
 
     /** A codec holding the seed's order in slot 0, and where a decode puts it. */
     record Decode(OrderCodec codec, Order[] out) {
+    }
+
+    /**
+     * Offers sequence numbers {@code 0..n} in batches of up to {@link P1C1BatchQueue#BATCH}, one
+     * publish per batch (Rust's {@code queue_offer_batch}); returns how many.
+     *
+     * @throws IllegalStateException when the queue is full before {@code n} values
+     */
+    static long queueOfferBatch(P1C1BatchQueue queue, int n) {
+        long sent = 0;
+        while (sent < n) {
+            final int batch = queue.offerSequence(sent, (int) Math.min(P1C1BatchQueue.BATCH, n - sent));
+            if (batch == 0) {
+                throw new IllegalStateException("the queue was full after " + sent + " of " + n + " values");
+            }
+            sent += batch;
+        }
+        return sent;
+    }
+
+    /**
+     * Polls {@code n} values in batches of up to {@link P1C1BatchQueue#BATCH}, one head release per
+     * batch (Rust's {@code queue_poll_batch}); returns their sum.
+     *
+     * @throws IllegalStateException when fewer than {@code n} values were waiting
+     */
+    static long queuePollBatch(P1C1BatchQueue queue, int n) {
+        final ValueSum sum = new ValueSum();
+        long polled = 0;
+        while (polled < n) {
+            final int taken = queue.drain(sum, (int) Math.min(P1C1BatchQueue.BATCH, n - polled));
+            if (taken == 0) {
+                throw new IllegalStateException("the queue was empty after " + polled + " of " + n + " values");
+            }
+            polled += taken;
+        }
+        return sum.sum;
+    }
+
+    /** The sum of the values of sequence numbers {@code 0..n} as {@link P1C1BatchQueue} writes them. */
+    private static long sequenceSum(int n) {
+        long sum = 0;
+        for (long s = 0; s < n; s++) {
+            sum += P1C1BatchQueue.valueOf(s);
+        }
+        return sum;
+    }
+
+    /** The batch consumer's sink: adds up the values (Rust's closure over {@code sum}). */
+    static final class ValueSum implements IntQueue.Sink {
+        long sum;
+
+        @Override
+        public void accept(int value) {
+            sum += value;
+        }
     }
 
     /** The read handler: adds up the first byte of each payload (Rust's closure over {@code sum}). */

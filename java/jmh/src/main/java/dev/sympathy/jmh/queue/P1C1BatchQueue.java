@@ -33,6 +33,11 @@ public final class P1C1BatchQueue extends P1C1Counters implements IntQueue {
 
     private final int[] buffer;
 
+    /** The value of sequence number {@code s}: {@code (int) (s & VALUES)}. */
+    public static int valueOf(long s) {
+        return (int) (s & VALUES);
+    }
+
     /**
      * @throws IllegalArgumentException unless {@code capacity} is a power of two of at least 2
      */
@@ -84,10 +89,10 @@ public final class P1C1BatchQueue extends P1C1Counters implements IntQueue {
         final int index = (int) tail & mask;
         final int run = Math.min(n, (int) capacity - index);
         for (int i = 0; i < run; i++) {
-            buffer[PAD + index + i] = (int) ((first + i) & VALUES);
+            buffer[PAD + index + i] = valueOf(first + i);
         }
         for (int i = run; i < n; i++) {
-            buffer[PAD + i - run] = (int) ((first + i) & VALUES);
+            buffer[PAD + i - run] = valueOf(first + i);
         }
         publishTail(tail + n);
         return n;

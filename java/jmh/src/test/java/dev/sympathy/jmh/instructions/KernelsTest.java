@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class KernelsTest {
     @Test
     void shouldRunEveryKernelOnAFreshInputAndPassItsCheck() {
-        assertEquals(14, Kernels.ids().size());
+        assertEquals(16, Kernels.ids().size());
         for (String id : Kernels.ids()) {
             final Kernel<?> kernel = Kernels.byId(id);
             assertEquals(id, kernel.id());
@@ -23,6 +23,8 @@ class KernelsTest {
         assertEquals(7 * 100, Kernels.byId("ring/read/256b").runChecked(100), "first bytes (7) added up");
         assertEquals(99 * 100 / 2, Kernels.byId("queue/poll/u32-offheap").runChecked(100), "0 + 1 + ... + 99");
         assertEquals(192, Kernels.byId("serialization/encode/sbe").runChecked(10), "header and block");
+        assertEquals(999 * 1000 / 2, Kernels.byId("queue/poll/u32-batch").runChecked(1000),
+                "0 + 1 + ... + 999, in batches of 256");
     }
 
     @Test
