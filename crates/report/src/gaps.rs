@@ -28,7 +28,7 @@
 //! assert!(found[0].ratio_text.starts_with("Java 3.0x slower"), "{}", found[0].ratio_text);
 //! ```
 
-use sympathy_harness::catalog::{Better, EvidenceSpec, GapSpec, Language, catalog};
+use sympathy_harness::catalog::{Better, EvidenceSpec, GapSpec, Measure, catalog};
 use sympathy_harness::format;
 
 use crate::ends::side_name;
@@ -109,13 +109,13 @@ pub fn evidence_text(e: &EvidenceSpec) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     let what = match e.measure {
-        sympathy_harness::catalog::Measure::Instructions => {
+        Measure::Instructions => {
             format!("instructions (callgrind) {}", trim(&e.what))
         }
-        sympathy_harness::catalog::Measure::BytesAllocated => {
+        Measure::BytesAllocated => {
             format!("bytes allocated (JMH -prof gc) {}", trim(&e.what))
         }
-        sympathy_harness::catalog::Measure::Figure => trim(&e.what).to_string(),
+        Measure::Figure => trim(&e.what).to_string(),
     };
     match e.source.trim() {
         "" => format!("{what}: {figures}"),
@@ -201,8 +201,8 @@ pub fn gaps(experiment: &ExperimentTable) -> Vec<Gap> {
                     found.push(Gap {
                         row: label,
                         metrics: vec![table.metric.clone()],
-                        slower: language_static(slower),
-                        faster: language_static(faster),
+                        slower,
+                        faster,
                         ratio_text,
                         large,
                         cause,
@@ -212,14 +212,6 @@ pub fn gaps(experiment: &ExperimentTable) -> Vec<Gap> {
         }
     }
     found
-}
-
-fn language_static(name: &str) -> &'static str {
-    [Language::Rust, Language::Java, Language::C]
-        .into_iter()
-        .map(Language::name)
-        .find(|l| *l == name)
-        .unwrap_or("rust")
 }
 
 #[cfg(test)]
@@ -303,7 +295,7 @@ mod tests {
                     Better::Higher => (1.0, 3.0),
                     _ => (3.0, 1.0),
                 };
-                let variant = |l: Language| {
+                let variant = |l: sympathy_harness::catalog::Language| {
                     catalog()
                         .experiment(&spec.name)
                         .and_then(|e| e.variant(&g.variant))
