@@ -33,15 +33,12 @@ use sympathy_harness::format;
 
 use crate::ends::side_name;
 use crate::stats::{RatioInterval, parity_bound};
-use crate::table::{ExperimentTable, MetricTable, Row, language_title};
+use crate::table::{COMPARED, ExperimentTable, MetricTable, Row, language_title};
 use crate::words::read_ratio;
 
 /// How far behind, as a ratio, a side must be (its whole 95% interval beyond it) for the report
 /// to ask why: 1.5, one language taking half as long again.
 pub const LARGE_GAP: f64 = 1.5;
-
-/// The pairs the report compares, as (subject, other): Java with Rust, Rust with C.
-const PAIRS: [(&str, &str); 2] = [("java", "rust"), ("rust", "c")];
 
 /// One gap of a row and what the catalog says about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,7 +162,7 @@ pub fn gaps(experiment: &ExperimentTable) -> Vec<Gap> {
     let mut found: Vec<Gap> = Vec::new();
     for table in &experiment.metrics {
         for row in &table.rows {
-            for (subject, other) in PAIRS {
+            for (subject, other) in COMPARED {
                 let Some(ratio) = row.ratio(subject, other) else {
                     continue;
                 };
