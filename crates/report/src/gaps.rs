@@ -93,7 +93,8 @@ fn trim(text: &str) -> &str {
     text.trim().trim_end_matches('.')
 }
 
-/// `instructions per message, one write and one read of a 4-byte record: Rust 143, Java 260`.
+/// One piece of evidence as the report writes it: `instructions (callgrind) per message: one
+/// write and one read of a 4-byte record: Rust 145.3 instructions, Java 499.0 instructions`.
 pub fn evidence_text(e: &EvidenceSpec) -> String {
     let unit = e.unit();
     let figures = e
