@@ -20,8 +20,12 @@ use crate::peer::{
     self, LOOK_EVERY, PeerError, PeerLauncher, PeerRun, Progress, ping_loop, scratch_ring,
 };
 
-/// Round trips of warm-up at the least: a Java echo's loop is compiled by C2 well before.
-pub const MIN_WARMUP: u64 = 100_000;
+/// Round trips of warm-up at the least, enough for C2 to have compiled a Java end's loops on a
+/// 2-vCPU machine, where the JIT's threads take their time from the two spinning ends (Java's
+/// `EchoLoop.MIN_WARMUP` is the same). At 100k, the ring's last C2 compilations landed in the
+/// quick preset's timed part, and the p50 of one command's runs with a JVM end spread from 110
+/// to 471 ns (100-160 ns at 1M, the hop fast).
+pub const MIN_WARMUP: u64 = 1_000_000;
 /// Laps of each ring the warm-up makes at the least: every page mapped, the wrap-around taken.
 pub const WARMUP_LAPS: u64 = 2;
 
@@ -34,8 +38,8 @@ pub const WARMUP_LAPS: u64 = 2;
 /// # Examples
 /// ```
 /// use sympathy_lab::ipc::warmup_round_trips;
-/// assert_eq!(warmup_round_trips(1_000_000, 262_144, 4), 100_000); // a tenth
-/// assert_eq!(warmup_round_trips(2_000, 262_144, 4), 100_000); // the floor
+/// assert_eq!(warmup_round_trips(20_000_000, 262_144, 4), 2_000_000); // a tenth
+/// assert_eq!(warmup_round_trips(2_000, 262_144, 4), 1_000_000); // the floor
 /// assert_eq!(warmup_round_trips(2_000, 1 << 26, 4), 8_388_608); // two laps of 16-byte records
 /// ```
 pub fn warmup_round_trips(timed: u64, capacity: usize, size: usize) -> u64 {

@@ -23,14 +23,20 @@ import dev.sympathy.ring.RingFile;
  * </ul>
  *
  * <pre>{@code
- * long warmup = EchoLoop.warmup(100_000, 262_144, 4);       // 100000: the floor
+ * long warmup = EchoLoop.warmup(100_000, 262_144, 4);       // 1000000: the floor
  * long[] rtt = new long[100_000];
  * EchoLoop.run(impl, ping, pong, new MessageCheck(0), echo, new byte[4], 4, warmup, rtt);
  * }</pre>
  */
 final class EchoLoop {
-    /** Round trips of warm-up at the least: C2 has compiled both ends' loops well before. */
-    static final long MIN_WARMUP = 100_000;
+    /**
+     * Round trips of warm-up at the least, enough for C2 to have compiled both ends' loops on a
+     * 2-vCPU machine, where the compiler threads take their time from the two spinning ends. At
+     * 100k, the last of the ring's C2 compilations landed inside the quick preset's timed part:
+     * the round trip of one run stepped from 530 to 210 to 160 ns in its first 40k timed round
+     * trips, and runs of the same command spread from 141 to 471 ns (p50).
+     */
+    static final long MIN_WARMUP = 1_000_000;
     /** Laps of each ring in the warm-up at the least: every page mapped, the wrap-around taken. */
     static final long WARMUP_LAPS = 2;
     /** Empty polls between two looks at whether the echo process is still there. */
@@ -44,8 +50,8 @@ final class EchoLoop {
      * and {@link #WARMUP_LAPS} laps of a ring (the same rule as the Rust pinger's).
      *
      * <pre>{@code
-     * EchoLoop.warmup(1_000_000, 262_144, 4)   // 100000 (a tenth)
-     * EchoLoop.warmup(2_000, 262_144, 4)       // 100000 (the floor)
+     * EchoLoop.warmup(20_000_000, 262_144, 4)  // 2000000 (a tenth)
+     * EchoLoop.warmup(2_000, 262_144, 4)       // 1000000 (the floor)
      * EchoLoop.warmup(2_000, 1 << 26, 4)       // 8388608 (two laps of 16-byte records)
      * }</pre>
      */

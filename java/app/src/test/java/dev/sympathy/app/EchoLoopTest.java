@@ -16,11 +16,12 @@ class EchoLoopTest {
 
     @Test
     void shouldWarmUpForATenthTheFloorOrTwoLapsOfTheRingWhicheverIsMost() {
-        assertEquals(100_000, EchoLoop.warmup(1_000_000, 262_144, 4), "a tenth");
+        assertEquals(2_000_000, EchoLoop.warmup(20_000_000, 262_144, 4), "a tenth");
         // The quick preset's 100k timed round trips once warmed up for 10k: less than one lap of
         // a 256 KiB ring (16384 records of 16 bytes), so the first lap fell in the timed part.
         assertTrue(EchoLoop.warmup(100_000, 262_144, 4) >= 2 * 262_144 / 16, "two laps at the least");
         assertEquals(EchoLoop.MIN_WARMUP, EchoLoop.warmup(2_000, 262_144, 4), "the floor");
+        assertEquals(1_000_000, EchoLoop.MIN_WARMUP, "the floor the Rust pinger keeps too (ipc::MIN_WARMUP)");
         assertEquals(2L * (1 << 26) / 16, EchoLoop.warmup(2_000, 1 << 26, 4), "two laps of 16-byte records");
         assertEquals(2L * (1 << 26) / 48, EchoLoop.warmup(2_000, 1 << 26, 33), "records are 8-aligned");
     }
