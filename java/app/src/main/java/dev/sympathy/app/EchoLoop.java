@@ -33,8 +33,9 @@ final class EchoLoop {
      * Round trips of warm-up at the least, enough for C2 to have compiled both ends' loops on a
      * 2-vCPU machine, where the compiler threads take their time from the two spinning ends. At
      * 100k, the last of the ring's C2 compilations landed inside the quick preset's timed part:
-     * the round trip of one run stepped from 530 to 210 to 160 ns in its first 40k timed round
-     * trips, and runs of the same command spread from 141 to 471 ns (p50).
+     * the round trip of one run stepped from 530 to 210 to 160 ns in its first 165k timed round
+     * trips, and the p50 of one command's runs with a JVM end spread from 110 to 471 ns (100-160 ns
+     * at 1M, the hop fast).
      */
     static final long MIN_WARMUP = 1_000_000;
     /** Laps of each ring in the warm-up at the least: every page mapped, the wrap-around taken. */
